@@ -1,0 +1,105 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, NavLink } from "@remix-run/react";
+import type { UserInfo } from "@contract/auth";
+import { Logo } from "./logo";
+
+const NAV = [
+  { to: "/connectors", label: "Connectors", icon: "M4 12h4l3-7 4 14 3-7h2" },
+  { to: "/sources", label: "Sources", icon: "M12 3c4.4 0 8 1.3 8 3s-3.6 3-8 3-8-1.3-8-3 3.6-3 8-3Zm-8 3v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3" },
+  { to: "/destinations", label: "Destinations", icon: "M12 21s-7-5.3-7-11a7 7 0 1 1 14 0c0 5.7-7 11-7 11Zm0-8.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z" },
+  { to: "/transforms", label: "Transforms", icon: "M4 6h10M4 12h16M4 18h7m6-15 3 3-3 3m-3 6 3 3-3 3" },
+] as const;
+
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return "?";
+  const first = words[0]![0] ?? "";
+  const last = words.length > 1 ? (words[words.length - 1]![0] ?? "") : "";
+  return (first + last).toUpperCase();
+}
+
+function NavIcon({ d }: { d: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className="h-5 w-5 shrink-0" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d={d} />
+    </svg>
+  );
+}
+
+/** A <details> menu: works without JS; with JS it also closes on Escape and outside clicks. */
+function ProfileMenu({ user }: { user: UserInfo }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const close = (event: Event) => {
+      const menu = ref.current;
+      if (!menu?.open) return;
+      if (event instanceof KeyboardEvent ? event.key === "Escape" : !menu.contains(event.target as Node)) menu.open = false;
+    };
+    document.addEventListener("click", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("click", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, []);
+  return (
+    <details ref={ref} className="relative">
+      <summary
+        className="flex h-9 w-9 cursor-pointer list-none items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white ring-offset-2 hover:ring-2 hover:ring-brand-300"
+        aria-label={`Profile menu for ${user.name}`}
+      >
+        <span aria-hidden="true">{initials(user.name)}</span>
+      </summary>
+      <div className="absolute right-0 z-20 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+        <div className="px-3 py-2">
+          <p className="truncate text-sm font-semibold text-slate-900">{user.name}</p>
+          <p className="truncate text-sm text-slate-600">{user.email}</p>
+        </div>
+        <hr className="my-1 border-slate-100" />
+        <Form method="post" action="/logout" reloadDocument>
+          <button type="submit" className="w-full rounded-lg px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100">
+            Log out
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+export function AppShell({ user, children }: { user: UserInfo; children: React.ReactNode }) {
+  return (
+    <div className="flex min-h-full flex-col">
+      <header className="sticky top-0 z-10 flex h-16 items-center justify-between border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
+        <Link to="/connectors" aria-label="Tributary home" className="rounded-md">
+          <Logo className="h-8" />
+        </Link>
+        <ProfileMenu user={user} />
+      </header>
+      <div className="flex flex-1 flex-col md:flex-row">
+        <nav aria-label="Main" className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-r md:border-b-0">
+          <ul className="flex gap-1 overflow-x-auto p-2 md:flex-col md:p-4">
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  prefetch="intent"
+                  className={({ isActive }) =>
+                    `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors ${
+                      isActive ? "bg-brand-50 text-brand-800" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+                    }`
+                  }
+                >
+                  <NavIcon d={item.icon} />
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

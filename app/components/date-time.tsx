@@ -1,0 +1,52 @@
+export const TIME_ZONE_COOKIE = "tz";
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      second: "2-digit",
+      hour12: true,
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    formatter(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The reader's time zone from the cookie the root script sets, or UTC. */
+export function readTimeZone(cookieHeader: string | null): string {
+  const match = cookieHeader?.match(new RegExp(`(?:^|;\\s*)${TIME_ZONE_COOKIE}=([^;]+)`));
+  if (!match) return "UTC";
+  const zone = decodeURIComponent(match[1]!);
+  return zone.length < 64 && isTimeZone(zone) ? zone : "UTC";
+}
+
+/** The spec's date display: "Jan 5,2025 3:04:05 PM". */
+export function formatDateTime(value: string | Date, timeZone = "UTC"): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return "";
+  const parts: Record<string, string> = {};
+  for (const part of formatter(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  return `${parts.month} ${parts.day},${parts.year} ${parts.hour}:${parts.minute}:${parts.second} ${parts.dayPeriod}`;
+}
+
+export function DateTime({ value, timeZone }: { value: string | null | undefined; timeZone: string }) {
+  if (!value) return null;
+  return <time dateTime={value}>{formatDateTime(value, timeZone)}</time>;
+}

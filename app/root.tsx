@@ -1,0 +1,77 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import styles from "~/styles/app.css?url";
+import { Logo } from "~/components/logo";
+import { readTimeZone, TIME_ZONE_COOKIE } from "~/components/date-time";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { timeZone: readTimeZone(request.headers.get("cookie")) };
+}
+
+/** Remembers the browser's time zone so server-rendered dates match the reader's clock. */
+const timeZoneScript = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("${TIME_ZONE_COOKIE}="+encodeURIComponent(z))<0)document.cookie="${TIME_ZONE_COOKIE}="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}`;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <Meta />
+        <Links />
+        <script dangerouslySetInnerHTML={{ __html: timeZoneScript }} />
+      </head>
+      <body className="h-full">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function useTimeZone(): string {
+  return useRouteLoaderData<typeof loader>("root")?.timeZone ?? "UTC";
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error)
+    ? typeof error.data === "string" && error.data
+      ? error.data
+      : error.statusText
+    : "Something went wrong on our side. Please try again.";
+  return (
+    <main className="grid min-h-full place-items-center px-6 py-24">
+      <div className="text-center">
+        <Logo className="mx-auto h-10 w-auto" />
+        <p className="mt-8 text-base font-semibold text-brand-700">{status}</p>
+        <h1 className="mt-2 text-3xl font-bold tracking-tight">{status === 404 ? "Page not found" : "Something went wrong"}</h1>
+        <p className="mt-4 text-slate-600">{message}</p>
+        <a href="/connectors" className="btn-primary mt-8">
+          Back to Tributary
+        </a>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,104 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { Connector } from "@contract/connectors";
+import { DataTable, type Column } from "~/components/data-table";
+import { DateTime } from "~/components/date-time";
+import { ErrorBlock } from "~/components/error-block";
+import { PageHeader } from "~/components/page-header";
+import { Pagination } from "~/components/pagination";
+import { loadListPage } from "~/services/lists.server";
+import { useTimeZone } from "~/root";
+import { useUser } from "./_app";
+
+export const meta: MetaFunction = () => [{ title: "Connectors · Tributary" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return loadListPage<Connector>(request, "connectors", "Failed to fetch connectors");
+}
+
+const STEPS = [
+  { n: 1, title: "Create a source", body: "Connect Zoom, Microsoft Teams, Gmail or the data generator.", to: "/sources/add", cta: "Create source" },
+  { n: 2, title: "Create a destination", body: "Choose where the data lands: Cloud Storage, BigQuery or Snowflake.", to: "/destinations/add", cta: "Create destination" },
+  { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs.", to: "/connectors/add", cta: "Create connector" },
+];
+
+function Welcome() {
+  const user = useUser();
+  const firstName = user.given_name || user.name.split(/\s+/)[0] || "there";
+  return (
+    <section aria-labelledby="welcome" className="mx-auto max-w-4xl py-6">
+      <h1 id="welcome" className="text-3xl font-bold tracking-tight">
+        Hi {firstName}, let&apos;s get your data flowing
+      </h1>
+      <p className="mt-2 text-slate-600">You have no connectors yet. Three steps and your first sync is on its way.</p>
+      <ol className="mt-8 grid gap-4 md:grid-cols-3">
+        {STEPS.map((step) => (
+          <li key={step.n} className="card flex flex-col p-6">
+            <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
+              {step.n}
+            </span>
+            <h2 className="mt-4 font-semibold text-slate-900">{step.title}</h2>
+            <p className="mt-1 flex-1 text-sm text-slate-600">{step.body}</p>
+            <Link to={step.to} className="btn-secondary mt-6 self-start">
+              {step.cta}
+            </Link>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export default function Connectors() {
+  const data = useLoaderData<typeof loader>();
+  const timeZone = useTimeZone();
+  if (!data.error && data.total === 0) return <Welcome />;
+  const columns: Column<Connector>[] = [
+    {
+      header: "Name",
+      cell: (c) => (
+        <Link to={`/connectors/details/${c.id}`} className="font-semibold text-slate-900 hover:text-brand-700">
+          {c.name}
+        </Link>
+      ),
+    },
+    { header: "Description", cell: (c) => <span className="line-clamp-2 text-slate-600">{c.description}</span>, className: "max-w-xs" },
+    { header: "Source", cell: (c) => c.source_name ?? "Unknown Source" },
+    {
+      header: "Destinations",
+      cell: (c) =>
+        c.destinations.length ? (
+          <ul className="flex flex-wrap gap-1">
+            {c.destinations.map((d) => (
+              <li key={d.id} className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+                {d.name}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          "Unknown Destination"
+        ),
+    },
+    {
+      header: "Last Connection",
+      cell: (c) => (c.last_synced_at ? <DateTime value={c.last_synced_at} timeZone={timeZone} /> : <span className="text-slate-500">Never</span>),
+      className: "whitespace-nowrap",
+    },
+  ];
+  return (
+    <>
+      <PageHeader title="Connectors" description="Each connector syncs one source into its destinations on a schedule." action={{ to: "/connectors/add", label: "New connector" }} />
+      {data.error ? (
+        <ErrorBlock message={data.error} />
+      ) : (
+        <DataTable
+          caption="Connectors"
+          columns={columns}
+          rows={data.rows}
+          rowHref={(c) => `/connectors/details/${c.id}`}
+          footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="connectors" />}
+        />
+      )}
+    </>
+  );
+}

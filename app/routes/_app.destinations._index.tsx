@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import type { Destination } from "@contract/destinations";
+import { RecordList } from "~/components/record-list";
+import { loadListPage } from "~/services/lists.server";
+import { useTimeZone } from "~/root";
+
+export const meta: MetaFunction = () => [{ title: "Destinations · Tributary" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return loadListPage<Destination>(request, "destinations", "Failed to fetch destinations");
+}
+
+export default function Destinations() {
+  return (
+    <RecordList
+      data={useLoaderData<typeof loader>()}
+      timeZone={useTimeZone()}
+      path="destinations"
+      title="Destinations"
+      description="The buckets and warehouses your data lands in."
+      noun="destination"
+      emptyBody="Add a Cloud Storage bucket, a BigQuery dataset or Snowflake to send data to."
+    />
+  );
+}

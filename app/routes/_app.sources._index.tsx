@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import type { Source } from "@contract/sources";
+import { RecordList } from "~/components/record-list";
+import { loadListPage } from "~/services/lists.server";
+import { useTimeZone } from "~/root";
+
+export const meta: MetaFunction = () => [{ title: "Sources · Tributary" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return loadListPage<Source>(request, "sources", "Failed to fetch sources");
+}
+
+export default function Sources() {
+  return (
+    <RecordList
+      data={useLoaderData<typeof loader>()}
+      timeZone={useTimeZone()}
+      path="sources"
+      title="Sources"
+      description="The meeting and e-mail accounts Tributary reads from."
+      noun="source"
+      emptyBody="Connect Zoom, Microsoft Teams, Gmail or the data generator to start bringing data in."
+    />
+  );
+}

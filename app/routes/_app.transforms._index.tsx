@@ -1,0 +1,71 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { Transform } from "@contract/transforms";
+import { DataTable, type Column } from "~/components/data-table";
+import { DateTime } from "~/components/date-time";
+import { EmptyState } from "~/components/empty-state";
+import { ErrorBlock } from "~/components/error-block";
+import { PageHeader } from "~/components/page-header";
+import { Pagination } from "~/components/pagination";
+import { loadListPage } from "~/services/lists.server";
+import { useTimeZone } from "~/root";
+
+export const meta: MetaFunction = () => [{ title: "Transforms · Tributary" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return loadListPage<Transform>(request, "transforms", "Failed to fetch transforms");
+}
+
+function ActionsMenu({ transform }: { transform: Transform }) {
+  return (
+    <details className="relative inline-block text-left">
+      <summary className="btn-secondary cursor-pointer list-none px-3 py-1.5" aria-label={`Actions for ${transform.name}`}>
+        Actions
+      </summary>
+      <ul className="absolute right-0 z-10 mt-1 w-36 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+        <li>
+          <Link to={`/transforms/edit/${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
+            Update
+          </Link>
+        </li>
+        <li>
+          <Link to={`/transforms?delete=${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-red-700 hover:bg-red-50">
+            Delete
+          </Link>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+export default function Transforms() {
+  const data = useLoaderData<typeof loader>();
+  const timeZone = useTimeZone();
+  const columns: Column<Transform>[] = [
+    { header: "Name", cell: (t) => <span className="font-semibold text-slate-900">{t.name}</span> },
+    { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
+    { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },
+    { header: "Created At", cell: (t) => <DateTime value={t.created_at} timeZone={timeZone} />, className: "whitespace-nowrap" },
+    {
+      header: "Connectors",
+      cell: (t) => (
+        <Link to={`/connectors/details/${t.connector_id}`} className="link">
+          {t.connector_name ?? "Unknown Connector"}
+        </Link>
+      ),
+    },
+    { header: "Actions", cell: (t) => <ActionsMenu transform={t} />, className: "text-right" },
+  ];
+  return (
+    <>
+      <PageHeader title="Transforms" description="Analysis pipelines, built from templates, that run on what your connectors bring in." action={data.total > 0 ? { to: "/transforms/add", label: "New transform" } : undefined} />
+      {data.error ? (
+        <ErrorBlock message={data.error} />
+      ) : data.total === 0 ? (
+        <EmptyState title="No Transforms Found" body="Create a transform to find topics, sentiment and risks in your synced meetings." action={{ to: "/transforms/add", label: "Create transform" }} />
+      ) : (
+        <DataTable caption="Transforms" columns={columns} rows={data.rows} footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="transforms" />} />
+      )}
+    </>
+  );
+}

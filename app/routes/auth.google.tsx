@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { auth, SignInError } from "~/services/auth.server";
+import { getSession, safeRedirect, sessionStorage } from "~/services/session.server";
+
+/** Starting sign-in is a POST (it sets cookies); a stray GET goes back to the sign-in page. */
+export const loader = () => redirect("/");
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.clone().formData(); // remix-auth reads the request again
+  const session = await getSession(request);
+  const redirectTo = form.get("redirectTo");
+  if (redirectTo) session.set("redirectTo", safeRedirect(redirectTo));
+  else session.unset("redirectTo");
+  const sessionCookie = await sessionStorage().commitSession(session);
+  try {
+    await auth().authenticate("google", request);
+  } catch (thrown) {
+    if (thrown instanceof Response) {
+      thrown.headers.append("set-cookie", sessionCookie);
+      throw thrown;
+    }
+    if (thrown instanceof SignInError) {
+      session.flash("authError", thrown.message);
+      return redirect("/", { headers: { "set-cookie": await sessionStorage().commitSession(session) } });
+    }
+    throw thrown;
+  }
+  return redirect("/");
+}

@@ -1,0 +1,40 @@
+import { redirect } from "@remix-run/node";
+import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
+import { backendFetch } from "./backend.server";
+
+export interface ListPage<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  error: string | null;
+}
+
+/**
+ * One page (newest first) of the signed-in user's records of a kind, from the
+ * backend's list call. A failure is returned as the spec's message, not thrown,
+ * so the page shows the error block inside the shell.
+ */
+export async function loadListPage<T>(request: Request, resource: string, failure: string): Promise<ListPage<T>> {
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("page");
+  const page = asked && /^\d{1,7}$/.test(asked) && Number(asked) >= 1 ? Number(asked) : 1;
+  if (asked !== null && String(page) !== asked) throw redirect(page === 1 ? url.pathname : `${url.pathname}?page=${page}`);
+  const failed = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure };
+  let response: Response;
+  try {
+    response = await backendFetch(request, `/${resource}/list?page=${page}&page_size=${DEFAULT_PAGE_SIZE}`);
+  } catch {
+    return failed;
+  }
+  if (response.status === 401) throw redirect(`/?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  if (!response.ok) {
+    await response.body?.cancel();
+    return failed;
+  }
+  const rows = (await response.json()) as T[];
+  const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? rows.length);
+  const lastPage = Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
+  if (page > lastPage) throw redirect(lastPage === 1 ? url.pathname : `${url.pathname}?page=${lastPage}`);
+  return { rows, total, page, pageSize: DEFAULT_PAGE_SIZE, error: null };
+}

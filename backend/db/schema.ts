@@ -1,0 +1,130 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  uniqueIndex,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true });
+
+/** A person signed in through Google (or the local provider): identified by issuer + subject. */
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  email: text("email").notNull(),
+  name: text("name").notNull(),
+  givenName: text("given_name"),
+  picture: text("picture"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex("users_issuer_subject_key").on(t.issuer, t.subject)]);
+
+/**
+ * A browser session. The cookie holds an opaque random token; only its SHA-256
+ * is stored, so a database leak does not leak live sessions.
+ */
+export const sessions = pgTable("sessions", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+}, (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)]);
+
+/** Encrypted secrets (OAuth tokens, passwords, keys) that sources and destinations refer to. */
+export const credentials = pgTable("credentials", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  integrationName: text("integration_name").notNull(),
+  /** AES-256-GCM ciphertext of a JSON document; never returned by the API. */
+  secret: text("secret"),
+  /** Non-secret facts about the credential (account, scopes, service-account e-mail). */
+  metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index("credentials_owner_idx").on(t.ownerId)]);
+
+export const sources = pgTable("sources", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  integrationName: text("integration_name").notNull(),
+  integrationLabel: text("integration_label").notNull(),
+  credentialId: uuid("credential_id").references(() => credentials.id, { onDelete: "set null" }),
+  status: text("status"),
+  metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+  requiredIntegrationCategories: text("required_integration_categories").array().notNull().default(sql`'{}'::text[]`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index("sources_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id)]);
+
+export const destinations = pgTable("destinations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  integrationName: text("integration_name").notNull(),
+  integrationLabel: text("integration_label").notNull(),
+  category: text("category").notNull(),
+  status: text("status"),
+  config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+  credentialId: uuid("credential_id").references(() => credentials.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index("destinations_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id)]);
+
+export const connectors = pgTable("connectors", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  sourceId: uuid("source_id").notNull().references(() => sources.id, { onDelete: "restrict" }),
+  platform: text("platform"),
+  frequency: text("frequency").notNull(),
+  lookbackDays: integer("lookback_days").notNull(),
+  paused: boolean("paused").notNull().default(false),
+  lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  index("connectors_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id),
+  index("connectors_source_idx").on(t.sourceId),
+]);
+
+export const connectorDestinations = pgTable("connector_destinations", {
+  connectorId: uuid("connector_id").notNull().references(() => connectors.id, { onDelete: "cascade" }),
+  destinationId: uuid("destination_id").notNull().references(() => destinations.id, { onDelete: "restrict" }),
+}, (t) => [
+  primaryKey({ columns: [t.connectorId, t.destinationId] }),
+  index("connector_destinations_destination_idx").on(t.destinationId),
+]);
+
+export const transforms = pgTable("transforms", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  transformType: text("transform_type").notNull(),
+  templateId: text("template_id"),
+  connectorId: uuid("connector_id").notNull().references(() => connectors.id, { onDelete: "restrict" }),
+  frequency: text("frequency").notNull().default("daily"),
+  fileTypes: text("file_types").array().notNull().default(sql`'{.vtt,.txt}'::text[]`),
+  status: text("status").notNull().default("PENDING"),
+  inputs: jsonb("inputs").$type<Record<string, unknown>>().notNull().default({}),
+  requirementInputs: jsonb("requirement_inputs").$type<Record<string, unknown>>().notNull().default({}),
+  permissionsSetup: boolean("permissions_setup").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  index("transforms_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id),
+  index("transforms_connector_idx").on(t.connectorId),
+]);

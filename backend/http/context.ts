@@ -1,0 +1,53 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import type { z } from "zod";
+import type { Database } from "../db/client.js";
+import type { Logger } from "../lib/log.js";
+import type { Config } from "../config.js";
+import type { IdentityExchange } from "../auth/identity.js";
+import { findSessionUser, type SessionUser } from "../auth/sessions.js";
+import { SESSION_COOKIE } from "../../contract/auth.js";
+
+export interface Services {
+  db: Database;
+  log: Logger;
+  config: Config;
+  identity: IdentityExchange;
+}
+
+export type ApiEnv = { Variables: { user: SessionUser; services: Services } };
+
+/** A problem with the request the caller can fix: answered as 4xx { message }. */
+export class ApiError extends Error {
+  constructor(readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 502, message: string) {
+    super(message);
+  }
+}
+
+export function parse<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ApiError(400, issue.message);
+  }
+  return result.data;
+}
+
+export async function jsonBody(c: Context): Promise<unknown> {
+  const type = c.req.header("content-type") ?? "";
+  if (!type.includes("application/json")) throw new ApiError(415, "Send the body as JSON (Content-Type: application/json).");
+  try {
+    return await c.req.json();
+  } catch {
+    throw new ApiError(400, "The request body is not valid JSON.");
+  }
+}
+
+/** Every resource route runs as the session's user; no session, no data. */
+export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const token = getCookie(c, SESSION_COOKIE);
+  const user = token ? await findSessionUser(c.var.services.db, token) : null;
+  if (!user) return c.json({ message: "User not authenticated" }, 401);
+  c.set("user", user);
+  await next();
+};

@@ -1,0 +1,88 @@
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import type PgBoss from "pg-boss";
+import { loadConfig, usesLocalIdentityProvider, type Config } from "./config.js";
+import { connectDatabase } from "./db/client.js";
+import { applyMigrations } from "./db/migrate.js";
+import { createLogger, type Logger } from "./lib/log.js";
+import { createApi } from "./http/app.js";
+import { IdentityExchange } from "./auth/identity.js";
+import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
+import { startJobs } from "./jobs/boss.js";
+import { cleanupSessionsJob } from "./jobs/cleanup-sessions.job.js";
+import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
+
+export type Role = "api" | "worker" | "all";
+
+export interface RunningBackend {
+  port: number;
+  localIdpIssuer?: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP API, the workers, or both, against one Postgres. */
+export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEnv; log?: Logger }): Promise<RunningBackend> {
+  const config: Config = loadConfig(options.env);
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  await applyMigrations(config.DATABASE_URL);
+  const database = connectDatabase(config.DATABASE_URL);
+  const stops: (() => Promise<void>)[] = [() => database.close()];
+
+  let boss: PgBoss | undefined;
+  let idp: LocalIdp | undefined;
+  let server: ServerType | undefined;
+  let port = 0;
+  try {
+    boss = await startJobs({
+      databaseUrl: config.DATABASE_URL,
+      log,
+      jobs: [cleanupSessionsJob(database.db)],
+      work: options.role !== "api",
+    });
+    stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
+
+    if (options.role !== "worker") {
+      const redirectUri = new URL("/auth/google/callback", config.APP_URL).toString();
+      let identity: IdentityExchange;
+      if (usesLocalIdentityProvider(config)) {
+        idp = await startLocalIdp({
+          port: config.LOCAL_IDP_PORT,
+          appUrl: config.APP_URL,
+          secretKey: config.TRIBUTARY_SECRET_KEY,
+          nodeEnv: config.NODE_ENV,
+          log,
+        });
+        stops.unshift(() => idp!.close());
+        identity = new IdentityExchange({ issuer: idp.issuer, clientId: LOCAL_IDP_CLIENT.id, clientSecret: LOCAL_IDP_CLIENT.secret, redirectUri });
+      } else {
+        identity = new IdentityExchange({
+          issuer: config.GOOGLE_ISSUER,
+          clientId: config.GOOGLE_CLIENT_ID!,
+          clientSecret: config.GOOGLE_CLIENT_SECRET ?? "",
+          redirectUri,
+        });
+      }
+      const api = createApi({ db: database.db, log, config, identity });
+      await new Promise<void>((resolve, reject) => {
+        server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
+          port = info.port;
+          resolve();
+        });
+        server.once("error", reject);
+      });
+      port = (server!.address() as AddressInfo).port;
+      stops.unshift(() => new Promise<void>((resolve) => server!.close(() => resolve())));
+    }
+  } catch (error) {
+    for (const stop of stops) await stop().catch(() => {});
+    throw error;
+  }
+  log.info({ role: options.role, port: port || undefined }, "backend ready");
+  return {
+    port,
+    localIdpIssuer: idp?.issuer,
+    async stop() {
+      for (const stop of stops) await stop().catch((error) => log.error({ err: error }, "error while stopping"));
+    },
+  };
+}
