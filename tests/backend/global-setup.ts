@@ -1,0 +1,46 @@
+import { mkdtempSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../backend/db/embedded.js";
+import { applyMigrations } from "../../backend/db/migrate.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** URL of the test Postgres server's maintenance database; see tests/backend/harness.ts. */
+    pgAdminUrl: string;
+  }
+}
+
+export const TEMPLATE_DB = "tributary_template";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * One real Postgres for the whole run (embedded, in a temporary folder), with a
+ * migrated template database; each test file clones its own database from it.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-test-pg-"));
+  const server = await startEmbeddedPostgres({ dataDir, port: await freePort(), ephemeral: true });
+  const admin = new pg.Client({ connectionString: server.urlFor("postgres") });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  await admin.end();
+  await applyMigrations(server.urlFor(TEMPLATE_DB));
+  project.provide("pgAdminUrl", server.urlFor("postgres"));
+  return async () => {
+    await server.stop();
+  };
+}

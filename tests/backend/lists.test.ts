@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+
+let t: TestBackend;
+let alice: { userId: string; cookie: string };
+let bob: { userId: string; cookie: string };
+
+async function seed(ownerId: string, prefix: string, connectorCount: number) {
+  const q = (sql: string, params: unknown[]) => t.db.query(sql, params);
+  const source = await q(
+    "INSERT INTO sources (owner_id, name, description, integration_name, integration_label) VALUES ($1, $2, 'meetings', 'datagen', 'Data generator') RETURNING id",
+    [ownerId, `${prefix} source`],
+  );
+  const destination = await q(
+    "INSERT INTO destinations (owner_id, name, integration_name, integration_label, category) VALUES ($1, $2, 'local', 'Local folder', 'STORAGE') RETURNING id",
+    [ownerId, `${prefix} destination`],
+  );
+  const other = await q(
+    "INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, created_at) VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', now() - interval '1 day') RETURNING id",
+    [ownerId, `${prefix} archive`],
+  );
+  const sourceId = source.rows[0].id;
+  const destinationId = destination.rows[0].id;
+  for (let i = 0; i < connectorCount; i++) {
+    const c = await q(
+      "INSERT INTO connectors (owner_id, name, source_id, frequency, lookback_days, created_at) VALUES ($1, $2, $3, 'daily', 7, now() - make_interval(mins => $4)) RETURNING id",
+      [ownerId, `${prefix} connector ${i}`, sourceId, i],
+    );
+    await q("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [c.rows[0].id, destinationId]);
+    if (i === 0) {
+      await q("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [c.rows[0].id, other.rows[0].id]);
+      await q("INSERT INTO transforms (owner_id, name, transform_type, connector_id) VALUES ($1, $2, 'topic_modeling', $3)", [ownerId, `${prefix} transform`, c.rows[0].id]);
+    }
+  }
+  return { sourceId, destinationId };
+}
+
+beforeAll(async () => {
+  t = await startTestBackend();
+  alice = await createUserSession(t, "alice@example.com", "Alice Example");
+  bob = await createUserSession(t, "bob@example.com", "Bob Example");
+  await seed(alice.userId, "Alice", 55);
+  await seed(bob.userId, "Bob", 2);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe.each(["sources", "destinations", "connectors", "transforms"])("GET /%s/list", (resource) => {
+  it("refuses without a session", async () => {
+    const response = await get(t, `/${resource}/list`);
+    expect(response.status).toBe(401);
+    expect((await response.json()).message).toBe("User not authenticated");
+  });
+
+  it("shows each user only their own records", async () => {
+    const mine = await (await get(t, `/${resource}/list?page_size=200`, bob.cookie)).json();
+    expect(mine.length).toBeGreaterThan(0);
+    for (const row of mine) expect(row.name).toMatch(/^Bob/);
+  });
+
+  it.each([["page=0"], ["page=abc"], ["page=1.5"], ["page_size=0"], ["page_size=201"]])("answers ?%s with 400 and a message", async (query) => {
+    const response = await get(t, `/${resource}/list?${query}`, alice.cookie);
+    expect(response.status).toBe(400);
+    expect(typeof (await response.json()).message).toBe("string");
+  });
+});
+
+describe("paging", () => {
+  it("pages 50 at a time, newest first, with the total in X-Total-Count", async () => {
+    const first = await get(t, "/connectors/list", alice.cookie);
+    expect(first.headers.get("x-total-count")).toBe("55");
+    const rows = await first.json();
+    expect(rows).toHaveLength(50);
+    expect(rows[0].name).toBe("Alice connector 0");
+    expect(rows[49].name).toBe("Alice connector 49");
+    const second = await (await get(t, "/connectors/list?page=2", alice.cookie)).json();
+    expect(second.map((r: { name: string }) => r.name)).toEqual([50, 51, 52, 53, 54].map((i) => `Alice connector ${i}`));
+    expect(await (await get(t, "/connectors/list?page=3", alice.cookie)).json()).toEqual([]);
+  });
+});
+
+describe("list shapes (spec §3)", () => {
+  it("connectors carry their source and destination names", async () => {
+    const [row] = await (await get(t, "/connectors/list?page_size=1", alice.cookie)).json();
+    expect(row).toMatchObject({ source_name: "Alice source", frequency: "daily", lookback_days: 7, last_synced_at: null });
+    expect(row.destinations.map((d: { name: string }) => d.name)).toEqual(["Alice archive", "Alice destination"]);
+    expect(row.destination_ids).toHaveLength(2);
+    const [, next] = await (await get(t, "/connectors/list?page_size=2", alice.cookie)).json();
+    expect(next.destinations.map((d: { name: string }) => d.name)).toEqual(["Alice destination"]);
+    expect(new Date(row.created_at).toISOString()).toBe(row.created_at);
+  });
+
+  it("sources and destinations count their connectors", async () => {
+    const [source] = await (await get(t, "/sources/list", alice.cookie)).json();
+    expect(source).toMatchObject({ name: "Alice source", connector_count: 55, integration_name: "datagen", type: "datagen", status: null });
+    const [destination, archive] = await (await get(t, "/destinations/list", alice.cookie)).json();
+    expect(destination).toMatchObject({ name: "Alice destination", connector_count: 55, category: "STORAGE" });
+    expect(archive).toMatchObject({ name: "Alice archive", connector_count: 1 });
+  });
+
+  it("transforms carry their connector's name", async () => {
+    const [row] = await (await get(t, "/transforms/list", alice.cookie)).json();
+    expect(row).toMatchObject({ name: "Alice transform", transform_type: "topic_modeling", connector_name: "Alice connector 0", status: "PENDING" });
+  });
+});

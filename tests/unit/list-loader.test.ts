@@ -1,0 +1,54 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** The app's list loader against a real HTTP server standing in for a failing or working backend. */
+let server: http.Server;
+let mode: "ok" | "fail" | "unauthorized" = "ok";
+let seenCookie: string | undefined;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    seenCookie = req.headers.cookie;
+    if (mode === "fail") return void res.writeHead(500, { "content-type": "application/json" }).end('{"message":"boom"}');
+    if (mode === "unauthorized") return void res.writeHead(401, { "content-type": "application/json" }).end('{"message":"User not authenticated"}');
+    res.writeHead(200, { "content-type": "application/json", "x-total-count": "120" }).end(JSON.stringify([{ id: "1", name: "x" }]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.env.BACKEND_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.TRIBUTARY_SECRET_KEY ??= "t".repeat(43);
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const request = (path: string) => new Request(`http://localhost:3000${path}`, { headers: { cookie: "tributary_session=abc" } });
+
+describe("loadListPage", () => {
+  it("returns the page, the total, and forwards the browser's cookie", async () => {
+    const { loadListPage } = await import("~/services/lists.server");
+    mode = "ok";
+    const page = await loadListPage(request("/connectors?page=2"), "connectors", "Failed to fetch connectors");
+    expect(page).toMatchObject({ page: 2, total: 120, pageSize: 50, error: null });
+    expect(seenCookie).toBe("tributary_session=abc");
+  });
+  it("turns a backend failure into the spec's message", async () => {
+    const { loadListPage } = await import("~/services/lists.server");
+    mode = "fail";
+    const page = await loadListPage(request("/connectors"), "connectors", "Failed to fetch connectors");
+    expect(page.error).toBe("Failed to fetch connectors");
+  });
+  it("sends a user whose session ended to sign-in, remembering the page", async () => {
+    const { loadListPage } = await import("~/services/lists.server");
+    mode = "unauthorized";
+    const thrown = await loadListPage(request("/sources?page=2"), "sources", "Failed to fetch sources").catch((e) => e);
+    expect(thrown).toBeInstanceOf(Response);
+    expect(thrown.headers.get("location")).toBe("/?redirectTo=%2Fsources%3Fpage%3D2");
+  });
+  it("normalises a bad page number with a redirect", async () => {
+    const { loadListPage } = await import("~/services/lists.server");
+    mode = "ok";
+    const thrown = await loadListPage(request("/sources?page=-3"), "sources", "Failed to fetch sources").catch((e) => e);
+    expect(thrown.headers.get("location")).toBe("/sources");
+    const beyond = await loadListPage(request("/sources?page=9"), "sources", "Failed to fetch sources").catch((e) => e);
+    expect(beyond.headers.get("location")).toBe("/sources?page=3");
+  });
+});
