@@ -1,5 +1,6 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { Transform } from "@contract/transforms";
 import { DataTable, type Column } from "~/components/data-table";
 import { DateTime } from "~/components/date-time";
@@ -7,13 +8,36 @@ import { EmptyState } from "~/components/empty-state";
 import { ErrorBlock } from "~/components/error-block";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { loadListPage } from "~/services/lists.server";
+import { backendFetch } from "~/services/backend.server";
 import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Transforms · Tributary" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage<Transform>(request, "transforms", "Failed to fetch transforms");
+  const page = await loadListPage<Transform>(request, "transforms", "Failed to fetch transforms");
+  // ?delete=<id> asks for confirmation; the transform may be on another page, so read it.
+  const deleteId = new URL(request.url).searchParams.get("delete");
+  let toDelete: Transform | null = null;
+  if (deleteId) {
+    toDelete = page.rows.find((row) => row.id === deleteId) ?? null;
+    if (!toDelete) {
+      const response = await backendFetch(request, `/transforms/${encodeURIComponent(deleteId)}`);
+      toDelete = response.ok ? ((await response.json()) as Transform) : null;
+      if (!response.ok) await response.body?.cancel();
+    }
+  }
+  return { ...page, toDelete };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const response = await backendFetch(request, `/transforms/delete/${encodeURIComponent(id)}`, { method: "DELETE" });
+  await response.body?.cancel();
+  if (!response.ok) return Response.json({ error: "Failed to delete transform" }, { status: response.status === 404 ? 404 : 502 });
+  return redirect("/transforms");
 }
 
 function ActionsMenu({ transform }: { transform: Transform }) {
@@ -29,7 +53,7 @@ function ActionsMenu({ transform }: { transform: Transform }) {
           </Link>
         </li>
         <li>
-          <Link to={`/transforms?delete=${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-red-700 hover:bg-red-50">
+          <Link to={`?delete=${transform.id}`} preventScrollReset className="block rounded-md px-3 py-2 text-sm text-red-700 hover:bg-red-50">
             Delete
           </Link>
         </li>
@@ -40,7 +64,10 @@ function ActionsMenu({ transform }: { transform: Transform }) {
 
 export default function Transforms() {
   const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
   const timeZone = useTimeZone();
+  const cancelTo = data.page > 1 ? `?page=${data.page}` : "/transforms";
   const columns: Column<Transform>[] = [
     { header: "Name", cell: (t) => <span className="font-semibold text-slate-900">{t.name}</span> },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
@@ -66,6 +93,24 @@ export default function Transforms() {
       ) : (
         <DataTable caption="Transforms" columns={columns} rows={data.rows} footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="transforms" />} />
       )}
+      {params.get("delete") ? (
+        <ConfirmDialog
+          title="Delete transform?"
+          body={
+            data.toDelete ? (
+              <>
+                <strong className="font-semibold text-slate-900">{data.toDelete.name}</strong> and its schedule will be deleted. This cannot be undone.
+              </>
+            ) : (
+              "This transform no longer exists."
+            )
+          }
+          confirmLabel="Delete"
+          cancelTo={cancelTo}
+          hidden={{ id: params.get("delete")! }}
+          error={actionData?.error ?? (data.toDelete ? null : "Failed to delete transform")}
+        />
+      ) : null}
     </>
   );
 }

@@ -104,3 +104,21 @@ describe("list shapes (spec §3)", () => {
     expect(row).toMatchObject({ name: "Alice transform", transform_type: "topic_modeling", connector_name: "Alice connector 0", status: "PENDING" });
   });
 });
+
+describe("one transform: GET /transforms/{id}, DELETE /transforms/delete/{id}", () => {
+  it("reads and deletes only the owner's transform; others get 404", async () => {
+    const [mine] = await (await get(t, "/transforms/list", bob.cookie)).json();
+    expect((await get(t, `/transforms/${mine.id}`, bob.cookie)).status).toBe(200);
+    expect((await get(t, `/transforms/${mine.id}`, alice.cookie)).status).toBe(404);
+    expect((await get(t, "/transforms/not-a-uuid", bob.cookie)).status).toBe(404);
+    const del = (cookie: string, id = mine.id) => fetch(`${t.url}/transforms/delete/${id}`, { method: "DELETE", headers: { cookie } });
+    const refused = await del(alice.cookie);
+    expect(refused.status).toBe(404);
+    expect((await refused.json()).message).toBe("Transform not found");
+    expect((await get(t, `/transforms/${mine.id}`, bob.cookie)).status).toBe(200);
+    expect((await del(bob.cookie)).status).toBe(200);
+    expect((await get(t, `/transforms/${mine.id}`, bob.cookie)).status).toBe(404);
+    expect((await del(bob.cookie)).status).toBe(404);
+    expect((await del(bob.cookie, "x")).status).toBe(404);
+  });
+});
