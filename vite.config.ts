@@ -20,6 +20,8 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     remix({
+      // TRIBUTARY_BUILD_DIR lets parallel test runs build side by side; scripts/serve-app.ts reads the same.
+      buildDirectory: process.env.TRIBUTARY_BUILD_DIR || "build",
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

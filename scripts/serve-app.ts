@@ -10,13 +10,14 @@ import type { ServerBuild } from "@remix-run/node";
  * by the routes. Started by scripts/start.ts (or alone, with the same env).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+const buildDir = path.resolve(root, process.env.TRIBUTARY_BUILD_DIR || "build");
+const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 
 const app = express();
 app.disable("x-powered-by");
 app.use(compression());
-app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }));
-app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV === "production" ? "production" : "development" }));
 
 const port = Number(process.env.PORT ?? 3000);

@@ -28,7 +28,7 @@ function newestMtime(entries: string[]): number {
 }
 
 function buildIfStale() {
-  const output = path.join(root, "build/server/index.js");
+  const output = path.resolve(root, process.env.TRIBUTARY_BUILD_DIR || "build", "server/index.js");
   const sources = newestMtime(["app", "contract", "public", "vite.config.ts", "package-lock.json"]);
   if (existsSync(output) && statSync(output).mtimeMs >= sources) return;
   say("Building the web app (first run or sources changed)…");
