@@ -19,6 +19,8 @@ const schema = z.object({
   /** Port of the local OpenID provider that stands in for Google when GOOGLE_CLIENT_ID is unset. */
   LOCAL_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(4001),
   LOCAL_IDP_HOST: z.string().default("localhost"),
+  /** Folder for local data (the local destination's files and warehouse live under it). */
+  DATA_DIR: z.string().default(".data"),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   LOG_LEVEL: z.string().default("info"),
 });

@@ -11,6 +11,7 @@ import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs } from "./jobs/boss.js";
 import { cleanupSessionsJob } from "./jobs/cleanup-sessions.job.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
+import { SecretBox } from "./lib/crypto.js";
 
 export type Role = "api" | "worker" | "all";
 
@@ -62,7 +63,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
           redirectUri,
         });
       }
-      const api = createApi({ db: database.db, log, config, identity });
+      const api = createApi({ db: database.db, log, config, identity, secrets: new SecretBox(config.TRIBUTARY_SECRET_KEY) });
       await new Promise<void>((resolve, reject) => {
         server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
           port = info.port;

@@ -5,6 +5,7 @@ import type { Database } from "../db/client.js";
 import type { Logger } from "../lib/log.js";
 import type { Config } from "../config.js";
 import type { IdentityExchange } from "../auth/identity.js";
+import type { SecretBox } from "../lib/crypto.js";
 import { findSessionUser, type SessionUser } from "../auth/sessions.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 
@@ -13,6 +14,8 @@ export interface Services {
   log: Logger;
   config: Config;
   identity: IdentityExchange;
+  /** Seals secrets (tokens, passwords, keys) before they are stored; see backend/lib/crypto.ts. */
+  secrets: SecretBox;
 }
 
 export type ApiEnv = { Variables: { user: SessionUser; services: Services } };

@@ -1,0 +1,32 @@
+import { useEffect, useState } from "react";
+
+/** Spec §9: the copy button shows "Copied!" for 2 seconds. */
+export const COPIED_FOR_MS = 2000;
+
+/**
+ * Copies `text()` to the clipboard. An enhancement: it renders nothing until
+ * JavaScript runs, and the text beside it stays selectable without JS.
+ */
+export function CopyButton({ text, label = "Copy" }: { text: () => string; label?: string }) {
+  const [ready, setReady] = useState(false);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  if (!ready) return null;
+  return (
+    <button
+      type="button"
+      className="btn-secondary px-3 py-1.5 text-xs"
+      onClick={async () => {
+        await navigator.clipboard.writeText(text());
+        setCopied(true);
+      }}
+    >
+      <span aria-live="polite">{copied ? "Copied!" : label}</span>
+    </button>
+  );
+}
