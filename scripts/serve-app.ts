@@ -18,7 +18,8 @@ app.disable("x-powered-by");
 app.use(compression());
 app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
-app.all("*", createRequestHandler({ build, mode: "production" }) // never send stack traces to browsers);
+// Always "production": never send stack traces to browsers.
+app.all("*", createRequestHandler({ build, mode: "production" }));
 
 const port = Number(process.env.PORT ?? 3000);
 const onListening = () => console.log(`app listening on port ${port}`);
