@@ -69,7 +69,8 @@ let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
-  say("Stopping…");
+  const started = children.length > 0 || database !== undefined;
+  if (started) say("Stopping…");
   await Promise.all(
     children.map(
       (child) =>
@@ -86,7 +87,7 @@ async function shutdown(code: number) {
   );
   if (database) await database.stop().catch(() => {});
   releaseLock();
-  say("Stopped.");
+  if (started) say("Stopped.");
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(0));
