@@ -77,14 +77,14 @@ export function AppShell({ user, children }: { user: UserInfo; children: React.R
       </header>
       <div className="flex flex-1 flex-col md:flex-row">
         <nav aria-label="Main" className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-r md:border-b-0">
-          <ul className="flex gap-1 overflow-x-auto p-2 md:flex-col md:p-4">
+          <ul className="grid grid-cols-4 gap-1 p-2 md:flex md:flex-col md:p-4">
             {NAV.map((item) => (
               <li key={item.to}>
                 <NavLink
                   to={item.to}
                   prefetch="intent"
                   className={({ isActive }) =>
-                    `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors ${
+                    `flex flex-col items-center gap-1 rounded-lg px-1 py-2 text-xs font-medium transition-colors sm:text-sm md:flex-row md:gap-3 md:px-3 ${
                       isActive ? "bg-brand-50 text-brand-800" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"
                     }`
                   }

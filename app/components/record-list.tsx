@@ -37,6 +37,7 @@ export function RecordList<T extends NamedRecord>(props: {
           {row.name}
         </Link>
       ),
+      className: "whitespace-nowrap",
     },
     { header: "Description", cell: (row) => <span className="line-clamp-2 text-slate-600">{row.description}</span>, className: "max-w-sm" },
     { header: "Created At", cell: (row) => <DateTime value={row.created_at} timeZone={props.timeZone} />, className: "whitespace-nowrap" },

@@ -26,7 +26,7 @@ function Welcome() {
   const user = useUser();
   const firstName = user.given_name || user.name.split(/\s+/)[0] || "there";
   return (
-    <section aria-labelledby="welcome" className="mx-auto max-w-4xl py-6">
+    <section aria-labelledby="welcome" className="max-w-4xl">
       <h1 id="welcome" className="text-3xl font-bold tracking-tight">
         Hi {firstName}, let&apos;s get your data flowing
       </h1>
@@ -61,6 +61,7 @@ export default function Connectors() {
           {c.name}
         </Link>
       ),
+      className: "whitespace-nowrap",
     },
     { header: "Description", cell: (c) => <span className="line-clamp-2 text-slate-600">{c.description}</span>, className: "max-w-xs" },
     { header: "Source", cell: (c) => c.source_name ?? "Unknown Source" },

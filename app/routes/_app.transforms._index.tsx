@@ -46,7 +46,12 @@ function ActionsMenu({ transform }: { transform: Transform }) {
       <summary className="btn-secondary cursor-pointer list-none px-3 py-1.5" aria-label={`Actions for ${transform.name}`}>
         Actions
       </summary>
-      <ul className="absolute right-0 z-10 mt-1 w-36 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+      {/* Opens in place (the row grows): an absolutely placed menu would be clipped by the table's scroll box. */}
+      {/* Choosing an item closes the menu, so it is closed again when the user comes back. */}
+      <ul
+        className="mt-1 w-36 rounded-lg border border-slate-200 bg-white p-1 text-left shadow-lg"
+        onClick={(event) => event.currentTarget.closest("details")?.removeAttribute("open")}
+      >
         <li>
           <Link to={`/transforms/edit/${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
             Update
@@ -69,7 +74,7 @@ export default function Transforms() {
   const timeZone = useTimeZone();
   const cancelTo = data.page > 1 ? `?page=${data.page}` : "/transforms";
   const columns: Column<Transform>[] = [
-    { header: "Name", cell: (t) => <span className="font-semibold text-slate-900">{t.name}</span> },
+    { header: "Name", cell: (t) => <span className="font-semibold text-slate-900">{t.name}</span>, className: "whitespace-nowrap" },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },
     { header: "Created At", cell: (t) => <DateTime value={t.created_at} timeZone={timeZone} />, className: "whitespace-nowrap" },

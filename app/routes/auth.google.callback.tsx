@@ -17,7 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return redirect(to, { headers });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
-    session.unset("user_info");
+    // A stale or forged callback link must not sign out someone who is signed in.
+    if (session.get("user_info")) return redirect("/connectors", { headers });
     session.flash("authError", error.message);
     headers.append("set-cookie", await sessionStorage().commitSession(session));
     return redirect("/", { headers });

@@ -1,0 +1,54 @@
+import { defineConfig } from "@playwright/test";
+import { APP_URL, RESULTS_DIR } from "./tests/e2e/env";
+
+/**
+ * Browser tests: every flow twice, with JavaScript on and off, in Debian's
+ * Chromium, against the built app started the way `npm start` starts it
+ * (tests/e2e/global-setup.ts). `npm test` builds the app before this runs.
+ */
+const chromium = {
+  browserName: "chromium" as const,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  // Not "test-results" itself: Playwright empties its output folder, and other reports live there.
+  outputDir: `${RESULTS_DIR}/e2e-artifacts`,
+  globalSetup: "./tests/e2e/global-setup.ts",
+  globalTeardown: "./tests/e2e/global-teardown.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: `${RESULTS_DIR}/playwright.json` }]],
+  use: {
+    baseURL: APP_URL,
+    viewport: { width: 1280, height: 800 },
+    locale: "en-US",
+    timezoneId: "UTC",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  projects: [
+    { name: "js-on", use: { ...chromium, javaScriptEnabled: true } },
+    { name: "js-off", use: { ...chromium, javaScriptEnabled: false } },
+  ],
+});

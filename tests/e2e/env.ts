@@ -1,0 +1,28 @@
+/**
+ * Where the end-to-end run's own Tributary lives. These ports are reserved for
+ * the Playwright run so it never collides with `npm start` (3000/4000/4001/54329)
+ * or another engineer's instance.
+ */
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** E2E_APP_PORT & co. let several runs (several engineers' branches) share a machine. */
+export const E2E_PORTS = {
+  app: port("E2E_APP_PORT", 3100),
+  backend: port("E2E_BACKEND_PORT", 4100),
+  localIdp: port("E2E_IDP_PORT", 4101),
+  postgres: port("E2E_PG_PORT", 54339),
+} as const;
+
+/** Where the built app is (TRIBUTARY_BUILD_DIR, as for `npm start`), and where this run writes its reports. */
+export const BUILD_DIR = process.env.TRIBUTARY_BUILD_DIR || "build";
+export const RESULTS_DIR = process.env.E2E_RESULTS_DIR || "test-results";
+
+export const APP_URL = `http://localhost:${E2E_PORTS.app}`;
+export const IDP_ORIGIN = `http://localhost:${E2E_PORTS.localIdp}`;
+
+/** The embedded Postgres the launcher starts for the run (user/password tributary). */
+export const DATABASE_URL = `postgres://tributary:tributary@127.0.0.1:${E2E_PORTS.postgres}/tributary`;
+
+/** Cookie names: the backend's opaque session id and the app's signed cookie session. */
+export const BACKEND_SESSION_COOKIE = "tributary_session";
+export const APP_SESSION_COOKIE = "__tributary";

@@ -1,0 +1,158 @@
+import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { APP_URL, IDP_ORIGIN } from "./env";
+
+export { expect };
+
+export interface TestUser {
+  name: string;
+  email: string;
+}
+
+interface Fixtures {
+  /**
+   * Console errors matching one of these are expected by this test (for
+   * example Chromium's "Failed to load resource: … 404" on the deliberate 404
+   * page). Everything else logged with console.error fails the test.
+   */
+  allowConsoleErrors: (...patterns: RegExp[]) => void;
+  /** Internal: collects console errors and page errors, and fails the test on any unexpected one. */
+  failOnBrowserErrors: void;
+  /** A fresh user for this test (distinct e-mail, so users never share records). */
+  user: TestUser;
+  /** True in the project that runs with JavaScript enabled. */
+  jsEnabled: boolean;
+}
+
+/** A distinct e-mail address per call: users of different tests never see each other's records. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}+${Date.now().toString(36)}${randomBytes(4).toString("hex")}@example.com`;
+}
+
+export const test = base.extend<Fixtures & { allowed: RegExp[] }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures must destructure their first argument
+  allowed: async ({}, provide) => {
+    await provide([]);
+  },
+  allowConsoleErrors: async ({ allowed }, provide) => {
+    await provide((...patterns) => {
+      allowed.push(...patterns);
+    });
+  },
+  failOnBrowserErrors: [
+    async ({ context, allowed }, provide, testInfo) => {
+      const problems: string[] = [];
+      context.on("console", (message) => {
+        if (message.type() !== "error") return;
+        const text = message.text();
+        if (allowed.some((re) => re.test(text))) return;
+        const where = message.location();
+        problems.push(`console.error on ${message.page()?.url() ?? "?"}: ${text}${where.url ? ` (${where.url}:${where.lineNumber})` : ""}`);
+      });
+      context.on("weberror", (error) => {
+        problems.push(`page error on ${error.page()?.url() ?? "?"}: ${error.error().stack ?? error.error().message}`);
+      });
+      await provide();
+      // Only judge tests that otherwise passed, so a real failure is not hidden behind this one.
+      if (testInfo.status === testInfo.expectedStatus) {
+        expect(problems, "the browser reported unexpected console errors or page errors").toEqual([]);
+      }
+    },
+    { auto: true },
+  ],
+  // eslint-disable-next-line no-empty-pattern -- as above
+  user: async ({}, provide) => {
+    await provide({ name: "Grace Hopper", email: uniqueEmail("grace") });
+  },
+  jsEnabled: async ({ javaScriptEnabled }, provide) => {
+    await provide(javaScriptEnabled !== false);
+  },
+});
+
+/**
+ * Signs in through the real flow: the app's "Continue with Google" button, the
+ * local OpenID provider's form (standing in for Google), the code exchange, and
+ * back to the app. Starts from `from` (default: the current page if it is the
+ * sign-in page, else "/").
+ */
+export async function signIn(page: Page, user: TestUser, options: { from?: string } = {}): Promise<void> {
+  const here = new URL(page.url());
+  if (options.from !== undefined || here.origin !== APP_URL || here.pathname !== "/") {
+    await page.goto(options.from ?? "/");
+  }
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await page.waitForURL((url) => url.origin === IDP_ORIGIN && url.pathname.startsWith("/interaction/"));
+  await page.getByLabel("Full name").fill(user.name);
+  await page.getByLabel("E-mail").fill(user.email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL((url) => url.origin === APP_URL && url.pathname !== "/auth/google/callback");
+}
+
+/** Signs out through the profile menu (a <details> element, so it works with JS off too). */
+export async function signOut(page: Page): Promise<void> {
+  await page.locator('summary[aria-label^="Profile menu for"]').click();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.waitForURL((url) => url.origin === APP_URL && url.pathname === "/");
+}
+
+/**
+ * axe-core on the current page: no violation of impact serious or critical.
+ *
+ * axe runs asynchronously (timers), and a page with JavaScript disabled never
+ * fires timers, so with JS off the page's server-rendered HTML is checked in a
+ * separate JS-enabled page instead: same markup, same stylesheets and fonts
+ * (fetched from the app), scripts stripped so nothing hydrates or changes it.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const jsEnabled = test.info().project.use.javaScriptEnabled !== false;
+  let target = page;
+  let dispose = async () => {};
+  if (!jsEnabled) {
+    const url = page.url();
+    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+    const sandbox = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
+    dispose = () => sandbox.close();
+    target = await sandbox.newPage();
+    await target.route((u) => u.href === url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    await target.goto(url);
+  }
+  try {
+    const results = await new AxeBuilder({ page: target }).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.impact}: ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("\n")}`);
+    expect(serious, `axe found serious or critical violations on ${page.url()}`).toEqual([]);
+  } finally {
+    await dispose();
+  }
+}
+
+/** The page has no horizontal overflow (nothing sticks out past the viewport's width). */
+export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `page is ${scrollWidth}px wide in a ${clientWidth}px viewport`).toBeLessThanOrEqual(clientWidth);
+}
+
+/**
+ * The element is fully shown: no ancestor with overflow other than "visible"
+ * cuts it off. (Playwright's toBeVisible() counts an element hidden by an
+ * ancestor's overflow clipping as visible.) Works with JS off: the check is synchronous.
+ */
+export async function expectNotClipped(locator: Locator): Promise<void> {
+  const clippedBy = await locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    for (let node = element.parentElement; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const clip = node.getBoundingClientRect();
+      const outside = box.left < clip.left - 0.5 || box.right > clip.right + 0.5 || box.top < clip.top - 0.5 || box.bottom > clip.bottom + 0.5;
+      if (outside) return `<${node.tagName.toLowerCase()} class="${node.className}"> (overflow ${style.overflowX}/${style.overflowY})`;
+    }
+    return null;
+  });
+  expect(clippedBy, "the element is cut off by an ancestor's overflow").toBeNull();
+}

@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { APP_URL, BUILD_DIR, E2E_PORTS, RESULTS_DIR } from "./env";
+
+/**
+ * Starts Tributary the way `npm start` does (scripts/start.ts, without the build
+ * step: the test command builds first) on the e2e ports with a fresh data
+ * folder, and stops it again. Used by global-setup.ts and global-teardown.ts,
+ * which run in the same Playwright runner process, so the state lives here.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const serverLogFile = path.join(root, RESULTS_DIR, "e2e-server.log");
+
+interface Running {
+  child: ChildProcess;
+  dataDir: string;
+  exited: Promise<void>;
+}
+
+const state = globalThis as typeof globalThis & { __tributaryE2e?: Running };
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+function logTail(lines = 40): string {
+  try {
+    return readFileSync(serverLogFile, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no server log)";
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startServer(): Promise<void> {
+  if (!existsSync(path.join(root, BUILD_DIR, "server/index.js"))) {
+    throw new Error(
+      `The app is not built (${BUILD_DIR}/server/index.js is missing). Run \`npx remix vite:build\` before \`npx playwright test\`, or use \`npm test\`.`,
+    );
+  }
+  for (const [what, port] of Object.entries(E2E_PORTS)) {
+    if (!(await portIsFree(port))) {
+      throw new Error(
+        `Port ${port} (${what}) is already in use, so the end-to-end Tributary cannot start. ` +
+          `An earlier e2e run may still be running: find it with \`lsof -i :${port}\` (or \`ss -ltnp\`) and stop it.`,
+      );
+    }
+  }
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-e2e-"));
+  // The embedded Postgres runs as the "postgres" user when we are root; it must be able to enter the folder.
+  chmodSync(dataDir, 0o755);
+  rmSync(serverLogFile, { force: true });
+  mkdirSync(path.dirname(serverLogFile), { recursive: true });
+  const log = openSync(serverLogFile, "a");
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(E2E_PORTS.app),
+    BACKEND_PORT: String(E2E_PORTS.backend),
+    LOCAL_IDP_PORT: String(E2E_PORTS.localIdp),
+    PG_PORT: String(E2E_PORTS.postgres),
+    APP_URL,
+    FORCE_COLOR: "0",
+  };
+  // The e2e run always uses the embedded Postgres and the local OpenID provider.
+  for (const name of ["DATABASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_ISSUER", "BACKEND_URL", "NODE_ENV", "TRIBUTARY_SECRET_KEY"]) delete env[name];
+
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/start.ts"), "--no-build"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", log, log],
+    detached: true, // its own process group, so a last-resort kill reaches every child
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  state.__tributaryE2e = { child, dataDir, exited };
+  // If the runner dies without running the teardown, still ask the launcher to stop (it stops Postgres too).
+  process.once("exit", () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(child.pid!, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
+  });
+
+  const deadline = Date.now() + 90_000;
+  let exitCode: number | null = null;
+  child.once("exit", (code) => (exitCode = code ?? -1));
+  while (Date.now() < deadline) {
+    if (exitCode !== null) {
+      await stopServer();
+      throw new Error(`Tributary stopped while starting (exit code ${exitCode}). Last lines of ${serverLogFile}:\n${logTail()}`);
+    }
+    const ready = logTail(200).includes("Tributary is running");
+    if (ready) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${E2E_PORTS.app}/favicon.svg`);
+        await res.body?.cancel();
+        if (res.ok) return;
+      } catch {
+        /* not yet */
+      }
+    }
+    await sleep(200);
+  }
+  await stopServer();
+  throw new Error(`Tributary did not become ready within 90 s. Last lines of ${serverLogFile}:\n${logTail()}`);
+}
+
+export async function stopServer(): Promise<void> {
+  const running = state.__tributaryE2e;
+  if (!running) return;
+  state.__tributaryE2e = undefined;
+  const { child, dataDir, exited } = running;
+  const pid = child.pid!;
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM");
+    const stopped = await Promise.race([exited.then(() => true), sleep(30_000).then(() => false)]);
+    if (!stopped) {
+      console.error(`[e2e] Tributary (pid ${pid}) did not stop within 30 s of SIGTERM; killing its process group.`);
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+      await Promise.race([exited, sleep(5_000)]);
+    }
+  }
+  // The embedded Postgres is started by the launcher; make sure none is left behind.
+  const pidFile = path.join(dataDir, "pg", "postmaster.pid");
+  if (existsSync(pidFile)) {
+    const pgPid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+    if (pgPid > 0 && isAlive(pgPid)) {
+      console.error(`[e2e] The embedded Postgres (pid ${pgPid}) outlived the launcher; stopping it.`);
+      process.kill(pgPid, "SIGINT");
+      for (let i = 0; i < 100 && isAlive(pgPid); i++) await sleep(100);
+      if (isAlive(pgPid)) process.kill(pgPid, "SIGKILL");
+    }
+  }
+  if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+}
