@@ -16,7 +16,12 @@ export default defineConfig({
       "@contract": fileURLToPath(new URL("./contract", import.meta.url)),
     },
   },
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    // terser packs the framework's client bundle ~3% tighter than esbuild: the first-load JS budget is 90 KB gz.
+    minify: "terser",
+    terserOptions: { compress: { passes: 2 }, format: { comments: false } },
+  },
   plugins: [
     tailwindcss(),
     remix({
