@@ -32,7 +32,7 @@ const attemptCookie = () =>
     httpOnly: true,
     sameSite: "lax",
     path: "/auth/google",
-    secure: env().production,
+    secure: env().secureCookies,
     secrets: [env().cookieSecret],
     maxAge: 600,
   });

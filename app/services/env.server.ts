@@ -8,12 +8,16 @@ function read() {
   if (!secretKey || secretKey.length < 32) {
     throw new Error("TRIBUTARY_SECRET_KEY must be set (32 or more characters). `npm start` generates one for local use.");
   }
-  const production = process.env.NODE_ENV === "production";
   const googleClientId = process.env.GOOGLE_CLIENT_ID || undefined;
   const localSignIn = !googleClientId;
+  const appUrl = process.env.APP_URL ?? `http://localhost:${port}`;
+  /** Cookies are Secure whenever the app is served over HTTPS (the app process always runs in production mode). */
+  const secureCookies = appUrl.startsWith("https:");
   return {
-    production,
-    appUrl: process.env.APP_URL ?? `http://localhost:${port}`,
+    secureCookies,
+    /** @deprecated use secureCookies */
+    production: secureCookies,
+    appUrl,
     backendUrl: process.env.BACKEND_URL ?? `http://127.0.0.1:${process.env.BACKEND_PORT ?? 4000}`,
     /** Cookie signing keys derived from the one secret, so rotating it rotates them. */
     cookieSecret: Buffer.from(hkdfSync("sha256", secretKey, "tributary", "app-cookies-v1", 32)).toString("base64url"),

@@ -24,7 +24,7 @@ export function sessionStorage() {
       httpOnly: true,
       sameSite: "lax",
       path: "/",
-      secure: env().production,
+      secure: env().secureCookies,
       secrets: [env().cookieSecret],
       maxAge: 60 * 60 * 24 * 14,
     },

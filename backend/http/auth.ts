@@ -4,7 +4,6 @@ import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./contex
 import { googleCallbackBodySchema, SESSION_COOKIE, SESSION_VALID_MESSAGE } from "../../contract/auth.js";
 import { ProviderUnavailable, SignInRejected } from "../auth/identity.js";
 import { createSession, deleteSession, toUserInfo, upsertUser } from "../auth/sessions.js";
-import { isProduction } from "../config.js";
 
 export const authRoutes = new Hono<ApiEnv>();
 
@@ -30,7 +29,7 @@ authRoutes.post("/auth/google/callback", async (c) => {
   setCookie(c, SESSION_COOKIE, session.token, {
     httpOnly: true,
     sameSite: "Lax",
-    secure: isProduction(config),
+    secure: new URL(config.APP_URL).protocol === "https:",
     path: "/",
     expires: session.expiresAt,
   });

@@ -25,7 +25,7 @@ describe("POST /auth/google/callback", () => {
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
-    expect(cookie).not.toMatch(/Secure/i); // only in production
+    expect(cookie).not.toMatch(/Secure/i); // only when APP_URL is https
     const { rows } = await t.db.query("SELECT count(*)::int AS n FROM users WHERE email = 'grace@example.com'");
     expect(rows[0].n).toBe(1);
   });
