@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", ".data/", ".scratch/", "test-results/", "playwright-report/", "backend/db/migrations/"] },
+  { ignores: ["build/", "build-*/", "test-results*/", "node_modules/", ".data/", ".scratch/", "test-results/", "playwright-report/", "backend/db/migrations/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,16 +1,18 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 
 /** Spec §9: the copy button shows "Copied!" for 2 seconds. */
 export const COPIED_FOR_MS = 2000;
+
+const subscribeNever = () => () => {};
 
 /**
  * Copies `text()` to the clipboard. An enhancement: it renders nothing until
  * JavaScript runs, and the text beside it stays selectable without JS.
  */
 export function CopyButton({ text, label = "Copy" }: { text: () => string; label?: string }) {
-  const [ready, setReady] = useState(false);
+  // False on the server and during hydration, true once JavaScript runs in the browser.
+  const ready = useSyncExternalStore(subscribeNever, () => true, () => false);
   const [copied, setCopied] = useState(false);
-  useEffect(() => setReady(true), []);
   useEffect(() => {
     if (!copied) return;
     const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);

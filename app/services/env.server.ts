@@ -15,8 +15,6 @@ function read() {
   const secureCookies = appUrl.startsWith("https:");
   return {
     secureCookies,
-    /** @deprecated use secureCookies */
-    production: secureCookies,
     appUrl,
     backendUrl: process.env.BACKEND_URL ?? `http://127.0.0.1:${process.env.BACKEND_PORT ?? 4000}`,
     /** Cookie signing keys derived from the one secret, so rotating it rotates them. */

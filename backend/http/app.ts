@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ApiEnv, type Services } from "./context.js";
 import { authRoutes } from "./auth.js";
+import { sourceIntegrationRoutes } from "./source-integrations.js";
 import { sourcesRoutes } from "./sources.js";
 import { destinationsRoutes } from "./destinations.js";
 import { connectorsRoutes } from "./connectors.js";
@@ -17,6 +18,7 @@ export function createApi(services: Services) {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.route("/", authRoutes);
   app.route("/", sourcesRoutes);
+  app.route("/", sourceIntegrationRoutes);
   app.route("/", destinationsRoutes);
   app.route("/", connectorsRoutes);
   app.route("/", transformsRoutes);

@@ -1,9 +1,74 @@
 import { Hono } from "hono";
-import { requireSession, type ApiEnv } from "./context.js";
+import { and, eq, sql } from "drizzle-orm";
+import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
 import { listHandler } from "./list-route.js";
 import { listSources } from "../db/lists.js";
+import { deleteSource, findCredential, findSource, insertSource, listAllSources, updateSource } from "../db/sources.js";
+import { sources } from "../db/schema.js";
+import { createSourceBodySchema, DEFAULT_GMAIL_AUTH_MODE, SOURCE_MESSAGES, updateSourceBodySchema } from "../../contract/sources.js";
+import { credentialVerified } from "../integrations/sources/verification.js";
 
 export const sourcesRoutes = new Hono<ApiEnv>();
 sourcesRoutes.use("/sources/*", requireSession);
 
 sourcesRoutes.get("/sources/list", listHandler(listSources));
+
+sourcesRoutes.get("/sources/list-all", async (c) => c.json(await listAllSources(c.var.services.db, c.var.user.id)));
+
+sourcesRoutes.get("/sources/list-by-id/:id", async (c) => {
+  const source = await findSource(c.var.services.db, c.var.user.id, c.req.param("id"));
+  if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
+  return c.json(source);
+});
+
+/**
+ * POST /sources/create: the credential must be the caller's, of the chosen
+ * integration, and verified where the integration requires it (Teams; Gmail
+ * outside the default mode). A source starts "active": it exists only once its
+ * setup is complete (docs/decisions/2026-11-22-source-status.md).
+ */
+sourcesRoutes.post("/sources/create", async (c) => {
+  const body = parse(createSourceBodySchema, await jsonBody(c));
+  const { db } = c.var.services;
+  const ownerId = c.var.user.id;
+  const credential = await findCredential(db, ownerId, body.credentialId, body.integration_name);
+  if (!credential) throw new ApiError(400, SOURCE_MESSAGES.mustAuthenticate);
+  const metadata = body.source_metadata;
+  const needsVerification =
+    body.integration_name === "teams" || (body.integration_name === "gmail" && metadata.gmail_auth_mode !== DEFAULT_GMAIL_AUTH_MODE);
+  if (needsVerification && !credentialVerified(credential, metadata)) throw new ApiError(400, SOURCE_MESSAGES.mustVerify);
+  if (body.integration_name === "teams" && metadata.team_id) {
+    const [taken] = await db
+      .select({ id: sources.id })
+      .from(sources)
+      .where(and(eq(sources.ownerId, ownerId), eq(sources.integrationName, "teams"), sql`${sources.metadata}->>'team_id' = ${String(metadata.team_id)}`))
+      .limit(1);
+    if (taken) throw new ApiError(409, SOURCE_MESSAGES.teamAlreadyConnected);
+  }
+  const source = await insertSource(db, ownerId, {
+    name: body.name,
+    description: body.description,
+    integrationName: body.integration_name,
+    integrationLabel: body.integration_label,
+    credentialId: credential.id,
+    status: "active",
+    metadata,
+  });
+  return c.json({ ...source, message: "Source created" }, 201);
+});
+
+sourcesRoutes.put("/sources/update/:id", async (c) => {
+  const body = parse(updateSourceBodySchema, await jsonBody(c));
+  const source = await updateSource(c.var.services.db, c.var.user.id, c.req.param("id"), body);
+  if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
+  return c.json({ ...source, message: "Source updated" });
+});
+
+sourcesRoutes.delete("/sources/delete/:id", async (c) => {
+  const result = await deleteSource(c.var.services.db, c.var.user.id, c.req.param("id"));
+  if (result.deleted) return c.json({ message: "Source deleted" });
+  if (result.reason === "not_found") throw new ApiError(404, SOURCE_MESSAGES.notFound);
+  const names = result.connectors.map((x) => `"${x.name}"`).join(", ");
+  const noun = result.connectors.length === 1 ? "connector uses" : "connectors use";
+  throw new ApiError(409, `This source cannot be deleted because ${result.connectors.length} ${noun} it: ${names}. Delete those connectors or move them to another source first.`);
+});

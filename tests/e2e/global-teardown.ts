@@ -1,6 +1,9 @@
 import { stopServer } from "./server";
 
-/** Stops the e2e Tributary (SIGTERM, wait for a clean exit) and removes its data folder. */
+const state = globalThis as typeof globalThis & { __tributaryFakes?: () => Promise<void> };
+
+/** Stops the e2e Tributary (SIGTERM, wait for a clean exit), removes its data folder, and stops the fakes. */
 export default async function globalTeardown(): Promise<void> {
   await stopServer();
+  await state.__tributaryFakes?.();
 }

@@ -1,0 +1,116 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { SOURCE_MESSAGES } from "@contract/sources";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { DateTime } from "~/components/date-time";
+import { ErrorBlock } from "~/components/error-block";
+import { BackLink } from "~/components/source-create-form";
+import { SourceStatusBadge } from "~/components/source-status";
+import { api, loadSource } from "~/services/sources.server";
+import { useTimeZone } from "~/root";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source?.name ?? "Source"} · Tributary` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return loadSource(request, params.id ?? "");
+}
+
+/** Delete, after the ?delete= confirmation. A source that connectors use is refused with their names. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const result = await api.deleteSource(request, params.id ?? "");
+  if (result.ok) return redirect("/sources");
+  return Response.json({ error: result.status === 409 ? result.message : SOURCE_MESSAGES.deleteFailed }, { status: result.status === 404 ? 404 : result.status === 409 ? 409 : 502 });
+}
+
+const METADATA_LABELS: Record<string, string> = {
+  zoom_extraction_scope: "Extraction scope",
+  zoom_group_name: "Zoom group",
+  teams_extraction_scope: "Extraction scope",
+  team_name: "Team",
+  gmail_extraction_scope: "Extraction scope",
+  admin_email: "Workspace admin e-mail",
+  gmail_group_name: "Google group",
+  gmail_group_email: "Google group e-mail",
+  company: "Company name",
+  format: "Data style",
+};
+const SCOPE_TEXT: Record<string, string> = { ORG: "Entire organization", GROUP: "A specific group", TEAM: "A specific team", INDIVIDUAL: "Individual mailbox" };
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="px-6 py-4 sm:grid sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="mt-1 text-sm text-slate-900 sm:col-span-2 sm:mt-0">{children}</dd>
+    </div>
+  );
+}
+
+export default function SourceDetails() {
+  const { source, error } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const timeZone = useTimeZone();
+  if (!source) {
+    return (
+      <div className="mx-auto max-w-3xl">
+        <BackLink to="/sources">Sources</BackLink>
+        <ErrorBlock message={error ?? SOURCE_MESSAGES.fetchSourceFailed} />
+      </div>
+    );
+  }
+  const metadata = Object.entries(source.source_metadata).filter(([key, value]) => METADATA_LABELS[key] && value !== "" && value !== null && value !== undefined);
+  return (
+    <div className="mx-auto max-w-3xl">
+      <BackLink to="/sources">Sources</BackLink>
+      <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <h1 className="truncate text-2xl font-bold tracking-tight text-slate-900">{source.name}</h1>
+          <p className="mt-1 text-sm text-slate-600">{source.integration_label} source</p>
+        </div>
+        <div className="flex gap-3">
+          <Link to={`/sources/edit/${source.id}`} className="btn-secondary">
+            Edit
+          </Link>
+          <Link to="?delete=1" preventScrollReset className="btn-danger">
+            Delete
+          </Link>
+        </div>
+      </div>
+      <dl className="card divide-y divide-slate-100">
+        <Field label="Name">{source.name}</Field>
+        <Field label="Description">{source.description || <span className="text-slate-600">No description provided</span>}</Field>
+        <Field label="Integration type">
+          {source.integration_label} <span className="text-slate-600">({source.integration_name})</span>
+        </Field>
+        <Field label="Status">
+          <SourceStatusBadge status={source.status} />
+        </Field>
+        {metadata.map(([key, value]) => (
+          <Field key={key} label={METADATA_LABELS[key]!}>
+            {key.endsWith("_extraction_scope") ? (SCOPE_TEXT[String(value)] ?? String(value)) : String(value)}
+          </Field>
+        ))}
+        <Field label="Connectors">{source.connector_count}</Field>
+        <Field label="Created">
+          <DateTime value={source.created_at} timeZone={timeZone} />
+        </Field>
+        <Field label="Updated">{source.updated_at ? <DateTime value={source.updated_at} timeZone={timeZone} /> : "Unknown"}</Field>
+      </dl>
+      {params.get("delete") ? (
+        <ConfirmDialog
+          title="Delete source?"
+          body={
+            <>
+              <strong className="font-semibold text-slate-900">{source.name}</strong> and its stored authorization will be deleted. This cannot be undone.
+            </>
+          }
+          confirmLabel="Delete"
+          cancelTo={`/sources/details/${source.id}`}
+          hidden={{ id: source.id }}
+          error={actionData?.error}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "./client.js";
+import { connectors, credentials, sources } from "./schema.js";
+import type { Source, SourceStatus } from "../../contract/sources.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (id: string) => UUID.test(id);
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const connectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
+
+type SourceRow = typeof sources.$inferSelect;
+
+/** The API shape of a source (the same as GET /sources/list rows). Never carries a secret. */
+export function toSource(s: SourceRow, count: number): Source {
+  return {
+    id: s.id,
+    name: s.name,
+    description: s.description,
+    type: s.integrationName,
+    integration_id: s.integrationName,
+    integration_name: s.integrationName,
+    integration_label: s.integrationLabel,
+    credentialId: s.credentialId,
+    status: s.status,
+    created_at: iso(s.createdAt)!,
+    updated_at: iso(s.updatedAt),
+    connector_count: count,
+    required_integration_categories: s.requiredIntegrationCategories,
+    source_metadata: s.metadata,
+  };
+}
+
+/** All of the owner's sources, newest first (GET /sources/list-all). */
+export async function listAllSources(db: Database, ownerId: string): Promise<Source[]> {
+  const rows = await db
+    .select({ s: sources, connectorCount })
+    .from(sources)
+    .where(eq(sources.ownerId, ownerId))
+    .orderBy(desc(sources.createdAt), desc(sources.id));
+  return rows.map(({ s, connectorCount }) => toSource(s, connectorCount));
+}
+
+/** One of the owner's sources, or null (another user's record is as absent as a missing one). */
+export async function findSource(db: Database, ownerId: string, id: string): Promise<Source | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select({ s: sources, connectorCount }).from(sources).where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)));
+  return row ? toSource(row.s, row.connectorCount) : null;
+}
+
+export async function insertSource(
+  db: Database,
+  ownerId: string,
+  values: { name: string; description: string; integrationName: string; integrationLabel: string; credentialId: string; status: SourceStatus; metadata: Record<string, unknown> },
+): Promise<Source> {
+  const [row] = await db.insert(sources).values({ ownerId, ...values }).returning();
+  return toSource(row!, 0);
+}
+
+export async function updateSource(db: Database, ownerId: string, id: string, values: { name: string; description: string }): Promise<Source | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .update(sources)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)))
+    .returning({ id: sources.id });
+  return row ? findSource(db, ownerId, row.id) : null;
+}
+
+/** The owner's connectors that read from a source (a source in use cannot be deleted). */
+export async function connectorsUsingSource(db: Database, ownerId: string, sourceId: string) {
+  return db
+    .select({ id: connectors.id, name: connectors.name })
+    .from(connectors)
+    .where(and(eq(connectors.sourceId, sourceId), eq(connectors.ownerId, ownerId)))
+    .orderBy(asc(connectors.name));
+}
+
+export type DeleteResult = { deleted: true } | { deleted: false; reason: "not_found" } | { deleted: false; reason: "in_use"; connectors: { id: string; name: string }[] };
+
+/**
+ * Deletes a source unless connectors use it. The check and the delete run in one
+ * transaction with the row locked, and connectors.source_id is ON DELETE RESTRICT,
+ * so a connector created meanwhile can never be left dangling.
+ */
+export async function deleteSource(db: Database, ownerId: string, id: string): Promise<DeleteResult> {
+  if (!isUuid(id)) return { deleted: false, reason: "not_found" };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: sources.id, credentialId: sources.credentialId })
+      .from(sources)
+      .where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)))
+      .for("update");
+    if (!row) return { deleted: false, reason: "not_found" } as const;
+    const using = await tx
+      .select({ id: connectors.id, name: connectors.name })
+      .from(connectors)
+      .where(eq(connectors.sourceId, id))
+      .orderBy(asc(connectors.name));
+    if (using.length) return { deleted: false, reason: "in_use", connectors: using } as const;
+    await tx.delete(sources).where(eq(sources.id, id));
+    // The credential goes with its last source: no orphaned tokens at rest.
+    if (row.credentialId) {
+      const [other] = await tx.select({ id: sources.id }).from(sources).where(eq(sources.credentialId, row.credentialId)).limit(1);
+      if (!other) await tx.delete(credentials).where(eq(credentials.id, row.credentialId));
+    }
+    return { deleted: true } as const;
+  });
+}
+
+/** Records the outcome of a check against the provider on every source using a credential. */
+export async function setStatusByCredential(db: Database, ownerId: string, credentialId: string, status: SourceStatus): Promise<void> {
+  await db
+    .update(sources)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(sources.credentialId, credentialId), eq(sources.ownerId, ownerId), sql`${sources.status} IS DISTINCT FROM ${status}`));
+}
+
+// ---- credentials -------------------------------------------------------------------------------
+
+export type CredentialRow = typeof credentials.$inferSelect;
+
+export async function insertCredential(
+  db: Database,
+  ownerId: string,
+  values: { integrationName: string; secret: string | null; metadata: Record<string, unknown> },
+): Promise<CredentialRow> {
+  const [row] = await db.insert(credentials).values({ ownerId, ...values }).returning();
+  return row!;
+}
+
+/** One of the owner's credentials of an integration, or null. */
+export async function findCredential(db: Database, ownerId: string, id: string, integrationName?: string): Promise<CredentialRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
+  if (!row || (integrationName && row.integrationName !== integrationName)) return null;
+  return row;
+}
+
+export async function updateCredential(db: Database, ownerId: string, id: string, values: { secret?: string | null; metadata?: Record<string, unknown> }) {
+  await db
+    .update(credentials)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
+}

@@ -1,0 +1,106 @@
+import * as oidc from "openid-client";
+import type { ZoomGroup } from "../../../contract/sources.js";
+import { ProviderError, type ZoomConfig } from "./config.js";
+
+/**
+ * Zoom's OAuth 2.0 authorization-code flow (user-managed app) and the parts of
+ * its REST API we call: GET /users/me and GET /groups. The OAuth leg runs on
+ * openid-client with Zoom's endpoints given by hand (Zoom publishes no
+ * discovery document); the client authenticates at the token endpoint with
+ * HTTP Basic, as Zoom requires.
+ */
+export interface ZoomTokens {
+  access_token: string;
+  refresh_token: string | null;
+  /** Epoch milliseconds. */
+  expires_at: number;
+  scope: string | null;
+}
+
+export const ZOOM_SCOPES = "user:read:user group:read:list_groups group:read:list_members";
+
+function configuration(config: ZoomConfig): oidc.Configuration {
+  const server: oidc.ServerMetadata = {
+    issuer: config.oauthBaseUrl,
+    authorization_endpoint: `${config.oauthBaseUrl}/oauth/authorize`,
+    token_endpoint: `${config.oauthBaseUrl}/oauth/token`,
+  };
+  const c = new oidc.Configuration(server, config.clientId, undefined, oidc.ClientSecretBasic(config.clientSecret));
+  if (config.oauthBaseUrl.startsWith("http:")) oidc.allowInsecureRequests(c);
+  return c;
+}
+
+export function zoomAuthUrl(config: ZoomConfig, redirectUri: string, state: string): string {
+  return oidc.buildAuthorizationUrl(configuration(config), { redirect_uri: redirectUri, response_type: "code", state }).href;
+}
+
+const toTokens = (t: oidc.TokenEndpointResponse, previousRefresh: string | null = null): ZoomTokens => ({
+  access_token: t.access_token,
+  refresh_token: t.refresh_token ?? previousRefresh,
+  expires_at: Date.now() + (t.expires_in ?? 3600) * 1000,
+  scope: t.scope ?? null,
+});
+
+function providerFailure(error: unknown, what: string): ProviderError {
+  if (error instanceof oidc.ResponseBodyError) {
+    return new ProviderError(`Zoom refused the ${what}: ${error.error_description ?? error.error}.`, error.error === "invalid_grant" || error.error === "invalid_client");
+  }
+  return new ProviderError(`Zoom could not be reached for the ${what}. Please try again.`);
+}
+
+export async function exchangeZoomCode(config: ZoomConfig, redirectUri: string, code: string): Promise<ZoomTokens> {
+  const callback = new URL(redirectUri);
+  callback.searchParams.set("code", code);
+  try {
+    const tokens = await oidc.authorizationCodeGrant(configuration(config), callback, { expectedState: oidc.skipStateCheck });
+    return toTokens(tokens);
+  } catch (error) {
+    throw providerFailure(error, "authorization code");
+  }
+}
+
+export async function refreshZoomTokens(config: ZoomConfig, tokens: ZoomTokens): Promise<ZoomTokens> {
+  if (!tokens.refresh_token) throw new ProviderError("The Zoom authorization has expired. Please authenticate again.", true);
+  try {
+    return toTokens(await oidc.refreshTokenGrant(configuration(config), tokens.refresh_token), tokens.refresh_token);
+  } catch (error) {
+    throw providerFailure(error, "token refresh");
+  }
+}
+
+async function zoomGet<T>(config: ZoomConfig, accessToken: string, path: string, query: Record<string, string> = {}): Promise<T> {
+  const url = new URL(`${config.apiBaseUrl}${path}`);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" }, signal: AbortSignal.timeout(15_000) });
+  } catch {
+    throw new ProviderError("Zoom could not be reached. Please try again.");
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new ProviderError(`Zoom answered ${response.status}${body.message ? `: ${body.message}` : ""}.`, response.status === 401);
+  }
+  return (await response.json()) as T;
+}
+
+export async function zoomMe(config: ZoomConfig, accessToken: string) {
+  const me = await zoomGet<{ id?: string; email?: string; account_id?: string; first_name?: string; last_name?: string }>(config, accessToken, "/users/me");
+  return { zoom_user_id: me.id ?? null, zoom_email: me.email ?? null, zoom_account_id: me.account_id ?? null };
+}
+
+/** GET /groups, every page (Zoom pages with next_page_token). */
+export async function zoomGroups(config: ZoomConfig, accessToken: string): Promise<ZoomGroup[]> {
+  const groups: ZoomGroup[] = [];
+  let token = "";
+  for (let page = 0; page < 50; page++) {
+    const body = await zoomGet<{ groups?: { id: string; name: string; total_members?: number }[]; next_page_token?: string }>(config, accessToken, "/groups", {
+      page_size: "300",
+      ...(token ? { next_page_token: token } : {}),
+    });
+    for (const g of body.groups ?? []) groups.push({ id: String(g.id), name: String(g.name), total_members: Number(g.total_members ?? 0) });
+    token = body.next_page_token ?? "";
+    if (!token) break;
+  }
+  return groups;
+}

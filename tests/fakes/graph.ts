@@ -1,0 +1,221 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import { pathToFileURL } from "node:url";
+import { listen } from "./zoom.js";
+
+/**
+ * A local server speaking the parts of the Microsoft identity platform and
+ * Microsoft Graph that Tributary's Teams source calls:
+ * - identity (https://login.microsoftonline.com): the admin-consent page
+ *   GET /organizations/v2.0/adminconsent (Accept → redirect_uri?admin_consent=True&tenant=…&state=…),
+ *   the tenant's OpenID configuration, and POST /{tenant}/oauth2/v2.0/token (client credentials),
+ *   which @azure/msal-node uses;
+ * - Graph (https://graph.microsoft.com/v1.0): GET /teams, /teams/{id}/members, /users,
+ *   /users/{id}/onlineMeetings (403 until a Teams application access policy covers the user).
+ */
+export interface FakeMicrosoftOptions {
+  port?: number;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export interface FakeMicrosoft {
+  url: string;
+  loginBaseUrl: string;
+  graphBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  tenantId: string;
+  teams: { id: string; displayName: string; members: string[] }[];
+  /** Applies the application access policy the setup instructions describe: to everyone or one team. */
+  grantPolicy(to: "global" | string): void;
+  revokePolicies(): void;
+  requests: { method: string; path: string }[];
+  close(): Promise<void>;
+}
+
+export const FAKE_MICROSOFT_DEFAULTS = {
+  port: 47120,
+  clientId: "5f3c2a1e-7b9d-4c2e-9a1f-0d3e5b7c9a11",
+  clientSecret: "fake-teams-client-secret",
+  tenantId: "72f988bf-86f1-41af-91ab-2d7cd011db47",
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Promise<FakeMicrosoft> {
+  const clientId = options.clientId ?? FAKE_MICROSOFT_DEFAULTS.clientId;
+  const clientSecret = options.clientSecret ?? FAKE_MICROSOFT_DEFAULTS.clientSecret;
+  const tenantId = FAKE_MICROSOFT_DEFAULTS.tenantId;
+  const users = ["a1b2c3d4-0000-4000-8000-000000000001", "a1b2c3d4-0000-4000-8000-000000000002", "a1b2c3d4-0000-4000-8000-000000000003"];
+  const teams = [
+    { id: "19d1f4b2-6b3a-4c55-9e8d-2a7f0c1e3b01", displayName: "Sales Team", members: [users[0]!, users[1]!] },
+    { id: "19d1f4b2-6b3a-4c55-9e8d-2a7f0c1e3b02", displayName: "Engineering", members: [users[2]!] },
+  ];
+  const consented = new Set<string>();
+  const tokens = new Map<string, { tenant: string; expires: number }>();
+  const policies = new Set<string>();
+  const requests: FakeMicrosoft["requests"] = [];
+  let host = "";
+
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify(body));
+  };
+  const graphError = (res: http.ServerResponse, status: number, code: string, message: string) =>
+    json(res, status, { error: { code, message, innerError: { date: new Date().toISOString(), "request-id": randomUUID() } } });
+  const readBody = (req: http.IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = "";
+      req.on("data", (chunk) => (data += chunk));
+      req.on("end", () => resolve(data));
+    });
+  const covered = (userId: string) => policies.has("global") || teams.some((t) => policies.has(t.id) && t.members.includes(userId));
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const body = req.method === "POST" ? await readBody(req) : "";
+    requests.push({ method: req.method ?? "GET", path: url.pathname });
+    const path = url.pathname;
+
+    if (path === "/favicon.ico") {
+      res.writeHead(204);
+      return res.end();
+    }
+    // Test control (not Microsoft's): apply or remove the Teams application access policy.
+    if (path === "/_fake/policy" && req.method === "POST") {
+      policies.add(url.searchParams.get("to") ?? "global");
+      return json(res, 200, { policies: [...policies] });
+    }
+    if (path === "/_fake/policy" && req.method === "DELETE") {
+      policies.clear();
+      return json(res, 200, { policies: [] });
+    }
+    // ---- identity platform ----
+    if (path === "/organizations/v2.0/adminconsent" && req.method === "GET") {
+      const redirectUri = url.searchParams.get("redirect_uri") ?? "";
+      if (url.searchParams.get("client_id") !== clientId || !/^https?:\/\//.test(redirectUri)) {
+        res.writeHead(400, { "content-type": "text/html" });
+        return res.end("<!doctype html><title>Sign in to your account</title><h1>AADSTS700016: Application not found</h1>");
+      }
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      return res.end(`<!doctype html><html lang="en"><head><title>Permissions requested</title></head><body><main>
+<h1>Permissions requested — Accept for your organization</h1>
+<p>Tributary wants to read teams, users and online meetings in Contoso.</p>
+<form method="post" action="/organizations/v2.0/adminconsent">
+<input type="hidden" name="redirect_uri" value="${escapeHtml(redirectUri)}">
+<input type="hidden" name="state" value="${escapeHtml(url.searchParams.get("state") ?? "")}">
+<input type="hidden" name="scope" value="${escapeHtml(url.searchParams.get("scope") ?? "")}">
+<button type="submit" name="decision" value="accept">Accept</button>
+<button type="submit" name="decision" value="cancel">Cancel</button>
+</form></main></body></html>`);
+    }
+    if (path === "/organizations/v2.0/adminconsent" && req.method === "POST") {
+      const form = new URLSearchParams(body);
+      const back = new URL(form.get("redirect_uri") ?? "");
+      if (form.get("decision") === "accept") {
+        consented.add(tenantId);
+        back.searchParams.set("admin_consent", "True");
+        back.searchParams.set("tenant", tenantId);
+        back.searchParams.set("scope", form.get("scope") ?? "");
+      } else {
+        back.searchParams.set("error", "access_denied");
+        back.searchParams.set("error_description", "AADSTS65004: User declined to consent to access the app.");
+      }
+      if (form.get("state")) back.searchParams.set("state", form.get("state")!);
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    const wellKnown = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(path);
+    if (wellKnown && req.method === "GET") {
+      const t = wellKnown[1]!;
+      const base = `https://${host}/${t}`;
+      return json(res, 200, {
+        token_endpoint: `${base}/oauth2/v2.0/token`,
+        token_endpoint_auth_methods_supported: ["client_secret_post", "private_key_jwt", "client_secret_basic"],
+        jwks_uri: `https://${host}/${t}/discovery/v2.0/keys`,
+        response_modes_supported: ["query", "fragment", "form_post"],
+        subject_types_supported: ["pairwise"],
+        id_token_signing_alg_values_supported: ["RS256"],
+        response_types_supported: ["code", "id_token", "code id_token", "id_token token"],
+        scopes_supported: ["openid", "profile", "email", "offline_access"],
+        issuer: `${base}/v2.0`,
+        authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
+        end_session_endpoint: `${base}/oauth2/v2.0/logout`,
+        tenant_region_scope: "EU",
+        cloud_instance_name: "microsoftonline.com",
+      });
+    }
+    const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
+    if (token && req.method === "POST") {
+      const form = new URLSearchParams(body);
+      const tenant = token[1]!;
+      if (form.get("grant_type") !== "client_credentials") return json(res, 400, { error: "unsupported_grant_type", error_description: "AADSTS70003: The app requested an unsupported grant type." });
+      if (form.get("client_id") !== clientId || form.get("client_secret") !== clientSecret) {
+        return json(res, 401, { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] });
+      }
+      if (!consented.has(tenant)) {
+        return json(res, 400, {
+          error: "unauthorized_client",
+          error_description: `AADSTS700016: Application with identifier '${clientId}' was not found in the directory '${tenant}'. This can happen if the application has not been installed by the administrator of the tenant.`,
+          error_codes: [700016],
+        });
+      }
+      const access = `eyJ0eXAiOiJKV1QifQ.fake.${randomBytes(16).toString("hex")}`;
+      tokens.set(access, { tenant, expires: Date.now() + 3600_000 });
+      return json(res, 200, { token_type: "Bearer", expires_in: 3599, ext_expires_in: 3599, access_token: access });
+    }
+    // ---- Graph ----
+    if (path.startsWith("/v1.0/")) {
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const grant = bearer ? tokens.get(bearer) : undefined;
+      if (!grant || grant.expires < Date.now()) return graphError(res, 401, "InvalidAuthenticationToken", "Access token validation failure. Invalid audience.");
+      const rest = path.slice("/v1.0".length);
+      if (rest === "/teams") return json(res, 200, { "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#teams", value: teams.map((t) => ({ id: t.id, displayName: t.displayName })) });
+      const members = /^\/teams\/([^/]+)\/members$/.exec(rest);
+      if (members) {
+        const team = teams.find((t) => t.id === decodeURIComponent(members[1]!));
+        if (!team) return graphError(res, 404, "NotFound", "No team found with Group Id " + members[1]);
+        return json(res, 200, { value: team.members.map((userId, i) => ({ id: `member-${i}`, displayName: `Member ${i + 1}`, userId, roles: [] })) });
+      }
+      if (rest === "/users") return json(res, 200, { value: users.slice(0, Number(url.searchParams.get("$top") ?? users.length)).map((id) => ({ id })) });
+      const meetings = /^\/users\/([^/]+)\/onlineMeetings$/.exec(rest);
+      if (meetings) {
+        if (!covered(decodeURIComponent(meetings[1]!))) return graphError(res, 403, "Forbidden", "No application access policy found for this app.");
+        return json(res, 200, { value: [] });
+      }
+      return graphError(res, 404, "UnknownError", `No such fake Graph endpoint: ${req.method} ${path}`);
+    }
+    json(res, 404, { error: "not_found", error_description: `No such fake Microsoft endpoint: ${req.method} ${path}` });
+  });
+
+  const port = await listen(server, options.port ?? 0);
+  host = `127.0.0.1:${port}`;
+  const url = `http://${host}`;
+  return {
+    url,
+    loginBaseUrl: url,
+    graphBaseUrl: `${url}/v1.0`,
+    clientId,
+    clientSecret,
+    tenantId,
+    teams,
+    grantPolicy: (to) => {
+      policies.add(to);
+    },
+    revokePolicies: () => policies.clear(),
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// `npx tsx tests/fakes/graph.ts` runs it on its fixed port for local use.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const fake = await startFakeMicrosoft({ port: Number(process.env.FAKE_MICROSOFT_PORT ?? FAKE_MICROSOFT_DEFAULTS.port) });
+  console.log(`Fake Microsoft identity + Graph on ${fake.url}`);
+  console.log(`TEAMS_CLIENT_ID=${fake.clientId} TEAMS_CLIENT_SECRET=${fake.clientSecret} MICROSOFT_LOGIN_BASE_URL=${fake.loginBaseUrl} MICROSOFT_GRAPH_BASE_URL=${fake.graphBaseUrl}`);
+}
