@@ -5,6 +5,7 @@ import { authRoutes } from "./auth.js";
 import { sourceIntegrationRoutes } from "./source-integrations.js";
 import { sourcesRoutes } from "./sources.js";
 import { destinationsRoutes } from "./destinations.js";
+import { destinationIntegrationsRoutes } from "./destination-integrations.js";
 import { connectorsRoutes } from "./connectors.js";
 import { transformsRoutes } from "./transforms.js";
 
@@ -20,6 +21,7 @@ export function createApi(services: Services) {
   app.route("/", sourcesRoutes);
   app.route("/", sourceIntegrationRoutes);
   app.route("/", destinationsRoutes);
+  app.route("/", destinationIntegrationsRoutes);
   app.route("/", connectorsRoutes);
   app.route("/", transformsRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));

@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import * as oidc from "openid-client";
 import { inject } from "vitest";
@@ -10,6 +13,8 @@ import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 export const APP_URL = "http://localhost:3999";
 
 export interface TestBackend {
+  /** A fresh DATA_DIR of this backend's own (local destinations write under it). */
+  dataDir: string;
   url: string;
   idp: string;
   db: pg.Pool;
@@ -26,6 +31,7 @@ export async function startTestBackend(): Promise<TestBackend> {
   await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
   await admin.end();
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-test-data-"));
   const backend = await startBackend({
     role: "api",
     log: createLogger("silent"),
@@ -36,10 +42,12 @@ export async function startTestBackend(): Promise<TestBackend> {
       BACKEND_PORT: "0",
       LOCAL_IDP_PORT: "0",
       APP_URL,
+      DATA_DIR: dataDir,
     },
   });
   const db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   return {
+    dataDir,
     url: `http://127.0.0.1:${backend.port}`,
     idp: backend.localIdpIssuer!,
     db,
@@ -47,6 +55,7 @@ export async function startTestBackend(): Promise<TestBackend> {
     async stop() {
       await db.end();
       await backend.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

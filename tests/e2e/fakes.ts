@@ -1,6 +1,7 @@
 import { startFakeZoom } from "../fakes/zoom";
 import { startFakeMicrosoft } from "../fakes/graph";
-import { startFakeGoogle } from "../fakes/google-admin";
+import { makeServiceAccountKey, startFakeGoogle } from "../fakes/google-admin";
+import { DEFAULT_FAKE_PORTS, startDestinationFakes } from "../fakes/google-destination-fakes";
 
 /**
  * The third parties the e2e Tributary talks to, as local fakes speaking their
@@ -13,6 +14,14 @@ export async function startFakes(): Promise<() => Promise<void>> {
   const zoom = await startFakeZoom({ port: 0 });
   const microsoft = await startFakeMicrosoft({ port: 0 });
   const google = await startFakeGoogle({ port: 0 });
+  // Fixed ports (overridable): destinations-cloud.spec.ts reads E2E_GCS_PORT & co. to find them.
+  const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+  const destinationPorts = {
+    gcs: port("E2E_GCS_PORT", DEFAULT_FAKE_PORTS.gcs),
+    bigquery: port("E2E_BIGQUERY_PORT", DEFAULT_FAKE_PORTS.bigquery),
+    snowflake: port("E2E_SNOWFLAKE_PORT", DEFAULT_FAKE_PORTS.snowflake),
+  };
+  const destinations = await startDestinationFakes(destinationPorts);
   Object.assign(process.env, {
     ZOOM_CLIENT_ID: zoom.clientId,
     ZOOM_CLIENT_SECRET: zoom.clientSecret,
@@ -29,8 +38,13 @@ export async function startFakes(): Promise<() => Promise<void>> {
     GMAIL_OAUTH_CLIENT_ID: google.oauthClientId,
     GMAIL_OAUTH_CLIENT_SECRET: google.oauthClientSecret,
     GOOGLE_OAUTH_AUTH_URL: google.authUrl,
+    // The platform's service account for Cloud Storage / BigQuery destinations, and where their APIs are.
+    GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify(makeServiceAccountKey().key),
+    GCS_API_ENDPOINT: `http://127.0.0.1:${destinationPorts.gcs}`,
+    BIGQUERY_API_ENDPOINT: `http://127.0.0.1:${destinationPorts.bigquery}`,
+    SNOWFLAKE_HOST_OVERRIDE: `http://127.0.0.1:${destinationPorts.snowflake}`,
   });
   return async () => {
-    await Promise.all([zoom.close(), microsoft.close(), google.close()]);
+    await Promise.all([zoom.close(), microsoft.close(), google.close(), destinations.stop()]);
   };
 }

@@ -1,0 +1,123 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { DateTime } from "~/components/date-time";
+import { ErrorBlock } from "~/components/error-block";
+import { requireUser } from "~/services/session.server";
+import { callBackend, loadDestination } from "~/services/destinations.server";
+import { useTimeZone } from "~/root";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.destination?.name ?? "Destination"} · Tributary` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const outcome = await loadDestination(request, params.id ?? "");
+  if (outcome.ok) return { destination: outcome.data, error: null };
+  return { destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const outcome = await callBackend(request, `/destinations/delete/${encodeURIComponent(params.id ?? "")}`, { method: "DELETE" }, M.deleteFailed);
+  if (outcome.ok) return redirect("/destinations");
+  const detail = outcome.status === 409 ? ` ${outcome.message}` : "";
+  return Response.json({ error: `${M.deleteFailed}.${detail}` }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });
+}
+
+/** The configuration worth showing (never anything secret: the backend has none in config). */
+const CONFIG_LABELS: [string, string][] = [
+  ["project_id", "GCP Project ID"],
+  ["bucket_name", "Bucket name"],
+  ["dataset_name", "Dataset name"],
+  ["service_account_email", "Service account"],
+  ["account", "Account"],
+  ["user", "Username"],
+  ["warehouse", "Warehouse"],
+  ["database", "Database"],
+  ["schema", "Schema"],
+  ["stage_name", "Stage name"],
+  ["folder", "Folder (under the data directory)"],
+];
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 px-6 py-4 sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="text-sm break-words text-slate-900 sm:col-span-2">{children}</dd>
+    </div>
+  );
+}
+
+function Details({ destination }: { destination: Destination }) {
+  const timeZone = useTimeZone();
+  const config = destination.config as Record<string, unknown>;
+  return (
+    <div className="card overflow-hidden">
+      <dl className="divide-y divide-slate-100">
+        <Row label="Name">{destination.name}</Row>
+        <Row label="Description">{destination.description || <span className="text-slate-600">No description provided</span>}</Row>
+        <Row label="Type">{destination.integration_label}</Row>
+        <Row label="Category">{destination.category}</Row>
+        <Row label="Status">{destination.status ?? "Unknown"}</Row>
+        {CONFIG_LABELS.filter(([key]) => typeof config[key] === "string" && config[key]).map(([key, label]) => (
+          <Row key={key} label={label}>
+            <span className="font-mono text-[13px]">{String(config[key])}</span>
+          </Row>
+        ))}
+        <Row label="Connectors">{destination.connector_count}</Row>
+        <Row label="Created">
+          <DateTime value={destination.created_at} timeZone={timeZone} />
+        </Row>
+        <Row label="Updated">{destination.updated_at ? <DateTime value={destination.updated_at} timeZone={timeZone} /> : "Unknown"}</Row>
+      </dl>
+    </div>
+  );
+}
+
+export default function DestinationDetails() {
+  const { destination, error } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ error: string }>();
+  const [params] = useSearchParams();
+  return (
+    <div className="mx-auto max-w-3xl">
+      <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-center gap-3">
+          <Link to="/destinations" className="inline-flex h-9 w-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-900" aria-label="Back to destinations">
+            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+              <path d="M19 12H5m6-6-6 6 6 6" />
+            </svg>
+          </Link>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{destination?.name ?? "Destination"}</h1>
+        </div>
+        {destination ? (
+          <div className="flex gap-3">
+            <Link to={`/destinations/edit/${destination.id}`} className="btn-secondary">
+              Edit
+            </Link>
+            <Link to="?delete=1" preventScrollReset className="btn-danger">
+              Delete
+            </Link>
+          </div>
+        ) : null}
+      </div>
+      {destination ? <Details destination={destination} /> : <ErrorBlock message={error ?? M.fetchOneFailed} />}
+      {destination && params.get("delete") ? (
+        <ConfirmDialog
+          title="Delete destination?"
+          body={
+            <>
+              <strong className="font-semibold text-slate-900">{destination.name}</strong> will be deleted. Connectors that use it must be changed first. This cannot be
+              undone.
+            </>
+          }
+          confirmLabel="Delete"
+          cancelTo={`/destinations/details/${destination.id}`}
+          hidden={{ id: destination.id }}
+          error={actionData?.error ?? null}
+        />
+      ) : null}
+    </div>
+  );
+}

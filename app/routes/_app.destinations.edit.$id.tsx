@@ -1,0 +1,117 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
+import { DESTINATION_MESSAGES as M, integrationLabel, isGoogle, type IntegrationInstructions } from "@contract/destinations";
+import { DestinationForm, fingerprint, schemaFor, type FormValues, type ServiceAccountView, type TestState } from "~/components/destination-form";
+import { ErrorBlock } from "~/components/error-block";
+import { requireUser } from "~/services/session.server";
+import { callBackend, echoValues, formFields, loadDestination, loadInstructions, loadServiceAccount, testBody, testConnection, testFailureMessage } from "~/services/destinations.server";
+
+export const meta: MetaFunction = () => [{ title: "Update Destination · Tributary" }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const outcome = await loadDestination(request, params.id ?? "");
+  if (!outcome.ok) return { destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed, defaults: {}, serviceAccount: null, instructions: null, errors: [] };
+  const destination = outcome.data;
+  const config = destination.config as Record<string, string | undefined>;
+  const defaults: FormValues = {
+    name: destination.name,
+    description: destination.description,
+    type: destination.integration_name,
+    project_id: config.project_id,
+    bucket_name: config.bucket_name,
+    dataset_name: config.dataset_name,
+    permission_type: config.permission_type,
+  };
+  const errors: string[] = [];
+  let serviceAccount: ServiceAccountView | null = null;
+  let instructions: IntegrationInstructions | null = null;
+  const type = destination.integration_name;
+  if (type === "storage" || type === "bigquery") {
+    const account = await loadServiceAccount(request, type);
+    if (account.ok) {
+      serviceAccount = { email: account.data.service_account_email, credentialId: account.data.credential_id };
+      const steps = await loadInstructions(request, type, { project_id: config.project_id, bucket_name: config.bucket_name, dataset_name: config.dataset_name, permission_type: config.permission_type });
+      if (steps.ok) instructions = steps.data;
+    } else {
+      errors.push("Failed to load integration details for this destination.");
+    }
+  }
+  return { destination, error: null, defaults, serviceAccount, instructions, errors };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
+  const id = params.id ?? "";
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "update");
+  const fields = formFields(formData);
+  const type = fields.type ?? "";
+  const values = echoValues(fields);
+  const submission = parseWithZod(formData, { schema: schemaFor("edit", intent) });
+  if (submission.status !== "success") return Response.json({ result: submission.reply(), values, test: null }, { status: 400 });
+  if (intent === "test") {
+    if (!isGoogle(type)) return Response.json({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values, test: null }, { status: 400 });
+    const outcome = await testConnection(request, type, testBody(type, fields, integrationLabel(type)));
+    const test: TestState = outcome.ok
+      ? { ok: true, message: outcome.data.message, token: outcome.data.validation_token, credentialId: outcome.data.credential_id, fingerprint: fingerprint(type, fields) }
+      : { ok: false, message: testFailureMessage(outcome.message), fingerprint: fingerprint(type, fields) };
+    return Response.json({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message] }), values, test }, { status: outcome.ok ? 200 : 400 });
+  }
+  const body = {
+    name: fields.name,
+    description: fields.description ?? "",
+    ...(isGoogle(type)
+      ? { project_id: fields.project_id, ...(type === "storage" ? { bucket_name: fields.bucket_name } : { dataset_name: fields.dataset_name }), credential_id: fields.credential_id, validation_token: fields.validation_token }
+      : {}),
+  };
+  const outcome = await callBackend(request, `/destinations/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, M.updateFailed);
+  if (!outcome.ok) {
+    const message = outcome.status >= 500 ? M.updateFailed : outcome.message;
+    return Response.json({ result: submission.reply({ formErrors: [message] }), values, test: null }, { status: outcome.status === 404 ? 404 : 400 });
+  }
+  return redirect(`/destinations/details/${encodeURIComponent(id)}`);
+}
+
+type ActionData = { result: Parameters<typeof DestinationForm>[0]["lastResult"]; values: FormValues; test: TestState | null };
+
+export default function EditDestination() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<ActionData>();
+  const destination = data.destination;
+  return (
+    <div className="mx-auto max-w-3xl">
+      <div className="mb-6 flex items-center gap-3">
+        <Link
+          to={destination ? `/destinations/details/${destination.id}` : "/destinations"}
+          className="inline-flex h-9 w-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+          aria-label="Back"
+        >
+          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <path d="M19 12H5m6-6-6 6 6 6" />
+          </svg>
+        </Link>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Update Destination</h1>
+      </div>
+      {destination ? (
+        <DestinationForm
+          mode="edit"
+          integrations={[{ name: destination.integration_name, label: destination.integration_label }]}
+          integration={destination.integration_name}
+          defaults={{ ...data.defaults, ...(actionData?.values ?? {}) }}
+          original={data.defaults}
+          serviceAccount={data.serviceAccount}
+          instructions={data.instructions}
+          test={actionData?.test ?? null}
+          lastResult={actionData?.result ?? null}
+          errors={data.errors}
+          cancelTo={`/destinations/details/${destination.id}`}
+        />
+      ) : (
+        <ErrorBlock message={data.error ?? M.fetchOneFailed} />
+      )}
+    </div>
+  );
+}

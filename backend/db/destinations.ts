@@ -1,0 +1,162 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "./client.js";
+import { connectorDestinations, connectors, credentials, destinations } from "./schema.js";
+import type { Destination } from "../../contract/destinations.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (id: string | undefined | null): id is string => !!id && UUID.test(id);
+
+type Row = typeof destinations.$inferSelect;
+const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
+const connectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
+
+export function toDestination(d: Row, count: number): Destination {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    category: d.category,
+    integration_name: d.integrationName,
+    integration_label: d.integrationLabel,
+    status: d.status,
+    config: d.config,
+    credential_id: d.credentialId,
+    created_at: iso(d.createdAt)!,
+    updated_at: iso(d.updatedAt),
+    connector_count: count,
+  };
+}
+
+/** All of the owner's destinations, newest first (GET /destinations/list-all: the connector form's choices). */
+export async function listAllDestinations(db: Database, ownerId: string): Promise<Destination[]> {
+  const rows = await db
+    .select({ d: destinations, connectorCount })
+    .from(destinations)
+    .where(eq(destinations.ownerId, ownerId))
+    .orderBy(desc(destinations.createdAt), desc(destinations.id));
+  return rows.map((r) => toDestination(r.d, r.connectorCount));
+}
+
+/** One of the owner's destinations, or null (another user's record is as absent as a missing one). */
+export async function findDestination(db: Database, ownerId: string, id: string): Promise<Destination | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ d: destinations, connectorCount })
+    .from(destinations)
+    .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)));
+  return row ? toDestination(row.d, row.connectorCount) : null;
+}
+
+export interface NewDestination {
+  id?: string;
+  name: string;
+  description: string;
+  integrationName: string;
+  integrationLabel: string;
+  category: string;
+  status: string | null;
+  config: Record<string, unknown>;
+  credentialId: string | null;
+}
+
+export async function insertDestination(db: Database, ownerId: string, values: NewDestination): Promise<Destination> {
+  const [row] = await db.insert(destinations).values({ ownerId, ...values }).returning();
+  return toDestination(row!, 0);
+}
+
+export async function updateDestinationRow(
+  db: Database,
+  ownerId: string,
+  id: string,
+  values: { name: string; description: string; config: Record<string, unknown>; credentialId: string | null },
+): Promise<Destination | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .update(destinations)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)))
+    .returning();
+  if (!row) return null;
+  return findDestination(db, ownerId, id);
+}
+
+/** The connectors (id, name) that write to a destination. */
+export async function connectorsUsing(db: Database, destinationId: string): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: connectors.id, name: connectors.name })
+    .from(connectorDestinations)
+    .innerJoin(connectors, eq(connectors.id, connectorDestinations.connectorId))
+    .where(eq(connectorDestinations.destinationId, destinationId))
+    .orderBy(connectors.name);
+}
+
+export type DeleteResult = { deleted: true; row: Destination } | { deleted: false; reason: "missing" } | { deleted: false; reason: "in-use"; connectors: { id: string; name: string }[] };
+
+/**
+ * Deletes the owner's destination unless a connector writes to it. The row is
+ * locked first, and the foreign key (ON DELETE RESTRICT) backs the check up if
+ * a connector is linked in between.
+ */
+export async function deleteDestination(db: Database, ownerId: string, id: string): Promise<DeleteResult> {
+  if (!isUuid(id)) return { deleted: false, reason: "missing" };
+  try {
+    return await deleteLocked(db, ownerId, id);
+  } catch (error) {
+    // A connector linked between the check and the delete: the foreign key refused it.
+    if ((error as { code?: string }).code === "23503" || (error as { cause?: { code?: string } }).cause?.code === "23503") {
+      return { deleted: false, reason: "in-use", connectors: await connectorsUsing(db, id) };
+    }
+    throw error;
+  }
+}
+
+function deleteLocked(db: Database, ownerId: string, id: string): Promise<DeleteResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(destinations)
+      .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)))
+      .for("update");
+    if (!row) return { deleted: false, reason: "missing" } as const;
+    const using = await connectorsUsing(tx as unknown as Database, id);
+    if (using.length > 0) return { deleted: false, reason: "in-use", connectors: using } as const;
+    await tx.delete(destinations).where(eq(destinations.id, id));
+    return { deleted: true, row: toDestination(row, 0) } as const;
+  });
+}
+
+export type CredentialRow = typeof credentials.$inferSelect;
+
+export async function findCredential(db: Database, ownerId: string, id: string | undefined): Promise<CredentialRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
+  return row ?? null;
+}
+
+export async function insertCredential(
+  db: Database,
+  ownerId: string,
+  values: { integrationName: string; secret: string | null; metadata: Record<string, unknown> },
+): Promise<CredentialRow> {
+  const [row] = await db.insert(credentials).values({ ownerId, ...values }).returning();
+  return row!;
+}
+
+/** The owner's credential for the platform's service account on an integration, made once and reused. */
+export async function serviceAccountCredential(db: Database, ownerId: string, integrationName: string, email: string): Promise<CredentialRow> {
+  const [existing] = await db
+    .select()
+    .from(credentials)
+    .where(
+      and(
+        eq(credentials.ownerId, ownerId),
+        eq(credentials.integrationName, integrationName),
+        sql`${credentials.metadata}->>'service_account_email' = ${email}`,
+        sql`${credentials.secret} IS NULL`,
+      ),
+    )
+    .orderBy(desc(credentials.createdAt))
+    .limit(1);
+  if (existing) return existing;
+  return insertCredential(db, ownerId, { integrationName, secret: null, metadata: { service_account_email: email, kind: "platform_service_account" } });
+}

@@ -1,0 +1,73 @@
+/**
+ * What the sync engine writes through: one small interface for every
+ * destination. Writes are idempotent: an object path or a row key written
+ * twice leaves one object or one row (the later one).
+ */
+export interface DestinationObject {
+  /** Relative path inside the destination ("zoom/meetings/2026-11-22/123.json"); no "..", no leading "/". */
+  path: string;
+  body: string | Uint8Array;
+  contentType?: string;
+}
+
+export type RowValue = string | number | boolean | null | Date | Record<string, unknown> | unknown[];
+export type Row = Record<string, RowValue>;
+
+export interface DestinationWriter {
+  /** Writes (or overwrites) objects laid out as in a bucket. */
+  writeObjects(objects: DestinationObject[]): Promise<void>;
+  /** Inserts rows, replacing any row with the same values in `key` columns. Creates the table (and new columns) as needed. */
+  upsertRows(table: string, rows: Row[], key: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Table and column names every destination accepts unquoted-safe: letters, digits, _; not starting with a digit. */
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+export function checkName(kind: "table" | "column", name: string): string {
+  if (!NAME_PATTERN.test(name)) throw new Error(`Invalid ${kind} name ${JSON.stringify(name)}: use letters, digits and _`);
+  return name;
+}
+
+/** A relative object path, normalised; throws on anything that could leave the destination's root. */
+export function checkObjectPath(path: string): string {
+  const parts = path.split("/");
+  if (!path || path.startsWith("/") || path.includes("\\") || parts.some((p) => p === "" || p === "." || p === "..") || [...path].some((ch) => ch.charCodeAt(0) < 0x20)) {
+    throw new Error(`Invalid object path ${JSON.stringify(path)}`);
+  }
+  return parts.join("/");
+}
+
+export type ColumnKind = "string" | "number" | "boolean" | "timestamp" | "json";
+
+export function kindOf(value: RowValue): ColumnKind | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return "string";
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "boolean";
+  if (value instanceof Date) return "timestamp";
+  return "json";
+}
+
+/** The column kinds of a batch of rows (first non-null value decides; a column that is always null is a string). */
+export function columnsOf(rows: Row[]): Map<string, ColumnKind> {
+  const columns = new Map<string, ColumnKind>();
+  for (const row of rows) {
+    for (const [name, value] of Object.entries(row)) {
+      checkName("column", name);
+      const kind = kindOf(value);
+      if (!columns.has(name) || (columns.get(name) === "string" && kind && kind !== "string" && rows.every((r) => kindOf(r[name]) !== "string"))) {
+        columns.set(name, kind ?? columns.get(name) ?? "string");
+      }
+    }
+  }
+  return columns;
+}
+
+/** A value as a scalar the drivers bind: JSON for objects, ISO text for dates. */
+export function scalar(value: RowValue): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") return JSON.stringify(value);
+  return value;
+}
