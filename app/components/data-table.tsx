@@ -49,7 +49,7 @@ export function DataTable<T extends { id: string }>(props: {
                   }
                 >
                   {props.columns.map((column) => (
-                    <td key={column.header} className={`px-4 py-3 align-top text-slate-700 ${column.className ?? ""}`}>
+                    <td key={column.header} className={column.className ? `cell ${column.className}` : "cell"}>
                       {column.cell(row)}
                     </td>
                   ))}

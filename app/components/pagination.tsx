@@ -1,11 +1,12 @@
 import { Link } from "@remix-run/react";
 
+const number = new Intl.NumberFormat("en-US");
+
 /** Plain ?page= links, so paging works without JavaScript and pages can be bookmarked. */
 export function Pagination({ page, pageSize, total, noun }: { page: number; pageSize: number; total: number; noun: string }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
-  const number = new Intl.NumberFormat("en-US");
   return (
     <nav aria-label="Pagination" className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600 sm:flex-row">
       <p>

@@ -8,7 +8,13 @@ import { useTimeZone } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Destinations · Tributary" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage<Destination>(request, "destinations", "Failed to fetch destinations");
+  return loadListPage(request, "destinations", "Failed to fetch destinations", (row: Destination) => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    created_at: row.created_at,
+    connector_count: row.connector_count,
+  }));
 }
 
 export default function Destinations() {

@@ -8,7 +8,13 @@ import { useTimeZone } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Sources · Tributary" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage<Source>(request, "sources", "Failed to fetch sources");
+  return loadListPage(request, "sources", "Failed to fetch sources", (row: Source) => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    created_at: row.created_at,
+    connector_count: row.connector_count,
+  }));
 }
 
 export default function Sources() {

@@ -15,16 +15,28 @@ import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Transforms · Tributary" }];
 
+/** What the list shows of a transform (and the confirmation needs). */
+const pickTransform = (t: Transform) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  transform_type: t.transform_type,
+  created_at: t.created_at,
+  connector_id: t.connector_id,
+  connector_name: t.connector_name,
+});
+type TransformRow = ReturnType<typeof pickTransform>;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const page = await loadListPage<Transform>(request, "transforms", "Failed to fetch transforms");
+  const page = await loadListPage(request, "transforms", "Failed to fetch transforms", pickTransform);
   // ?delete=<id> asks for confirmation; the transform may be on another page, so read it.
   const deleteId = new URL(request.url).searchParams.get("delete");
-  let toDelete: Transform | null = null;
+  let toDelete: TransformRow | null = null;
   if (deleteId) {
     toDelete = page.rows.find((row) => row.id === deleteId) ?? null;
     if (!toDelete) {
       const response = await backendFetch(request, `/transforms/${encodeURIComponent(deleteId)}`);
-      toDelete = response.ok ? ((await response.json()) as Transform) : null;
+      toDelete = response.ok ? pickTransform((await response.json()) as Transform) : null;
       if (!response.ok) await response.body?.cancel();
     }
   }
@@ -40,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect("/transforms");
 }
 
-function ActionsMenu({ transform }: { transform: Transform }) {
+function ActionsMenu({ transform }: { transform: TransformRow }) {
   return (
     <details className="relative inline-block text-left">
       <summary className="btn-secondary cursor-pointer list-none px-3 py-1.5" aria-label={`Actions for ${transform.name}`}>
@@ -73,7 +85,7 @@ export default function Transforms() {
   const [params] = useSearchParams();
   const timeZone = useTimeZone();
   const cancelTo = data.page > 1 ? `?page=${data.page}` : "/transforms";
-  const columns: Column<Transform>[] = [
+  const columns: Column<TransformRow>[] = [
     { header: "Name", cell: (t) => <span className="font-semibold text-slate-900">{t.name}</span>, className: "whitespace-nowrap" },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },

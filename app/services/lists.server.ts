@@ -15,12 +15,18 @@ export interface ListPage<T> {
  * backend's list call. A failure is returned as the spec's message, not thrown,
  * so the page shows the error block inside the shell.
  */
-export async function loadListPage<T>(request: Request, resource: string, failure: string): Promise<ListPage<T>> {
+export async function loadListPage<T, R = T>(
+  request: Request,
+  resource: string,
+  failure: string,
+  /** Keep only what the page shows: every field costs serialisation into the HTML. */
+  pick: (row: T) => R = (row) => row as unknown as R,
+): Promise<ListPage<R>> {
   const url = new URL(request.url);
   const asked = url.searchParams.get("page");
   const page = asked && /^\d{1,7}$/.test(asked) && Number(asked) >= 1 ? Number(asked) : 1;
   if (asked !== null && String(page) !== asked) throw redirect(page === 1 ? url.pathname : `${url.pathname}?page=${page}`);
-  const failed = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure };
+  const failed: ListPage<R> = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure };
   let response: Response;
   try {
     response = await backendFetch(request, `/${resource}/list?page=${page}&page_size=${DEFAULT_PAGE_SIZE}`);
@@ -36,5 +42,5 @@ export async function loadListPage<T>(request: Request, resource: string, failur
   const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? rows.length);
   const lastPage = Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
   if (page > lastPage) throw redirect(lastPage === 1 ? url.pathname : `${url.pathname}?page=${lastPage}`);
-  return { rows, total, page, pageSize: DEFAULT_PAGE_SIZE, error: null };
+  return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null };
 }

@@ -14,6 +14,8 @@ export interface PageJs {
   files: JsFile[];
   raw: number;
   gzip: number;
+  /** Inline <script> bodies of the HTML (Remix's route manifest and loader data): part of the document, not counted above. */
+  inline: { raw: number; gzip: number };
 }
 
 const attr = (tag: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(tag)?.slice(1).find((v) => v !== undefined);
@@ -54,7 +56,8 @@ export async function firstLoadJs(appUrl: string, path: string, headers: Record<
   const pageUrl = new URL(path, appUrl);
   const response = await fetch(pageUrl, { headers, redirect: "manual" });
   const html = await response.text();
-  if (response.status !== 200) return { path, status: response.status, files: [], raw: 0, gzip: 0 };
+  if (response.status !== 200) return { path, status: response.status, files: [], raw: 0, gzip: 0, inline: { raw: 0, gzip: 0 } };
+  const inlineCode = Buffer.from([...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]).join("\n"));
 
   const files = new Map<string, JsFile>();
   const queue: { url: string; via: JsFile["via"] }[] = jsReferencesInHtml(html).map((u) => ({ url: new URL(u, pageUrl).href, via: "html" }));
@@ -77,5 +80,6 @@ export async function firstLoadJs(appUrl: string, path: string, headers: Record<
     files: list,
     raw: list.reduce((n, f) => n + f.raw, 0),
     gzip: list.reduce((n, f) => n + f.gzip, 0),
+    inline: { raw: inlineCode.length, gzip: gzipSync(inlineCode).length },
   };
 }

@@ -11,7 +11,20 @@ export const APP_URL = `http://localhost:${PORTS.app}`;
 export const BACKEND_URL = `http://127.0.0.1:${PORTS.backend}`;
 export const DATABASE_URL = `postgres://tributary:tributary@127.0.0.1:${PORTS.pg}/tributary`;
 
+/**
+ * The benchmark's own build of the web app. Other engineers rebuild ./build
+ * while they work; a rebuild under a running benchmark would swap the assets
+ * it is fetching. Under node_modules/.cache it is out of git, lint and tsc,
+ * and the server bundle still resolves its packages from ./node_modules.
+ * scripts/start.ts builds it when the sources are newer, as it does ./build.
+ */
+export function benchBuildDir(root: string): string {
+  return path.resolve(root, process.env.BENCH_BUILD_DIR ?? "node_modules/.cache/tributary-bench/build");
+}
+
 export interface Product {
+  /** Process id of the launcher (scripts/start.ts); the backend, the app and Postgres are its descendants. */
+  pid: number;
   dataDir: string;
   logFile: string;
   /** SIGTERM, then wait for the launcher (and so the backend, the app and Postgres) to exit. */
@@ -34,7 +47,12 @@ function portInUse(port: number): Promise<boolean> {
  * embedded Postgres, backend, Remix server) on the benchmark's ports, with a
  * fresh data folder, and resolves once it prints that it is running.
  */
-export async function startProduct(root: string, log: (line: string) => void, timeoutMs = 600_000): Promise<Product> {
+export async function startProduct(
+  root: string,
+  log: (line: string) => void,
+  options: { timeoutMs?: number; /** Called as soon as the launcher is spawned, so a Ctrl-C during the build can stop it. */ onLaunched?: (product: Product) => void } = {},
+): Promise<Product> {
+  const timeoutMs = options.timeoutMs ?? 600_000;
   for (const [what, port] of Object.entries(PORTS)) {
     if (await portInUse(port)) {
       throw new Error(`Port ${port} (${what}) is already in use: is another benchmark running? Stop it first.`);
@@ -45,6 +63,7 @@ export async function startProduct(root: string, log: (line: string) => void, ti
   const logStream = createWriteStream(logFile);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    TRIBUTARY_BUILD_DIR: benchBuildDir(root),
     DATA_DIR: dataDir,
     PORT: String(PORTS.app),
     BACKEND_PORT: String(PORTS.backend),
@@ -93,18 +112,24 @@ export async function startProduct(root: string, log: (line: string) => void, ti
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     })());
 
+  const product: Product = { pid: child.pid!, dataDir, logFile, stop };
+  options.onLaunched?.(product);
+
   const timeout = new Promise<never>((_, reject) => {
     const timer = setTimeout(() => reject(new Error(`Tributary did not report "running" within ${timeoutMs / 1000} s (log: ${logFile}).`)), timeoutMs);
     timer.unref();
   });
+  let starting = true;
   const died = exitPromise.then(() => {
-    throw new Error(`Tributary stopped while starting (exit code ${child.exitCode}); see ${logFile}.`);
+    if (starting) throw new Error(`Tributary stopped while starting (exit code ${child.exitCode}); see ${logFile}.`);
   });
   try {
     await Promise.race([ready, timeout, died]);
   } catch (error) {
     await stop({ keepData: true }); // keep the log of a failed start
     throw error;
+  } finally {
+    starting = false;
   }
-  return { dataDir, logFile, stop };
+  return product;
 }
