@@ -113,6 +113,8 @@ export async function startLocalIdp(options: {
     cookies: { keys: [cookieKey] },
     jwks: { keys: [jwk] },
     pkce: { required: () => true },
+    // Short lives: the tokens are exchanged at once and only the ID token's claims are used.
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
     async renderError(ctx, out) {
       ctx.type = "html";
       ctx.body = page("Sign-in error", `<h1>Sign-in could not continue</h1><p>${escape(String(out.error_description ?? out.error))}</p><p><a href="${escape(options.appUrl)}">Back to Tributary</a></p>`);
