@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 import { DataTable, type Column } from "./data-table";
 import { DateTime } from "./date-time";
 import { EmptyState } from "./empty-state";
@@ -33,9 +32,9 @@ export function RecordList<T extends NamedRecord>(props: {
     {
       header: "Name",
       cell: (row) => (
-        <Link to={`/${path}/details/${row.id}`} className="font-semibold text-slate-900 hover:text-brand-700">
+        <a href={`/${path}/details/${row.id}`} className="font-semibold text-slate-900 hover:text-brand-700">
           {row.name}
-        </Link>
+        </a>
       ),
       className: "whitespace-nowrap",
     },

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { Transform } from "@contract/transforms";
 import { DataTable, type Column } from "~/components/data-table";
 import { DateTime } from "~/components/date-time";
@@ -65,14 +65,14 @@ function ActionsMenu({ transform }: { transform: TransformRow }) {
         onClick={(event) => event.currentTarget.closest("details")?.removeAttribute("open")}
       >
         <li>
-          <Link to={`/transforms/edit/${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
+          <a href={`/transforms/edit/${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
             Update
-          </Link>
+          </a>
         </li>
         <li>
-          <Link to={`?delete=${transform.id}`} preventScrollReset className="block rounded-md px-3 py-2 text-sm text-red-700 hover:bg-red-50">
+          <a href={`?delete=${transform.id}`} className="block rounded-md px-3 py-2 text-sm text-red-700 hover:bg-red-50">
             Delete
-          </Link>
+          </a>
         </li>
       </ul>
     </details>
@@ -93,9 +93,9 @@ export default function Transforms() {
     {
       header: "Connectors",
       cell: (t) => (
-        <Link to={`/connectors/details/${t.connector_id}`} className="link">
+        <a href={`/connectors/details/${t.connector_id}`} className="link">
           {t.connector_name ?? "Unknown Connector"}
-        </Link>
+        </a>
       ),
     },
     { header: "Actions", cell: (t) => <ActionsMenu transform={t} />, className: "text-right" },
