@@ -10,6 +10,7 @@ import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs } from "./jobs/boss.js";
 import { cleanupSessionsJob } from "./jobs/cleanup-sessions.job.js";
+import { registerSyncQueue, syncConnectorJob, syncSchedulerJob } from "./jobs/sync-connector.job.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
 
@@ -29,6 +30,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   const database = connectDatabase(config.DATABASE_URL);
   const stops: (() => Promise<void>)[] = [() => database.close()];
 
+  const secrets = new SecretBox(config.TRIBUTARY_SECRET_KEY);
   let boss: PgBoss | undefined;
   let idp: LocalIdp | undefined;
   let server: ServerType | undefined;
@@ -37,10 +39,16 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
     boss = await startJobs({
       databaseUrl: config.DATABASE_URL,
       log,
-      jobs: [cleanupSessionsJob(database.db)],
+      jobs: [
+        cleanupSessionsJob(database.db),
+        syncConnectorJob({ db: database.db, secrets, config }),
+        syncSchedulerJob(database.db, () => boss!),
+      ],
       work: options.role !== "api",
     });
+    const unregister = registerSyncQueue(config.DATABASE_URL, boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
+    stops.unshift(async () => unregister());
 
     if (options.role !== "worker") {
       const redirectUri = new URL("/auth/google/callback", config.APP_URL).toString();
@@ -63,7 +71,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
           redirectUri,
         });
       }
-      const api = createApi({ db: database.db, log, config, identity, secrets: new SecretBox(config.TRIBUTARY_SECRET_KEY) });
+      const api = createApi({ db: database.db, log, config, identity, secrets });
       await new Promise<void>((resolve, reject) => {
         server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
           port = info.port;

@@ -1,6 +1,21 @@
 import { z } from "zod";
 
 export const FREQUENCIES = ["daily", "hourly"] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+/** GET /connectors/lookback-options: the first is the default (spec §9). */
+export const LOOKBACK_OPTIONS = [
+  { value: 1, label: "1 day" },
+  { value: 3, label: "3 days" },
+  { value: 7, label: "7 days" },
+  { value: 14, label: "14 days" },
+  { value: 30, label: "30 days" },
+  { value: 90, label: "90 days" },
+] as const;
+export const LOOKBACK_VALUES: readonly number[] = LOOKBACK_OPTIONS.map((o) => o.value);
+
+export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 export const connectorSchema = z.object({
   id: z.string(),
@@ -16,5 +31,129 @@ export const connectorSchema = z.object({
   last_synced_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string().nullable(),
+  /** Beyond the spec: the chosen platform, whether schedules are paused, and the latest run. */
+  platform: z.string().nullable().optional(),
+  paused: z.boolean().optional(),
+  last_run: z
+    .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type Connector = z.infer<typeof connectorSchema>;
+
+export const syncRunSchema = z.object({
+  id: z.string(),
+  connector_id: z.string(),
+  status: z.enum(SYNC_RUN_STATUSES),
+  trigger: z.string(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  records: z.number().int(),
+  bytes: z.number().int(),
+  error: z.string().nullable(),
+});
+export type SyncRun = z.infer<typeof syncRunSchema>;
+
+/** Spec §5 "Connector create" and §8 connector errors, character for character. */
+export const CONNECTOR_MESSAGES = {
+  nameRequired: "Please enter a connector name",
+  sourceRequired: "Please select a source",
+  platformRequired: "Please select a platform",
+  frequencyRequired: "Please enter a frequency",
+  lookbackRequired: "Please select a lookback days",
+  noDestinationsForPlatform: "No compatible destinations found for this source and platform. Cannot create connector.",
+  destinationsRequired: "Please select the required destinations.",
+  missingCategories: (missing: string[]) => `Please select at least one destination for each required category. Missing: ${missing.join(", ")}`,
+  notAuthenticated: "User not authenticated. Please log in again.",
+  createFailed: (text: string) => `Failed to create connector: ${text}`,
+  updateFailed: "Failed to update connector.",
+  deleteFailed: "Failed to delete connector",
+  fetchConnectorsFailed: "Failed to fetch connectors",
+  fetchConnectorFailed: "Failed to fetch connector",
+  notFound: "Connector not found",
+  fetchLookbackFailed: "Failed to fetch lookback options",
+  fetchSourcesFailed: "Failed to fetch sources",
+  fetchPlatformsFailed: (status: number) => `Failed to fetch platforms (Status: ${status})`,
+  fetchDestinationsFailed: (status: number) => `Failed to fetch destinations (Status: ${status})`,
+  noPlatforms: "No compatible platforms found for this source.",
+  noDestinations: "No compatible destinations found for this source and platform combination. Please ensure destinations are configured.",
+  // Rules the spec states without a quoted message.
+  frequencyInvalid: "Frequency must be daily or hourly",
+  lookbackInvalid: `Lookback days must be one of ${LOOKBACK_OPTIONS.map((o) => o.value).join(", ")}`,
+  descriptionRequired: "Please enter a description",
+  destinationRequired: "Please select a destination",
+  sourceNotFound: "Source not found",
+  destinationNotFound: "One of the selected destinations was not found",
+  platformInvalid: "This platform is not available for the selected source",
+} as const;
+const M = CONNECTOR_MESSAGES;
+
+const requiredText = (message: string, max: number, tooLong: string) =>
+  z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: message }).trim().min(1, message).max(max, tooLong));
+const optionalText = (max: number, tooLong: string) =>
+  z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: "Description must be text" }).trim().max(max, tooLong));
+
+export const connectorNameSchema = requiredText(M.nameRequired, 200, "Connector name must be 200 characters or fewer");
+export const connectorDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer");
+/** Trimmed, case-insensitive, and only what the engine can schedule. */
+export const frequencySchema = z.preprocess(
+  (v) => (typeof v === "string" ? v.trim().toLowerCase() : v === null ? undefined : v),
+  z.string({ required_error: M.frequencyRequired, invalid_type_error: M.frequencyRequired }).min(1, M.frequencyRequired).pipe(z.enum(FREQUENCIES, { errorMap: () => ({ message: M.frequencyInvalid }) })),
+);
+export const lookbackSchema = z.preprocess(
+  (v) => (v === "" || v === null ? undefined : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ required_error: M.lookbackRequired, invalid_type_error: M.lookbackInvalid })
+    .refine((n) => LOOKBACK_VALUES.includes(n), M.lookbackInvalid),
+);
+const idSchema = (message: string) => requiredText(message, 100, message);
+
+export const createConnectorBodySchema = z.object({
+  name: connectorNameSchema,
+  description: connectorDescriptionSchema,
+  source_id: idSchema(M.sourceRequired),
+  /** Beyond the spec's payload: the chosen platform (required when the source has platforms). */
+  platform: z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: M.platformRequired }).trim().toLowerCase().max(50)),
+  destination_ids: z.preprocess(
+    (v) => (v === null || v === undefined ? [] : typeof v === "string" ? [v] : v),
+    z.array(z.string({ invalid_type_error: M.destinationsRequired }).trim().min(1).max(100), { invalid_type_error: M.destinationsRequired }).max(50),
+  ),
+  frequency: frequencySchema,
+  lookback_days: lookbackSchema,
+});
+export type CreateConnectorBody = z.infer<typeof createConnectorBodySchema>;
+
+/** PUT /connectors/update/{id}: every field required, one destination (spec §2 "Update Connector"). */
+export const updateConnectorBodySchema = z.object({
+  name: connectorNameSchema,
+  description: requiredText(M.descriptionRequired, 2000, "Description must be 2,000 characters or fewer"),
+  source_id: idSchema(M.sourceRequired),
+  destination_id: idSchema(M.destinationRequired),
+  frequency: frequencySchema,
+  /** Kept as it is when left out. */
+  lookback_days: lookbackSchema.optional(),
+});
+export type UpdateConnectorBody = z.infer<typeof updateConnectorBodySchema>;
+
+/**
+ * Platforms (spec §3: plain strings shown in uppercase) are the shapes of data
+ * a source produces: a meeting source its own platform, the data generator its
+ * style (zoom or gong). With a source in hand the list narrows to what that
+ * source really produces (docs/decisions/2026-11-22-connectors-and-sync.md).
+ */
+export function platformsFor(integration: string, metadata?: Record<string, unknown>): string[] {
+  switch (integration) {
+    case "zoom":
+    case "teams":
+    case "gmail":
+      return [integration];
+    case "datagen": {
+      const format = metadata?.format;
+      if (metadata && (format === "zoom" || format === "gong")) return [format];
+      return metadata ? [] : ["zoom", "gong"];
+    }
+    default:
+      return [];
+  }
+}

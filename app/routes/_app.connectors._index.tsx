@@ -12,8 +12,20 @@ import { useUser } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Connectors · Tributary" }];
 
+/** What the table shows of a connector: every field costs serialisation into the page. */
+const pickConnector = (c: Connector) => ({
+  id: c.id,
+  name: c.name,
+  description: c.description,
+  source_name: c.source_name,
+  destinations: c.destinations,
+  last_synced_at: c.last_synced_at,
+  last_run: c.last_run ? { status: c.last_run.status, error: c.last_run.error, at: c.last_run.finished_at ?? c.last_run.started_at ?? c.last_run.created_at } : null,
+});
+type ConnectorRow = ReturnType<typeof pickConnector>;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage<Connector>(request, "connectors", "Failed to fetch connectors");
+  return loadListPage(request, "connectors", "Failed to fetch connectors", pickConnector);
 }
 
 const STEPS = [
@@ -49,17 +61,43 @@ function Welcome() {
   );
 }
 
+const MARKS: Record<string, { mark: string; label: string; className: string }> = {
+  succeeded: { mark: "✓", label: "Succeeded", className: "text-green-700" },
+  failed: { mark: "✕", label: "Failed", className: "text-red-700" },
+  running: { mark: "●", label: "Running", className: "text-blue-700" },
+  queued: { mark: "○", label: "Queued", className: "text-slate-500" },
+};
+
+/** The last run's time and a status mark (the last sync's time when no run is recorded). */
+function LastConnection({ connector, timeZone }: { connector: ConnectorRow; timeZone: string }) {
+  const run = connector.last_run;
+  const at = run ? run.at : connector.last_synced_at;
+  if (!at) return <span className="text-slate-500">Never</span>;
+  // A status mark only for a recorded run (a bare last_synced_at has no run behind it to judge).
+  const mark = run ? MARKS[run.status] : undefined;
+  return (
+    <span className="inline-flex items-center gap-2" title={run?.error ?? undefined}>
+      {mark ? (
+        <span className={`font-bold ${mark.className}`} aria-label={mark.label} role="img">
+          {mark.mark}
+        </span>
+      ) : null}
+      <DateTime value={at} timeZone={timeZone} />
+    </span>
+  );
+}
+
 export default function Connectors() {
   const data = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
   if (!data.error && data.total === 0) return <Welcome />;
-  const columns: Column<Connector>[] = [
+  const columns: Column<ConnectorRow>[] = [
     {
       header: "Name",
       cell: (c) => (
-        <Link to={`/connectors/details/${c.id}`} className="font-semibold text-slate-900 hover:text-brand-700">
+        <a href={`/connectors/details/${c.id}`} className="font-semibold text-slate-900 hover:text-brand-700">
           {c.name}
-        </Link>
+        </a>
       ),
       className: "whitespace-nowrap",
     },
@@ -82,7 +120,7 @@ export default function Connectors() {
     },
     {
       header: "Last Connection",
-      cell: (c) => (c.last_synced_at ? <DateTime value={c.last_synced_at} timeZone={timeZone} /> : <span className="text-slate-500">Never</span>),
+      cell: (c) => <LastConnection connector={c} timeZone={timeZone} />,
       className: "whitespace-nowrap",
     },
   ];

@@ -6,6 +6,7 @@ import type { Source } from "../../contract/sources.js";
 import type { Destination } from "../../contract/destinations.js";
 import type { Connector } from "../../contract/connectors.js";
 import type { Transform } from "../../contract/transforms.js";
+import { lastRun, linkedDestinations, toConnector } from "./connectors.js";
 
 /**
  * Every list is one user's records, newest first, a page at a time. The
@@ -85,13 +86,9 @@ export async function listDestinations(db: Database, ownerId: string, page: Page
 }
 
 export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
-  const linked = sql<{ id: string; name: string }[]>`COALESCE((
-    SELECT json_agg(json_build_object('id', d.id, 'name', d.name) ORDER BY d.name)
-    FROM connector_destinations cd JOIN destinations d ON d.id = cd.destination_id
-    WHERE cd.connector_id = "connectors"."id"), '[]'::json)`;
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select({ c: connectors, sourceName: sources.name, linked })
+      .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun })
       .from(connectors)
       .leftJoin(sources, eq(sources.id, connectors.sourceId))
       .where(eq(connectors.ownerId, ownerId))
@@ -100,23 +97,7 @@ export async function listConnectors(db: Database, ownerId: string, page: PageQu
       .offset(window(page).offset),
     db.select({ total: count() }).from(connectors).where(eq(connectors.ownerId, ownerId)),
   ]);
-  return {
-    total,
-    rows: rows.map(({ c, sourceName, linked }) => ({
-      id: c.id,
-      name: c.name,
-      description: c.description,
-      source_id: c.sourceId,
-      source_name: sourceName,
-      destination_ids: linked.map((d) => d.id),
-      destinations: linked,
-      frequency: c.frequency,
-      lookback_days: c.lookbackDays,
-      last_synced_at: iso(c.lastSyncedAt),
-      created_at: iso(c.createdAt)!,
-      updated_at: iso(c.updatedAt),
-    })),
-  };
+  return { total, rows: rows.map(({ c, sourceName, linked, run }) => toConnector(c, sourceName, linked, run)) };
 }
 
 export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   uniqueIndex,
@@ -128,3 +129,22 @@ export const transforms = pgTable("transforms", {
   index("transforms_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id),
   index("transforms_connector_idx").on(t.connectorId),
 ]);
+
+/** One sync of a connector: queued by a schedule or "Sync now", run by a worker (backend/jobs/sync-connector.job.ts). */
+export const syncRuns = pgTable("sync_runs", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  connectorId: uuid("connector_id").notNull().references(() => connectors.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** queued | running | succeeded | failed */
+  status: text("status").notNull().default("queued"),
+  /** manual | schedule */
+  trigger: text("trigger").notNull().default("manual"),
+  jobId: text("job_id"),
+  attempts: integer("attempts").notNull().default(0),
+  records: integer("records").notNull().default(0),
+  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  error: text("error"),
+  createdAt: createdAt(),
+  startedAt: timestamp("started_at", { withTimezone: true }),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+}, (t) => [index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc(), t.id)]);

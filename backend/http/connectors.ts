@@ -1,9 +1,143 @@
 import { Hono } from "hono";
-import { requireSession, type ApiEnv } from "./context.js";
+import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
 import { listHandler } from "./list-route.js";
 import { listConnectors } from "../db/lists.js";
+import { listAllDestinations } from "../db/destinations.js";
+import {
+  deleteConnector,
+  findConnector,
+  insertConnector,
+  ownedDestinations,
+  ownedSource,
+  updateConnectorRow,
+} from "../db/connectors.js";
+import {
+  CONNECTOR_MESSAGES as M,
+  createConnectorBodySchema,
+  LOOKBACK_OPTIONS,
+  platformsFor,
+  updateConnectorBodySchema,
+} from "../../contract/connectors.js";
+import { isSourceIntegration } from "../../contract/sources.js";
+import { syncRoutes } from "../jobs/sync-connector.job.js";
 
 export const connectorsRoutes = new Hono<ApiEnv>();
 connectorsRoutes.use("/connectors/*", requireSession);
+connectorsRoutes.use("/integrations/:integration_id/compatible-platforms", requireSession);
+connectorsRoutes.use("/integrations/source/*", requireSession);
+
+/**
+ * GET /integrations/{integration_id}/compatible-platforms[?source_id=]: the
+ * platforms of an integration; with a source id, those of that very source
+ * (a data generator produces only its own style).
+ */
+connectorsRoutes.get("/integrations/:integration_id/compatible-platforms", async (c) => {
+  const integration = c.req.param("integration_id");
+  if (!isSourceIntegration(integration)) throw new ApiError(404, `Unknown source integration: ${integration}`);
+  const sourceId = c.req.query("source_id");
+  let platforms = platformsFor(integration);
+  if (sourceId) {
+    const source = await ownedSource(c.var.services.db, c.var.user.id, sourceId);
+    if (!source || source.integrationName !== integration) throw new ApiError(404, "Source not found");
+    platforms = platformsFor(integration, source.metadata);
+  }
+  return c.json({ status: "success", platforms, message: platforms.length ? "Compatible platforms found" : M.noPlatforms });
+});
+
+/**
+ * GET /integrations/source/{source_id}/platform/{platform}/destinations: the
+ * caller's destinations that can take this source's data. Every destination
+ * type holds both files and rows, so all of them are compatible.
+ */
+connectorsRoutes.get("/integrations/source/:source_id/platform/:platform/destinations", async (c) => {
+  const { db } = c.var.services;
+  const source = await ownedSource(db, c.var.user.id, c.req.param("source_id"));
+  if (!source) throw new ApiError(404, "Source not found");
+  const platform = c.req.param("platform").toLowerCase();
+  const platforms = platformsFor(source.integrationName, source.metadata);
+  if (!platforms.includes(platform)) throw new ApiError(400, M.platformInvalid);
+  const destinations = await listAllDestinations(db, c.var.user.id);
+  return c.json({ status: "success", destinations, message: destinations.length ? "Compatible destinations found" : M.noDestinations });
+});
+
+connectorsRoutes.get("/connectors/lookback-options", (c) => c.json({ status: "success", lookback_options: LOOKBACK_OPTIONS, message: "Lookback options" }));
 
 connectorsRoutes.get("/connectors/list", listHandler(listConnectors));
+
+connectorsRoutes.get("/connectors/list-by-id/:id", async (c) => {
+  const connector = await findConnector(c.var.services.db, c.var.user.id, c.req.param("id"));
+  if (!connector) throw new ApiError(404, M.notFound);
+  return c.json(connector);
+});
+
+/** The source (the caller's), its platform, and the destinations (the caller's, deduplicated) of a create or update. */
+async function checkLinks(c: { var: ApiEnv["Variables"] }, sourceId: string, platform: string | undefined, destinationIds: string[]) {
+  const { db } = c.var.services;
+  const source = await ownedSource(db, c.var.user.id, sourceId);
+  if (!source) throw new ApiError(400, M.sourceNotFound);
+  const platforms = platformsFor(source.integrationName, source.metadata);
+  let chosen: string | null = null;
+  if (platforms.length) {
+    if (platform === undefined) chosen = platforms[0]!;
+    else if (!platform) throw new ApiError(400, M.platformRequired);
+    else if (!platforms.includes(platform)) throw new ApiError(400, M.platformInvalid);
+    else chosen = platform;
+  }
+  const ids = [...new Set(destinationIds)];
+  const found = await ownedDestinations(db, c.var.user.id, ids);
+  if (found.length !== ids.length) throw new ApiError(400, M.destinationNotFound);
+  return { source, platform: chosen, destinations: found };
+}
+
+/** POST /connectors/create: spec §5 "Connector create", message for message. */
+connectorsRoutes.post("/connectors/create", async (c) => {
+  const raw = await jsonBody(c);
+  const body = parse(createConnectorBodySchema, raw);
+  const platformGiven = typeof raw === "object" && raw !== null && "platform" in raw ? body.platform : undefined;
+  const { source, platform, destinations } = await checkLinks(c, body.source_id, platformGiven, body.destination_ids);
+  if (destinations.length === 0) {
+    const available = await listAllDestinations(c.var.services.db, c.var.user.id);
+    throw new ApiError(400, available.length ? M.destinationsRequired : M.noDestinationsForPlatform);
+  }
+  const missing = source.requiredIntegrationCategories.filter((category) => !destinations.some((d) => d.category.toUpperCase() === category.toUpperCase()));
+  if (missing.length) throw new ApiError(400, M.missingCategories(missing));
+  const id = await insertConnector(
+    c.var.services.db,
+    c.var.user.id,
+    { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days },
+    destinations.map((d) => d.id),
+  );
+  const connector = (await findConnector(c.var.services.db, c.var.user.id, id))!;
+  return c.json({ ...connector, message: "Connector created" }, 201);
+});
+
+/** PUT /connectors/update/{id}: all fields required; the single destination replaces the connector's destinations. */
+connectorsRoutes.put("/connectors/update/:id", async (c) => {
+  const body = parse(updateConnectorBodySchema, await jsonBody(c));
+  const { db } = c.var.services;
+  const existing = await findConnector(db, c.var.user.id, c.req.param("id"));
+  if (!existing) throw new ApiError(404, M.notFound);
+  const sameSource = existing.source_id === body.source_id;
+  const { source, platform } = await checkLinks(c, body.source_id, sameSource ? (existing.platform ?? undefined) : undefined, [body.destination_id]);
+  await updateConnectorRow(
+    db,
+    c.var.user.id,
+    existing.id,
+    { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days ?? existing.lookback_days },
+    [body.destination_id],
+  );
+  const connector = (await findConnector(db, c.var.user.id, existing.id))!;
+  return c.json({ ...connector, message: "Connector updated" });
+});
+
+connectorsRoutes.delete("/connectors/delete/:id", async (c) => {
+  const id = c.req.param("id");
+  const result = await deleteConnector(c.var.services.db, c.var.user.id, id);
+  if (result.deleted) return c.json({ message: "Connector deleted" });
+  if (result.reason === "not_found") throw new ApiError(404, M.notFound);
+  const names = result.transforms.map((x) => `"${x.name}"`).join(", ");
+  const noun = result.transforms.length === 1 ? "transform uses" : "transforms use";
+  throw new ApiError(409, `This connector cannot be deleted because ${result.transforms.length} ${noun} it: ${names}. Delete those transforms first.`);
+});
+
+connectorsRoutes.route("/", syncRoutes);

@@ -13,19 +13,27 @@ export async function startJobs(options: {
   jobs: JobDefinition<any>[];
   work: boolean;
 }): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work });
+  // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this).
+  const maintenanceIntervalSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
+  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work, maintenanceIntervalSeconds });
   boss.on("error", (error) => options.log.error({ err: error }, "job queue error"));
   await boss.start();
   for (const job of options.jobs) {
-    await boss.createQueue(job.name, { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true });
+    await boss.createQueue(job.name, { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
+      ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
+      ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
+    });
     if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
   }
   if (options.work) {
     for (const job of options.jobs) {
-      await boss.work(job.name, { batchSize: 1 }, async ([raw]) => {
-        const payload = job.payload.parse(raw!.data);
-        await job.handle(payload, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
-      });
+      // pg-boss 10 runs one job at a time per work() call: one call per unit of concurrency.
+      for (let i = 0; i < Math.max(1, job.concurrency ?? 1); i++) {
+        await boss.work(job.name, { batchSize: 1, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) }, async ([raw]) => {
+          const payload = job.payload.parse(raw!.data);
+          await job.handle(payload, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
+        });
+      }
     }
   }
   return boss;

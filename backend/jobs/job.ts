@@ -10,5 +10,13 @@ export interface JobDefinition<P extends z.ZodTypeAny> {
   /** Cron expression (UTC) when the job runs on a fixed schedule. */
   cron?: string;
   retryLimit?: number;
+  /** How many jobs of this queue one worker process runs at once (default 1). */
+  concurrency?: number;
+  /** Seconds between fetches of one worker loop (pg-boss waits this long even after a job; min 0.5, default 2). */
+  pollingIntervalSeconds?: number;
+  /** Seconds before the first retry (doubled each time, with jitter: pg-boss's backoff). */
+  retryDelay?: number;
+  /** A job active longer than this (e.g. its worker died) is failed and retried. */
+  expireInSeconds?: number;
   handle(payload: z.infer<P>, context: { log: Logger }): Promise<void>;
 }

@@ -1,0 +1,44 @@
+import type { Connector, SyncRun } from "@contract/connectors";
+import { CONNECTOR_MESSAGES as M } from "@contract/connectors";
+import type { Destination } from "@contract/destinations";
+import type { Source } from "@contract/sources";
+import { callBackend, type Outcome } from "./destinations.server";
+
+export type LookbackOption = { value: number; label: string };
+
+export async function loadSources(request: Request): Promise<Outcome<Source[]>> {
+  const outcome = await callBackend<Source[]>(request, "/sources/list-all", {}, M.fetchSourcesFailed);
+  return outcome.ok ? outcome : { ...outcome, message: M.fetchSourcesFailed };
+}
+
+export async function loadLookbackOptions(request: Request): Promise<Outcome<LookbackOption[]>> {
+  const outcome = await callBackend<{ lookback_options: LookbackOption[] }>(request, "/connectors/lookback-options", {}, M.fetchLookbackFailed);
+  return outcome.ok ? { ok: true, data: outcome.data.lookback_options } : { ...outcome, message: M.fetchLookbackFailed };
+}
+
+export async function loadPlatforms(request: Request, source: Source): Promise<Outcome<{ platforms: string[]; message: string }>> {
+  const path = `/integrations/${encodeURIComponent(source.integration_id)}/compatible-platforms?source_id=${encodeURIComponent(source.id)}`;
+  const outcome = await callBackend<{ platforms: string[]; message: string }>(request, path);
+  return outcome.ok ? outcome : { ...outcome, message: M.fetchPlatformsFailed(outcome.status) };
+}
+
+export async function loadCompatibleDestinations(request: Request, sourceId: string, platform: string): Promise<Outcome<Destination[]>> {
+  const path = `/integrations/source/${encodeURIComponent(sourceId)}/platform/${encodeURIComponent(platform)}/destinations`;
+  const outcome = await callBackend<{ destinations: Destination[] }>(request, path);
+  return outcome.ok ? { ok: true, data: outcome.data.destinations } : { ...outcome, message: M.fetchDestinationsFailed(outcome.status) };
+}
+
+export async function loadAllDestinations(request: Request): Promise<Outcome<Destination[]>> {
+  return callBackend<Destination[]>(request, "/destinations/list-all", {}, "Failed to fetch destinations");
+}
+
+export function loadConnector(request: Request, id: string): Promise<Outcome<Connector>> {
+  return callBackend<Connector>(request, `/connectors/list-by-id/${encodeURIComponent(id)}`, {}, M.fetchConnectorFailed);
+}
+
+export async function loadRuns(request: Request, id: string): Promise<Outcome<SyncRun[]>> {
+  const outcome = await callBackend<{ runs: SyncRun[] }>(request, `/connectors/${encodeURIComponent(id)}/runs`, {}, "Failed to fetch sync runs");
+  return outcome.ok ? { ok: true, data: outcome.data.runs } : outcome;
+}
+
+export { callBackend };

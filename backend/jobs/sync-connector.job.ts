@@ -1,0 +1,325 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type PgBoss from "pg-boss";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client.js";
+import type { SecretBox } from "../lib/crypto.js";
+import type { JobDefinition } from "./job.js";
+import { ApiError, type ApiEnv } from "../http/context.js";
+import {
+  activeConnectors,
+  connectorRow,
+  findConnector,
+  findRun,
+  insertRun,
+  listRuns,
+  markSynced,
+  openRun,
+  setPaused,
+  updateRun,
+} from "../db/connectors.js";
+import { connectorDestinations, destinations, sources, syncRuns } from "../db/schema.js";
+import { toDestination } from "../db/destinations.js";
+import { writerFor, type DestinationObject, type DestinationWriter, type Row } from "../integrations/destinations/index.js";
+import { generateMeetings, hashString, toGongCall, toText, toVtt, type Meeting } from "../integrations/sources/datagen.js";
+import { CONNECTOR_MESSAGES as M } from "../../contract/connectors.js";
+import { integrationLabel } from "../../contract/sources.js";
+
+/**
+ * The sync engine. A run is a `sync_runs` row plus a job on the stately
+ * "sync-connector" queue with the connector id as singletonKey, so one run at
+ * a time per connector across every worker process. See
+ * docs/decisions/2026-11-22-connectors-and-sync.md.
+ */
+export const SYNC_QUEUE = "sync-connector";
+export const SCHEDULER_QUEUE = "sync-scheduler";
+export const SYNC_RETRY_LIMIT = 3;
+const BATCH_MEETINGS = 50;
+/** The source integrations a run can read so far. */
+export const READABLE_INTEGRATIONS = ["datagen"];
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+export interface SyncServices {
+  db: Database;
+  secrets: SecretBox;
+  config: { DATA_DIR: string };
+}
+
+/** A failure retrying cannot fix: the run fails at once with this message. */
+export class PermanentSyncError extends Error {}
+
+/* ---- the queue handle the API sends through (one per database: tests run several backends) ---- */
+
+const queues = new Map<string, PgBoss>();
+export function registerSyncQueue(databaseUrl: string, boss: PgBoss): () => void {
+  queues.set(databaseUrl, boss);
+  return () => {
+    if (queues.get(databaseUrl) === boss) queues.delete(databaseUrl);
+  };
+}
+
+/** Records a queued run and sends its job; null when the connector already has a run queued or running. */
+export async function enqueueRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "manual" | "schedule") {
+  // Check and insert under a per-connector lock: two callers at once (Sync now, the scheduler) make one run.
+  const run = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`sync-run:${connector.id}`}))`);
+    if (await openRun(tx, connector.id)) return null;
+    return insertRun(tx, { connectorId: connector.id, ownerId: connector.ownerId, trigger });
+  });
+  if (!run) return null;
+  const jobId = await boss.send(SYNC_QUEUE, { runId: run.id }, { singletonKey: connector.id });
+  if (!jobId) {
+    await db.delete(syncRuns).where(eq(syncRuns.id, run.id));
+    return null;
+  }
+  await updateRun(db, run.id, { jobId });
+  return run;
+}
+
+/* ---- one run ---------------------------------------------------------------------------------------- */
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+function meetingFiles(platform: string, sourceId: string, meeting: Meeting): DestinationObject[] {
+  const base = `${platform}/${sourceId}/${day(meeting.startedAt)}/${meeting.id}`;
+  const main: DestinationObject =
+    platform === "gong"
+      ? { path: `${base}.json`, body: JSON.stringify(toGongCall(meeting)), contentType: "application/json" }
+      : { path: `${base}.vtt`, body: toVtt(meeting), contentType: "text/vtt" };
+  return [main, { path: `${base}.txt`, body: toText(meeting), contentType: "text/plain" }];
+}
+
+function meetingRow(sourceId: string, platform: string, m: Meeting): Row {
+  return {
+    meeting_id: m.id,
+    source_id: sourceId,
+    platform,
+    title: m.title,
+    account: m.account,
+    started_at: m.startedAt,
+    duration_ms: m.durationMs,
+    host_id: m.host.id,
+    participants: m.participants.map((p) => ({ id: p.id, name: p.name, email: p.email, affiliation: p.affiliation })),
+    agenda: m.agenda,
+  };
+}
+
+function utteranceRows(sourceId: string, m: Meeting): Row[] {
+  return m.utterances.map((u) => ({
+    utterance_id: `${m.id}-${String(u.index).padStart(4, "0")}`,
+    meeting_id: m.id,
+    source_id: sourceId,
+    utterance_index: u.index,
+    speaker_id: u.speaker.id,
+    speaker_name: u.speaker.name,
+    speaker_email: u.speaker.email,
+    affiliation: u.speaker.affiliation,
+    topic: u.topic,
+    spoken_at: new Date(m.startedAt.getTime() + u.startMs),
+    start_ms: u.startMs,
+    end_ms: u.endMs,
+    text: u.text,
+  }));
+}
+
+export interface SyncResult {
+  records: number;
+  bytes: number;
+}
+
+/**
+ * Reads the source for the lookback window ending at `until` and writes every
+ * record to every destination. Idempotent: object paths and merge keys come
+ * from the record ids.
+ */
+export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: { meetingsPerDay?: number } = {}): Promise<SyncResult> {
+  const { db } = services;
+  const connector = await connectorRow(db, connectorId);
+  if (!connector) throw new PermanentSyncError("The connector no longer exists.");
+  const [source] = await db.select().from(sources).where(eq(sources.id, connector.sourceId));
+  if (!source) throw new PermanentSyncError("The connector's source no longer exists.");
+  if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {
+    throw new PermanentSyncError(
+      `Reading from ${integrationLabel(source.integrationName) ?? source.integrationName} is not available on this server yet: only the data generator can be synced.`,
+    );
+  }
+  const targets = await db
+    .select({ d: destinations })
+    .from(connectorDestinations)
+    .innerJoin(destinations, eq(destinations.id, connectorDestinations.destinationId))
+    .where(eq(connectorDestinations.connectorId, connector.id));
+  if (targets.length === 0) throw new PermanentSyncError("The connector has no destinations.");
+  const format = source.metadata.format === "gong" ? "gong" : "zoom";
+  const platform = connector.platform ?? format;
+
+  const writers: { name: string; writer: DestinationWriter }[] = [];
+  try {
+    for (const { d } of targets) {
+      try {
+        writers.push({ name: d.name, writer: await writerFor(toDestination(d, 0), connector.ownerId, services) });
+      } catch (error) {
+        throw new PermanentSyncError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
+      }
+    }
+    let records = 0;
+    let bytes = 0;
+    const meetings = generateMeetings({
+      sourceId: source.id,
+      company: typeof source.metadata.company === "string" ? source.metadata.company : "",
+      from: new Date(until.getTime() - connector.lookbackDays * DAY_MS),
+      to: until,
+      // Volume: the caller's, else the source's own (a number in its metadata; the benchmark and tests set it), else the default.
+      meetingsPerDay: options.meetingsPerDay ?? (typeof source.metadata.meetings_per_day === "number" ? source.metadata.meetings_per_day : undefined),
+    });
+    let batch: Meeting[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const objects = batch.flatMap((m) => meetingFiles(platform, source.id, m));
+      const meetingsRows = batch.map((m) => meetingRow(source.id, platform, m));
+      const lines = batch.flatMap((m) => utteranceRows(source.id, m));
+      for (const { name, writer } of writers) {
+        try {
+          await writer.writeObjects(objects);
+          await writer.upsertRows("meetings", meetingsRows, ["meeting_id"]);
+          await writer.upsertRows("transcript_utterances", lines, ["utterance_id"]);
+        } catch (error) {
+          const e = error as Error & { code?: string };
+          const message = `Writing to destination "${name}" failed: ${e.message}`;
+          if (e.code && ["EACCES", "EROFS", "EPERM", "ENOSPC", "ENOTDIR", "EISDIR"].includes(e.code)) throw new PermanentSyncError(message);
+          throw Object.assign(new Error(message), { cause: error });
+        }
+      }
+      records += batch.length;
+      bytes += objects.reduce((n, o) => n + (typeof o.body === "string" ? Buffer.byteLength(o.body) : o.body.byteLength), 0) * writers.length;
+      batch = [];
+    };
+    for (const meeting of meetings) {
+      batch.push(meeting);
+      if (batch.length >= BATCH_MEETINGS) await flush();
+    }
+    await flush();
+    return { records, bytes };
+  } finally {
+    for (const { writer } of writers) await writer.close().catch(() => {});
+  }
+}
+
+/** Runs one queued run: a retried job (worker died, transient error) picks the same run up again. */
+export async function performRun(services: SyncServices, runId: string, log?: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }) {
+  const { db } = services;
+  const run = await findRun(db, runId);
+  if (!run || run.status === "succeeded" || run.status === "failed") return;
+  const attempts = run.attempts + 1;
+  // The window ends where the first attempt started, so every retry reads the same records.
+  const startedAt = run.startedAt ?? new Date();
+  await updateRun(db, run.id, { status: "running", startedAt, attempts });
+  try {
+    const result = await syncConnector(services, run.connectorId, startedAt);
+    const finishedAt = new Date();
+    await updateRun(db, run.id, { status: "succeeded", finishedAt, records: result.records, bytes: result.bytes, error: null });
+    await markSynced(db, run.connectorId, finishedAt);
+    log?.info({ runId, ...result }, "sync run succeeded");
+  } catch (error) {
+    const message = (error as Error).message || String(error);
+    if (error instanceof PermanentSyncError || attempts > SYNC_RETRY_LIMIT) {
+      await updateRun(db, run.id, { status: "failed", finishedAt: new Date(), error: message });
+      log?.warn({ runId, err: message }, "sync run failed");
+      return;
+    }
+    await updateRun(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}` });
+    throw error;
+  }
+}
+
+export function syncConnectorJob(services: SyncServices): JobDefinition<z.ZodTypeAny> {
+  return {
+    name: SYNC_QUEUE,
+    payload: z.object({ runId: z.string().uuid() }),
+    policy: "stately",
+    retryLimit: SYNC_RETRY_LIMIT,
+    retryDelay: 5,
+    expireInSeconds: Number(process.env.SYNC_JOB_EXPIRE_SECONDS ?? 900),
+    // Runs of different connectors proceed side by side (one per connector at most: stately + singletonKey).
+    concurrency: Math.max(1, Number(process.env.SYNC_CONCURRENCY) || 4),
+    pollingIntervalSeconds: 0.5,
+    handle: ({ runId }, { log }) => performRun(services, runId, log),
+  };
+}
+
+/* ---- schedules ---------------------------------------------------------------------------------------- */
+
+/**
+ * The latest scheduled moment at or before `now` of a connector: hourly at a
+ * fixed second of the hour, daily at a fixed second of the day, both derived
+ * from its id so that connectors spread over the hour/day.
+ */
+export function latestSlot(connectorId: string, frequency: string, now: Date): Date {
+  const period = frequency === "hourly" ? HOUR_MS : DAY_MS;
+  const offset = (hashString(connectorId) % (period / 1000)) * 1000;
+  return new Date(Math.floor((now.getTime() - offset) / period) * period + offset);
+}
+
+/** Every minute (a pg-boss cron schedule): queue a run for each active connector whose slot has come. */
+export async function enqueueDueRuns(db: Database, boss: PgBoss, now = new Date()): Promise<number> {
+  let queued = 0;
+  // Only sources the engine can read: a scheduled run that can only fail would just bury the history.
+  for (const connector of await activeConnectors(db, READABLE_INTEGRATIONS)) {
+    const slot = latestSlot(connector.id, connector.frequency, now);
+    if (slot.getTime() < connector.createdAt.getTime()) continue;
+    const [latest] = await listRuns(db, connector.id, 1);
+    if (latest && new Date(latest.created_at).getTime() >= slot.getTime()) continue;
+    if (await enqueueRun(db, boss, connector, "schedule")) queued++;
+  }
+  return queued;
+}
+
+export function syncSchedulerJob(db: Database, boss: () => PgBoss): JobDefinition<z.ZodTypeAny> {
+  return {
+    name: SCHEDULER_QUEUE,
+    payload: z.object({}).passthrough(),
+    policy: "singleton",
+    cron: "* * * * *",
+    retryLimit: 0,
+    async handle(_payload, { log }) {
+      const queued = await enqueueDueRuns(db, boss());
+      if (queued) log.info({ queued }, "scheduled syncs queued");
+    },
+  };
+}
+
+/* ---- HTTP: Sync now, pause/resume, run history ------------------------------------------------------------ */
+
+export const syncRoutes = new Hono<ApiEnv>();
+
+async function owned(c: { var: ApiEnv["Variables"] }, id: string) {
+  const connector = await findConnector(c.var.services.db, c.var.user.id, id);
+  if (!connector) throw new ApiError(404, M.notFound);
+  return connector;
+}
+
+syncRoutes.post("/connectors/:id/sync", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  const boss = queues.get(c.var.services.config.DATABASE_URL);
+  if (!boss) throw new ApiError(502, "The job queue is not running on this server.");
+  const run = await enqueueRun(c.var.services.db, boss, { id: connector.id, ownerId: c.var.user.id }, "manual");
+  if (!run) throw new ApiError(409, "A sync of this connector is already queued or running.");
+  return c.json({ status: "success", run, message: "Sync queued" }, 202);
+});
+
+syncRoutes.post("/connectors/:id/pause", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  await setPaused(c.var.services.db, c.var.user.id, connector.id, true);
+  return c.json({ status: "success", paused: true, message: "Connector paused" });
+});
+
+syncRoutes.post("/connectors/:id/resume", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  await setPaused(c.var.services.db, c.var.user.id, connector.id, false);
+  return c.json({ status: "success", paused: false, message: "Connector resumed" });
+});
+
+syncRoutes.get("/connectors/:id/runs", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  return c.json({ status: "success", runs: await listRuns(c.var.services.db, connector.id), message: "Runs" });
+});

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startBackend, type RunningBackend } from "../../backend/server.js";
+import { createLogger } from "../../backend/lib/log.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
+import { generateMeetings } from "../../backend/integrations/sources/datagen.js";
+import { randomToken, sha256 } from "../../backend/lib/crypto.js";
+import { SESSION_COOKIE } from "../../contract/auth.js";
+import type { SyncRun } from "../../contract/connectors.js";
+
+/**
+ * Real processes on a real Postgres: the API runs here, the workers are
+ * `backend/main.ts --role worker` child processes that the test kills with
+ * SIGKILL in the middle of a run. RELIABILITY_KILLS sets how many (CI: 20).
+ */
+const KILLS = Number(process.env.RELIABILITY_KILLS ?? (process.env.CI ? 20 : 2));
+const EXPIRE_SECONDS = 4;
+const MEETINGS_PER_DAY = 12;
+const root = path.resolve(import.meta.dirname, "../..");
+
+let api: RunningBackend;
+let db: pg.Pool;
+let dataDir: string;
+let url: string;
+let cookie: string;
+let workerEnv: NodeJS.ProcessEnv;
+const workers = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  const adminUrl = inject("pgAdminUrl");
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
+  await admin.end();
+  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reliability-"));
+  const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir };
+  // The queue is created by the first process to start: a short expiry, so a killed worker's job is retried soon.
+  process.env.SYNC_JOB_EXPIRE_SECONDS = String(EXPIRE_SECONDS);
+  api = await startBackend({ role: "api", log: createLogger("silent"), env });
+  workerEnv = { ...process.env, ...env, LOG_LEVEL: "silent", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" };
+  url = `http://127.0.0.1:${api.port}`;
+  db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'rel', 'rel@example.com', 'Rel User') RETURNING id");
+  const token = randomToken();
+  await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [sha256(token), rows[0]!.id]);
+  cookie = `${SESSION_COOKIE}=${token}`;
+}, 60_000);
+
+afterAll(async () => {
+  for (const w of workers) w.kill("SIGKILL");
+  await db?.end();
+  await api?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+function startWorker(): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", "worker"], { cwd: root, env: workerEnv, stdio: "ignore" });
+  workers.add(child);
+  child.once("exit", () => workers.delete(child));
+  return child;
+}
+
+async function stopWorker(child: ChildProcess, signal: NodeJS.Signals) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+}
+
+async function call(method: string, route: string, body?: unknown) {
+  const response = await fetch(`${url}${route}`, { method, headers: { cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+async function setup(name: string, meetingsPerDay: number) {
+  const credential = await call("POST", "/externalauth/datagen/callback", {});
+  const source = await call("POST", "/sources/create", { name, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
+  await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
+  const destination = await call("POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
+  const connector = await call("POST", "/connectors/create", { name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
+  expect(connector.status).toBe(201);
+  return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
+}
+
+async function runStatus(runId: string): Promise<SyncRun["status"]> {
+  const { rows } = await db.query<{ status: SyncRun["status"] }>("SELECT status FROM sync_runs WHERE id = $1", [runId]);
+  return rows[0]!.status;
+}
+
+async function waitFor(runId: string, statuses: SyncRun["status"][], timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const status = await runStatus(runId);
+    if (statuses.includes(status)) return status;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`run ${runId} did not reach ${statuses.join("/")} (still ${await runStatus(runId)})`);
+}
+
+/** Every object (temporary files of an interrupted write aside) and the warehouse's counts. */
+async function destinationContents(folder: string) {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (!entry.endsWith(".tmp")) files.push(entry);
+    }
+  };
+  const rootDir = resolveLocalRoot(dataDir, folder);
+  walk(path.join(rootDir, "files"));
+  const reader = new LocalWriter(rootDir);
+  try {
+    const [u] = await reader.query("SELECT count(*)::INT AS n, count(DISTINCT utterance_id)::INT AS d FROM transcript_utterances");
+    const [m] = await reader.query("SELECT count(*)::INT AS n FROM meetings");
+    return { files, utterances: u!.n as number, distinctUtterances: u!.d as number, meetings: m!.n as number };
+  } finally {
+    await reader.close();
+  }
+}
+
+function expected(sourceId: string, until: Date) {
+  const meetings = [...generateMeetings({ sourceId, company: "Acme", from: new Date(until.getTime() - 86_400_000), to: until, meetingsPerDay: MEETINGS_PER_DAY })];
+  return { meetings: meetings.length, utterances: meetings.reduce((n, m) => n + m.utterances.length, 0), ids: new Set(meetings.map((m) => m.id)) };
+}
+
+describe("reliability with real worker processes", () => {
+  it(`a worker killed in the middle of a run: another picks it up, every record exactly once (${KILLS} kills)`, { timeout: 60_000 + KILLS * 45_000 }, async () => {
+    const { connectorId, folder, sourceId } = await setup("Kill me", MEETINGS_PER_DAY);
+    let worker = startWorker();
+    for (let kill = 1; kill <= KILLS; kill++) {
+      const started = await call("POST", `/connectors/${connectorId}/sync`);
+      expect(started.status).toBe(202);
+      const runId = started.body.run.id as string;
+      await waitFor(runId, ["running"]);
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 400)));
+      await stopWorker(worker, "SIGKILL");
+      const interrupted = await runStatus(runId);
+      worker = startWorker();
+      expect(await waitFor(runId, ["succeeded", "failed"])).toBe("succeeded");
+      const { rows } = await db.query<{ attempts: number; started_at: Date; records: number }>("SELECT attempts, started_at, records FROM sync_runs WHERE id = $1", [runId]);
+      // Killed while running: the retry is a second attempt of the same run (unless the run had just finished).
+      if (interrupted === "running") expect(rows[0]!.attempts).toBeGreaterThanOrEqual(2);
+      const want = expected(sourceId, rows[0]!.started_at);
+      expect(rows[0]!.records).toBe(want.meetings);
+      const got = await destinationContents(folder);
+      expect(got.utterances).toBe(got.distinctUtterances);
+      // Every record of this run's window is there, and nothing is there twice.
+      const names = got.files.filter((f) => f.endsWith(".vtt")).map((f) => f.replace(/\.vtt$/, ""));
+      expect(new Set(names).size).toBe(names.length);
+      for (const id of want.ids) expect(names).toContain(id);
+      expect(got.meetings).toBe(names.length);
+    }
+    await stopWorker(worker, "SIGTERM");
+  });
+
+  it("a failing destination fails the run with a clear error, loses nothing, and the next run succeeds", { timeout: 90_000 }, async () => {
+    const { connectorId, folder } = await setup("Broken disk", 4);
+    const worker = startWorker();
+    try {
+      // The destination's files folder is a plain file: every write is refused by the OS.
+      const filesDir = path.join(resolveLocalRoot(dataDir, folder), "files");
+      rmSync(filesDir, { recursive: true, force: true });
+      writeFileSync(filesDir, "not a folder");
+      const first = await call("POST", `/connectors/${connectorId}/sync`);
+      expect(await waitFor(first.body.run.id, ["succeeded", "failed"])).toBe("failed");
+      const runs = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs as SyncRun[];
+      expect(runs[0]!.error).toMatch(/^Writing to destination "Broken disk disk" failed: ENOTDIR/);
+      const connector = (await call("GET", `/connectors/list-by-id/${connectorId}`)).body;
+      expect(connector.last_synced_at).toBeNull();
+      expect(connector.last_run.status).toBe("failed");
+
+      rmSync(filesDir, { force: true });
+      const second = await call("POST", `/connectors/${connectorId}/sync`);
+      expect(await waitFor(second.body.run.id, ["succeeded", "failed"])).toBe("succeeded");
+      const got = await destinationContents(folder);
+      const { rows } = await db.query<{ records: number }>("SELECT records FROM sync_runs WHERE id = $1", [second.body.run.id]);
+      expect(got.files.filter((f) => f.endsWith(".vtt"))).toHaveLength(rows[0]!.records);
+      expect(got.meetings).toBe(rows[0]!.records);
+      expect((await call("GET", `/connectors/list-by-id/${connectorId}`)).body.last_synced_at).not.toBeNull();
+    } finally {
+      await stopWorker(worker, "SIGTERM");
+    }
+  });
+});

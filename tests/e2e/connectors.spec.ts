@@ -1,0 +1,237 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import type pg from "pg";
+import { userIdByEmail, withDb } from "./db";
+import { expect, signIn, test } from "./fixtures";
+
+/**
+ * Issue 5, JS on and off: a connector datagen → local folder created through
+ * the cascade, Sync now and the run history, the data on disk; the create and
+ * update validation messages (spec §5, §8); edit and delete.
+ */
+
+const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|404|409)/;
+const banner = (page: Page) => page.getByRole("alert");
+
+async function seedSource(client: pg.Client, ownerId: string, name: string, metadata: Record<string, unknown> = { company: "Acme Rockets", format: "zoom" }) {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
+    [ownerId, name, JSON.stringify(metadata)],
+  );
+  return rows[0]!.id;
+}
+
+async function seedLocalDestination(client: pg.Client, ownerId: string, name: string) {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
+     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
+    [ownerId, name],
+  );
+  const id = rows[0]!.id;
+  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [id, `destinations/${ownerId}/${id}`]);
+  return id;
+}
+
+/** The run's DATA_DIR: the embedded Postgres keeps its data in DATA_DIR/pg. */
+async function dataDir(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");
+  return path.dirname(rows[0]!.data_directory);
+}
+
+function filesUnder(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(full);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Picks a source (and a platform): with JS the page follows at once; without, "Apply"/"Next" submit a GET. */
+async function chooseSource(page: Page, name: RegExp, jsEnabled: boolean) {
+  const option = page.getByLabel("Source").locator("option").filter({ hasText: name }).first();
+  const id = (await option.getAttribute("value"))!;
+  await page.getByLabel("Source").selectOption(id);
+  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
+  else await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`[?&]source=${id}`));
+}
+async function choosePlatform(page: Page, label: string, jsEnabled: boolean) {
+  await page.getByLabel("Platform").selectOption({ label });
+  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]platform=${label.toLowerCase()}`));
+  await expect(page.getByRole("group", { name: "Destinations" })).toBeVisible();
+}
+
+test("create datagen → local folder through the cascade, Sync now, data on disk", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
+  test.slow();
+  allowConsoleErrors(BAD_REQUEST);
+  await signIn(page, user, { from: "/connectors/add" });
+  await expect(page).toHaveURL(/\/connectors\/add$/);
+  const { ownerId, destinationId, folderRoot } = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    await seedSource(client, ownerId, "Demo meetings");
+    const destinationId = await seedLocalDestination(client, ownerId, "Laptop folder");
+    return { ownerId, destinationId, folderRoot: path.join(await dataDir(client), "destinations", ownerId, "") };
+  });
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Create Connector" })).toBeVisible();
+  await expect(page.locator("#main").getByRole("link", { name: "Connectors" })).toHaveAttribute("href", "/connectors");
+  await expect(page.getByLabel("Lookback days")).toHaveValue("1");
+  await expect(page.getByLabel("Platform")).toHaveCount(0);
+
+  await page.getByLabel("Connector name").fill("  Demo to disk  ");
+  await chooseSource(page, /Demo meetings/, jsEnabled);
+  await expect(page.getByLabel("Connector name")).toHaveValue("  Demo to disk  ");
+  await expect(page.getByLabel("Platform").locator("option")).toHaveText(["Select a platform", "ZOOM"]);
+  await choosePlatform(page, "ZOOM", jsEnabled);
+  await page.getByLabel(/Laptop folder/).check();
+  await page.getByLabel("Frequency").selectOption({ label: "Hourly" });
+  await page.getByLabel("Lookback days").selectOption({ label: "3 days" });
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(page).toHaveURL(/\/connectors$/);
+  const row = page.getByRole("row", { name: /Demo to disk/ });
+  await expect(row).toContainText("Demo meetings");
+  await expect(row).toContainText("Laptop folder");
+  await expect(row).toContainText("Never");
+
+  await row.getByRole("link", { name: "Demo to disk" }).click();
+  await expect(page).toHaveURL(/\/connectors\/details\/[0-9a-f-]{36}$/);
+  const details = page.locator("dl");
+  await expect(details).toContainText("No description provided");
+  await expect(details).toContainText("Hourly");
+  await expect(details).toContainText("ZOOM");
+  await expect(details.getByText("Never")).toBeVisible();
+  await expect(details.getByText("Unknown")).toBeVisible();
+  await expect(page.getByText("No runs yet.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Sync now" }).click();
+  const runRow = page.locator("tbody tr").first();
+  // With JS the page polls; without, it refreshes itself while a run is in progress.
+  await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
+  await expect(runRow).toContainText("Succeeded");
+  await expect(details.getByText("Never")).toHaveCount(0);
+  const records = Number((await runRow.locator("td").nth(3).textContent())!.replace(/,/g, ""));
+  expect(records).toBeGreaterThan(0);
+
+  const files = filesUnder(path.join(folderRoot, destinationId, "files"));
+  expect(files.filter((f) => f.endsWith(".vtt"))).toHaveLength(records);
+  expect(files.filter((f) => f.endsWith(".txt"))).toHaveLength(records);
+  expect(ownerId).toBeTruthy();
+
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(details).toContainText("Paused");
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(details).toContainText("Active");
+
+  await page.goto("/connectors");
+  await expect(page.getByRole("row", { name: /Demo to disk/ }).getByRole("img", { name: "Succeeded" })).toBeVisible();
+});
+
+test("every connector validation message, once", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
+  test.slow();
+  allowConsoleErrors(BAD_REQUEST);
+  await signIn(page, user, { from: "/connectors/add" });
+  const { sourceId } = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    const sourceId = await seedSource(client, ownerId, "Only source");
+    await seedSource(client, ownerId, "Broken source", { company: "X", format: "nothing" });
+    return { ownerId, sourceId };
+  });
+  await page.goto("/connectors/add");
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(banner(page)).toContainText("Please enter a connector name");
+  await expect(banner(page)).toContainText("Please select a source");
+  await expect(banner(page)).toContainText("Please enter a frequency");
+
+  await chooseSource(page, /Broken source/, jsEnabled);
+  await expect(page.getByText("No compatible platforms found for this source.")).toBeVisible();
+
+  await chooseSource(page, /Only source/, jsEnabled);
+  await page.getByLabel("Connector name").fill("Nightly");
+  await page.getByLabel("Frequency").selectOption({ label: "Daily" });
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(banner(page)).toHaveText("Please select a platform");
+
+  // No destinations at all.
+  await choosePlatform(page, "ZOOM", jsEnabled);
+  await expect(page.getByText("No compatible destinations found for this source and platform combination. Please ensure destinations are configured.")).toBeVisible();
+  await page.getByLabel("Connector name").fill("Nightly");
+  await page.getByLabel("Frequency").selectOption({ label: "Daily" });
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(banner(page)).toHaveText("No compatible destinations found for this source and platform. Cannot create connector.");
+
+  await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    await seedLocalDestination(client, ownerId, "Folder A");
+    await client.query("UPDATE sources SET required_integration_categories = '{WAREHOUSE}' WHERE id = $1", [sourceId]);
+  });
+  await page.goto(`/connectors/add?source=${sourceId}&platform=zoom&name=Nightly&frequency=daily`);
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(banner(page)).toHaveText("Please select the required destinations.");
+  await page.getByLabel(/Folder A/).check();
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(banner(page)).toHaveText("Please select at least one destination for each required category. Missing: WAREHOUSE");
+  await expect(page.getByLabel(/Folder A/)).toBeChecked();
+
+  // Changing the source clears the platform and the ticks.
+  if (jsEnabled) {
+    await chooseSource(page, /Broken source/, jsEnabled);
+    await expect(page.getByLabel("Platform")).toHaveCount(0);
+    await chooseSource(page, /Only source/, jsEnabled);
+    await expect(page.getByLabel("Platform")).toHaveValue("");
+  }
+});
+
+test("edit and delete a connector", async ({ page, user, allowConsoleErrors }) => {
+  test.slow();
+  allowConsoleErrors(BAD_REQUEST);
+  await signIn(page, user, { from: "/connectors" });
+  const id = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    const sourceId = await seedSource(client, ownerId, "Edit source");
+    const a = await seedLocalDestination(client, ownerId, "Folder one");
+    await seedLocalDestination(client, ownerId, "Folder two");
+    const { rows } = await client.query<{ id: string }>(
+      "INSERT INTO connectors (owner_id, name, description, source_id, platform, frequency, lookback_days) VALUES ($1, 'Editable', 'before', $2, 'zoom', 'daily', 7) RETURNING id",
+      [ownerId, sourceId],
+    );
+    await client.query("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [rows[0]!.id, a]);
+    return rows[0]!.id;
+  });
+  await page.goto(`/connectors/details/${id}`);
+  await page.getByRole("link", { name: "Edit" }).click();
+  await expect(page).toHaveURL(`/connectors/edit/${id}`);
+  await expect(page.getByRole("heading", { name: "Update Connector" })).toBeVisible();
+  await page.getByLabel("Frequency").fill("weekly");
+  await page.getByLabel("Description").fill("");
+  await page.getByRole("button", { name: "Update Connector" }).click();
+  await expect(banner(page)).toContainText("Please enter a description");
+  await expect(banner(page)).toContainText("Frequency must be daily or hourly");
+  await page.getByLabel("Description").fill("after");
+  await page.getByLabel("Frequency").fill(" Hourly ");
+  await page.getByLabel("Destination").selectOption({ label: "Folder two (Local folder)" });
+  await page.getByRole("button", { name: "Update Connector" }).click();
+  await expect(page).toHaveURL(`/connectors/details/${id}`);
+  const details = page.locator("dl");
+  await expect(details).toContainText("after");
+  await expect(details).toContainText("Hourly");
+  await expect(details).toContainText("Folder two");
+  await expect(details.getByText("Unknown")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete connector?" });
+  await expect(dialog).toContainText("Editable");
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("link", { name: "Delete" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/connectors$/);
+  await page.goto(`/connectors/details/${id}`);
+  await expect(page.getByText("Connector not found")).toBeVisible();
+});
