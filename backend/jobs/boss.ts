@@ -16,7 +16,11 @@ export async function startJobs(options: {
   // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this).
   const maintenanceIntervalSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
   const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work, maintenanceIntervalSeconds });
-  boss.on("error", (error) => options.log.error({ err: error }, "job queue error"));
+  boss.on("error", (error) => {
+    // 57P01: Postgres itself is shutting down (Ctrl-C reaches it too); expected while we stop, not a fault.
+    if ((error as { code?: string }).code === "57P01") return options.log.warn("job queue: the database is shutting down");
+    options.log.error({ err: error }, "job queue error");
+  });
   await boss.start();
   for (const job of options.jobs) {
     await boss.createQueue(job.name, { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
