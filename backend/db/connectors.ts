@@ -2,10 +2,8 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, destinations, sources, syncRuns, transforms } from "./schema.js";
 import type { Connector, SyncRun, SyncRunStatus } from "../../contract/connectors.js";
+import { isUuid, iso } from "./values.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (id: string | null | undefined): id is string => !!id && UUID.test(id);
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 type ConnectorRow = typeof connectors.$inferSelect;
 type RunRow = typeof syncRuns.$inferSelect;

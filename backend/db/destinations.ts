@@ -2,12 +2,10 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, credentials, destinations } from "./schema.js";
 import type { Destination } from "../../contract/destinations.js";
+import { isUuid, iso } from "./values.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (id: string | undefined | null): id is string => !!id && UUID.test(id);
 
 type Row = typeof destinations.$inferSelect;
-const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 const connectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
 
 export function toDestination(d: Row, count: number): Destination {

@@ -7,6 +7,9 @@ import type { Destination } from "../../contract/destinations.js";
 import type { Connector } from "../../contract/connectors.js";
 import type { Transform } from "../../contract/transforms.js";
 import { lastRun, linkedDestinations, toConnector } from "./connectors.js";
+import { toSource } from "./sources.js";
+import { toDestination } from "./destinations.js";
+import { iso } from "./values.js";
 
 /**
  * Every list is one user's records, newest first, a page at a time. The
@@ -18,7 +21,6 @@ export interface Page<T> {
   total: number;
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const window = (page: PageQuery) => ({ limit: page.page_size, offset: (page.page - 1) * page.page_size });
 
 export async function listSources(db: Database, ownerId: string, page: PageQuery): Promise<Page<Source>> {
@@ -35,22 +37,7 @@ export async function listSources(db: Database, ownerId: string, page: PageQuery
   ]);
   return {
     total,
-    rows: rows.map(({ s, connectorCount }) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description,
-      type: s.integrationName,
-      integration_id: s.integrationName,
-      integration_name: s.integrationName,
-      integration_label: s.integrationLabel,
-      credentialId: s.credentialId,
-      status: s.status,
-      created_at: iso(s.createdAt)!,
-      updated_at: iso(s.updatedAt),
-      connector_count: connectorCount,
-      required_integration_categories: s.requiredIntegrationCategories,
-      source_metadata: s.metadata,
-    })),
+    rows: rows.map(({ s, connectorCount }) => toSource(s, connectorCount)),
   };
 }
 
@@ -68,20 +55,7 @@ export async function listDestinations(db: Database, ownerId: string, page: Page
   ]);
   return {
     total,
-    rows: rows.map(({ d, connectorCount }) => ({
-      id: d.id,
-      name: d.name,
-      description: d.description,
-      category: d.category,
-      integration_name: d.integrationName,
-      integration_label: d.integrationLabel,
-      status: d.status,
-      config: d.config,
-      credential_id: d.credentialId,
-      created_at: iso(d.createdAt)!,
-      updated_at: iso(d.updatedAt),
-      connector_count: connectorCount,
-    })),
+    rows: rows.map(({ d, connectorCount }) => toDestination(d, connectorCount)),
   };
 }
 

@@ -2,11 +2,9 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, credentials, sources } from "./schema.js";
 import type { Source, SourceStatus } from "../../contract/sources.js";
+import { isUuid, iso } from "./values.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (id: string) => UUID.test(id);
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const connectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
 
 type SourceRow = typeof sources.$inferSelect;

@@ -2,12 +2,12 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, transforms } from "./schema.js";
 import type { Transform } from "../../contract/transforms.js";
+import { isUuid } from "./values.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One of the owner's transforms, or null (another user's record is as absent as a missing one). */
 export async function findTransform(db: Database, ownerId: string, id: string): Promise<Transform | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await db
     .select({ t: transforms, connectorName: connectors.name })
     .from(transforms)
@@ -27,7 +27,7 @@ export async function findTransform(db: Database, ownerId: string, id: string): 
 }
 
 export async function deleteTransform(db: Database, ownerId: string, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   const deleted = await db.delete(transforms).where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId))).returning({ id: transforms.id });
   return deleted.length > 0;
 }
