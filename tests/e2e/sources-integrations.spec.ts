@@ -14,7 +14,7 @@ const banner = (page: Page) => page.getByRole("alert");
 const nameField = (page: Page) => page.getByLabel("Name", { exact: true });
 
 test.describe("Zoom", () => {
-  test.skip(!process.env.ZOOM_OAUTH_BASE_URL, "the fake Zoom is not configured (ZOOM_OAUTH_BASE_URL)");
+  test.beforeAll(() => expect(process.env.ZOOM_OAUTH_BASE_URL, "the fake Zoom is not configured (ZOOM_OAUTH_BASE_URL): tests/e2e/fakes.ts sets it").toBeTruthy());
 
   test("authorize at Zoom and back, choose a group, create", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
@@ -77,7 +77,7 @@ test.describe("Zoom", () => {
 });
 
 test.describe("Microsoft Teams", () => {
-  test.skip(!process.env.MICROSOFT_LOGIN_BASE_URL, "the fake Microsoft identity platform is not configured (MICROSOFT_LOGIN_BASE_URL)");
+  test.beforeAll(() => expect(process.env.MICROSOFT_LOGIN_BASE_URL, "the fake Microsoft identity platform is not configured (MICROSOFT_LOGIN_BASE_URL): tests/e2e/fakes.ts sets it").toBeTruthy());
 
   async function consentAndChooseTeam(page: Page, jsEnabled: boolean, team: string) {
     await page.getByRole("button", { name: "Authenticate" }).click();
@@ -125,7 +125,7 @@ test.describe("Microsoft Teams", () => {
 });
 
 test.describe("Gmail", () => {
-  test.skip(!process.env.GOOGLE_ADMIN_BASE_URL, "the fake Google is not configured (GOOGLE_ADMIN_BASE_URL)");
+  test.beforeAll(() => expect(process.env.GOOGLE_ADMIN_BASE_URL, "the fake Google is not configured (GOOGLE_ADMIN_BASE_URL): tests/e2e/fakes.ts sets it").toBeTruthy());
 
   test("auth types, instructions, groups, test connection, create", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     test.slow(); // every Gmail step, with an accessibility check
@@ -197,7 +197,7 @@ test.describe("Gmail", () => {
   });
 
   test("individual mailbox: sign in with Google and back, test connection, create", async ({ page, user, jsEnabled }) => {
-    test.skip(!process.env.GOOGLE_OAUTH_AUTH_URL, "the fake Google OAuth is not configured (GOOGLE_OAUTH_AUTH_URL)");
+    expect(process.env.GOOGLE_OAUTH_AUTH_URL, "the fake Google OAuth is not configured (GOOGLE_OAUTH_AUTH_URL): tests/e2e/fakes.ts sets it").toBeTruthy();
     await signIn(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("Sam's mail");
     await page.getByLabel("Authentication type").selectOption("individual");
