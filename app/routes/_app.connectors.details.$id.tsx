@@ -10,6 +10,7 @@ import { BackLink } from "~/components/source-create-form";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadConnector, loadRuns } from "~/services/connectors.server";
 import { useTimeZone } from "~/root";
+import { DetailRow, TimestampRows } from "~/components/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.connector?.name ?? "Connector"} · Tributary` }];
 
@@ -45,15 +46,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return Response.json({ error: `${M.deleteFailed}.${detail}`, intent: "delete" }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });
 }
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 px-6 py-4 sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="text-sm break-words text-slate-900 sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
-
 const frequencyLabel = (f: string) => (f === "daily" ? "Daily" : f === "hourly" ? "Hourly" : f);
 
 function Details({ connector }: { connector: Connector }) {
@@ -61,19 +53,16 @@ function Details({ connector }: { connector: Connector }) {
   return (
     <div className="card overflow-hidden">
       <dl className="divide-y divide-slate-100">
-        <Row label="Name">{connector.name}</Row>
-        <Row label="Description">{connector.description || <span className="text-slate-600">No description provided</span>}</Row>
-        <Row label="Source">{connector.source_name ?? "Unknown Source"}</Row>
-        <Row label="Destinations">{connector.destinations.length ? connector.destinations.map((d) => d.name).join(", ") : "Unknown Destination"}</Row>
-        {connector.platform ? <Row label="Platform">{connector.platform.toUpperCase()}</Row> : null}
-        <Row label="Frequency">{frequencyLabel(connector.frequency)}</Row>
-        <Row label="Lookback days">{connector.lookback_days}</Row>
-        <Row label="Schedule">{connector.paused ? "Paused" : "Active"}</Row>
-        <Row label="Last synced">{connector.last_synced_at ? <DateTime value={connector.last_synced_at} timeZone={timeZone} /> : "Never"}</Row>
-        <Row label="Created">
-          <DateTime value={connector.created_at} timeZone={timeZone} />
-        </Row>
-        <Row label="Updated">{connector.updated_at ? <DateTime value={connector.updated_at} timeZone={timeZone} /> : "Unknown"}</Row>
+        <DetailRow label="Name">{connector.name}</DetailRow>
+        <DetailRow label="Description">{connector.description || <span className="text-slate-600">No description provided</span>}</DetailRow>
+        <DetailRow label="Source">{connector.source_name ?? "Unknown Source"}</DetailRow>
+        <DetailRow label="Destinations">{connector.destinations.length ? connector.destinations.map((d) => d.name).join(", ") : "Unknown Destination"}</DetailRow>
+        {connector.platform ? <DetailRow label="Platform">{connector.platform.toUpperCase()}</DetailRow> : null}
+        <DetailRow label="Frequency">{frequencyLabel(connector.frequency)}</DetailRow>
+        <DetailRow label="Lookback days">{connector.lookback_days}</DetailRow>
+        <DetailRow label="Schedule">{connector.paused ? "Paused" : "Active"}</DetailRow>
+        <DetailRow label="Last synced">{connector.last_synced_at ? <DateTime value={connector.last_synced_at} timeZone={timeZone} /> : "Never"}</DetailRow>
+        <TimestampRows createdAt={connector.created_at} updatedAt={connector.updated_at} timeZone={timeZone} />
       </dl>
     </div>
   );

@@ -3,11 +3,11 @@ import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
 import { ConfirmDialog } from "~/components/confirm-dialog";
-import { DateTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/error-block";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadDestination } from "~/services/destinations.server";
 import { useTimeZone } from "~/root";
+import { DetailRow, TimestampRows } from "~/components/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.destination?.name ?? "Destination"} · Tributary` }];
 
@@ -41,36 +41,24 @@ const CONFIG_LABELS: [string, string][] = [
   ["folder", "Folder (under the data directory)"],
 ];
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 px-6 py-4 sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="text-sm break-words text-slate-900 sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
-
 function Details({ destination }: { destination: Destination }) {
   const timeZone = useTimeZone();
   const config = destination.config as Record<string, unknown>;
   return (
     <div className="card overflow-hidden">
       <dl className="divide-y divide-slate-100">
-        <Row label="Name">{destination.name}</Row>
-        <Row label="Description">{destination.description || <span className="text-slate-600">No description provided</span>}</Row>
-        <Row label="Type">{destination.integration_label}</Row>
-        <Row label="Category">{destination.category}</Row>
-        <Row label="Status">{destination.status ?? "Unknown"}</Row>
+        <DetailRow label="Name">{destination.name}</DetailRow>
+        <DetailRow label="Description">{destination.description || <span className="text-slate-600">No description provided</span>}</DetailRow>
+        <DetailRow label="Type">{destination.integration_label}</DetailRow>
+        <DetailRow label="Category">{destination.category}</DetailRow>
+        <DetailRow label="Status">{destination.status ?? "Unknown"}</DetailRow>
         {CONFIG_LABELS.filter(([key]) => typeof config[key] === "string" && config[key]).map(([key, label]) => (
-          <Row key={key} label={label}>
+          <DetailRow key={key} label={label}>
             <span className="font-mono text-[13px]">{String(config[key])}</span>
-          </Row>
+          </DetailRow>
         ))}
-        <Row label="Connectors">{destination.connector_count}</Row>
-        <Row label="Created">
-          <DateTime value={destination.created_at} timeZone={timeZone} />
-        </Row>
-        <Row label="Updated">{destination.updated_at ? <DateTime value={destination.updated_at} timeZone={timeZone} /> : "Unknown"}</Row>
+        <DetailRow label="Connectors">{destination.connector_count}</DetailRow>
+        <TimestampRows createdAt={destination.created_at} updatedAt={destination.updated_at} timeZone={timeZone} />
       </dl>
     </div>
   );

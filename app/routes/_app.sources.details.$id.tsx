@@ -3,12 +3,12 @@ import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { SOURCE_MESSAGES } from "@contract/sources";
 import { ConfirmDialog } from "~/components/confirm-dialog";
-import { DateTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
 import { SourceStatusBadge } from "~/components/source-status";
 import { api, loadSource } from "~/services/sources.server";
 import { useTimeZone } from "~/root";
+import { DetailRow, TimestampRows } from "~/components/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source?.name ?? "Source"} · Tributary` }];
 
@@ -36,15 +36,6 @@ const METADATA_LABELS: Record<string, string> = {
   format: "Data style",
 };
 const SCOPE_TEXT: Record<string, string> = { ORG: "Entire organization", GROUP: "A specific group", TEAM: "A specific team", INDIVIDUAL: "Individual mailbox" };
-
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="px-6 py-4 sm:grid sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm font-medium text-slate-600">{label}</dt>
-      <dd className="mt-1 text-sm text-slate-900 sm:col-span-2 sm:mt-0">{children}</dd>
-    </div>
-  );
-}
 
 export default function SourceDetails() {
   const { source, error } = useLoaderData<typeof loader>();
@@ -78,24 +69,21 @@ export default function SourceDetails() {
         </div>
       </div>
       <dl className="card divide-y divide-slate-100">
-        <Field label="Name">{source.name}</Field>
-        <Field label="Description">{source.description || <span className="text-slate-600">No description provided</span>}</Field>
-        <Field label="Integration type">
+        <DetailRow label="Name">{source.name}</DetailRow>
+        <DetailRow label="Description">{source.description || <span className="text-slate-600">No description provided</span>}</DetailRow>
+        <DetailRow label="Integration type">
           {source.integration_label} <span className="text-slate-600">({source.integration_name})</span>
-        </Field>
-        <Field label="Status">
+        </DetailRow>
+        <DetailRow label="Status">
           <SourceStatusBadge status={source.status} />
-        </Field>
+        </DetailRow>
         {metadata.map(([key, value]) => (
-          <Field key={key} label={METADATA_LABELS[key]!}>
+          <DetailRow key={key} label={METADATA_LABELS[key]!}>
             {key.endsWith("_extraction_scope") ? (SCOPE_TEXT[String(value)] ?? String(value)) : String(value)}
-          </Field>
+          </DetailRow>
         ))}
-        <Field label="Connectors">{source.connector_count}</Field>
-        <Field label="Created">
-          <DateTime value={source.created_at} timeZone={timeZone} />
-        </Field>
-        <Field label="Updated">{source.updated_at ? <DateTime value={source.updated_at} timeZone={timeZone} /> : "Unknown"}</Field>
+        <DetailRow label="Connectors">{source.connector_count}</DetailRow>
+        <TimestampRows createdAt={source.created_at} updatedAt={source.updated_at} timeZone={timeZone} />
       </dl>
       {params.get("delete") ? (
         <ConfirmDialog

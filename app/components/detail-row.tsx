@@ -1,0 +1,23 @@
+import { DateTime } from "./date-time";
+
+/** One read-only field of a details page: a label and its value, in a <dl>. */
+export function DetailRow({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 px-6 py-4 sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm font-medium text-slate-600">{label}</dt>
+      <dd className="text-sm break-words text-slate-900 sm:col-span-2">{children}</dd>
+    </div>
+  );
+}
+
+/** The Created and Updated rows every details page ends with (spec: Updated is "Unknown" when never). */
+export function TimestampRows({ createdAt, updatedAt, timeZone }: { createdAt: string; updatedAt: string | null; timeZone: string }) {
+  return (
+    <>
+      <DetailRow label="Created">
+        <DateTime value={createdAt} timeZone={timeZone} />
+      </DetailRow>
+      <DetailRow label="Updated">{updatedAt ? <DateTime value={updatedAt} timeZone={timeZone} /> : "Unknown"}</DetailRow>
+    </>
+  );
+}
