@@ -1,5 +1,68 @@
 import { z } from "zod";
 
+/**
+ * Transforms and templates: spec §3 (entities), §5 "Transform create", §7
+ * "Transforms and templates", §8 transform errors, §9 constants. Shared by the
+ * backend (backend/http/transforms.ts, backend/http/templates.ts) and the app
+ * (app/services/transforms.server.ts and the /transforms/* routes).
+ */
+
+export const TRANSFORM_FREQUENCIES = ["daily", "hourly"] as const;
+export const TRANSFORM_FILE_TYPES = [".vtt", ".txt", ".json"] as const;
+/** §9: file types default to .vtt and .txt when not supplied; the form preselects .vtt. */
+export const DEFAULT_FILE_TYPES = [".vtt", ".txt"] as const;
+export const DEFAULT_FILE_TYPE = ".vtt";
+export const DEFAULT_TRANSFORM_FREQUENCY = "daily";
+/** §9: the template used when none is named. */
+export const DEFAULT_TEMPLATE_ID = "topic_modeling";
+export const WORKFLOWS = ["template", "custom"] as const;
+export type Workflow = (typeof WORKFLOWS)[number];
+/** §9: template input groups display in this order, then any others. */
+export const INPUT_GROUP_ORDER = ["general", "primitives", "signals", "outcome"] as const;
+/** §3: the kinds of a template input. */
+export const INPUT_TYPES = ["string", "integer", "boolean", "enum", "list[string]"] as const;
+export const SETUP_STEP_TYPES = ["destination_setup", "permissions_review", "permission_setup", "template_selection", "deployment"] as const;
+/** §4: permission types a step may ask for; integration keys of the destinations the wizard uses. */
+export const PERMISSION_TYPES = ["dataset_query_access", "template_selection", "permission_setup", "permissions_review", "deployment"] as const;
+export const WIZARD_INTEGRATION_KEYS = ["bigquery", "gcs", "snowflake", "snowflake_stage"] as const;
+/** §4: when a template has no setup steps, the wizard shows these two. */
+export const DEFAULT_SETUP_STEP_TITLES = ["Configure Data Sources", "Review Permissions"] as const;
+/** Transform (and transform run) statuses; a transform is created PENDING (§4). */
+export const TRANSFORM_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED"] as const;
+export const TRANSFORM_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+
+/** Spec §5 "Transform create" and §8 transform errors, character for character. */
+export const TRANSFORM_MESSAGES = {
+  nameRequired: "Please enter a transform name",
+  nameTaken: "This name already exists. Please choose a different name.",
+  connectorRequired: "Please select a connector",
+  frequencyRequired: "Please select a frequency",
+  fileTypeRequired: "Please select a file type",
+  workflowRequired: "Please select a workflow type",
+  customUnavailable: "Custom workflow configuration is coming soon. Please use the template-based workflow for now.",
+  templateCreateIncomplete: "Please fill in all required fields: Connector and complete permissions setup",
+  deleteFailed: "Failed to delete transform",
+  fetchTransformsFailed: "Failed to fetch transforms",
+  loadFailed: "Failed to load data. Please try again later.",
+  notLoggedIn: "You must be logged in to create a transform.",
+  fetchCategoriesFailed: "Failed to fetch categories.",
+  fetchTemplatesFailed: "Failed to fetch templates. Please try again.",
+  loadTemplateFailed: "Failed to load template data.",
+  fetchTemplateDetailsFailed: "Failed to fetch template details.",
+  templateDetailsError: "Error fetching template details.",
+  templateIdMissing: "Template ID not available. Please go back and try again.",
+  previewFailed: "Failed to generate preview",
+  createFailed: "Failed to create transform",
+  loadTransformTypesFailed: "Failed to load transform types",
+  notAuthenticated: "User not authenticated",
+  invalidType: "Invalid Transform type",
+  deprecated: "Editing transforms this way is deprecated. To change this transform, create it again through the template flow and delete this one.",
+  notFound: "Transform not found",
+  templateNotFound: "Template not found",
+} as const;
+
+/* ---- transforms ---------------------------------------------------------------------------------- */
+
 export const transformSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -10,5 +73,149 @@ export const transformSchema = z.object({
   connector_name: z.string().nullable(),
   status: z.string(),
   created_at: z.string(),
+  /** Beyond the spec (GET /transforms/{id}): what it was created with, and its latest run. */
+  template_id: z.string().nullable().optional(),
+  frequency: z.string().optional(),
+  file_types: z.array(z.string()).optional(),
+  inputs: z.record(z.unknown()).optional(),
+  last_run: z
+    .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type Transform = z.infer<typeof transformSchema>;
+
+export const transformRunSchema = z.object({
+  id: z.string(),
+  transform_id: z.string(),
+  status: z.enum(TRANSFORM_RUN_STATUSES),
+  trigger: z.string(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** Transcripts (records) read. */
+  records: z.number().int(),
+  /** Result tables written, with their row counts. */
+  outputs: z.array(z.object({ table: z.string(), rows: z.number().int() })),
+  error: z.string().nullable(),
+});
+export type TransformRun = z.infer<typeof transformRunSchema>;
+
+/** GET /transforms/config. */
+export const transformConfigSchema = z.object({
+  transform_types: z.array(z.object({ value: z.string(), label: z.string() })),
+  connectors: z.array(z.object({ id: z.string(), name: z.string() })),
+  file_types: z.array(z.string()),
+});
+export type TransformConfig = z.infer<typeof transformConfigSchema>;
+
+const trimmed = (message: string) => z.string({ required_error: message }).trim().min(1, message);
+
+/** The first screen (/transforms/add): what Continue validates (§5). Name uniqueness is checked by the server. */
+export const transformDraftSchema = z.object({
+  name: trimmed(TRANSFORM_MESSAGES.nameRequired),
+  description: z.string().trim().default(""),
+  connector_id: trimmed(TRANSFORM_MESSAGES.connectorRequired),
+  frequency: z.enum(TRANSFORM_FREQUENCIES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.frequencyRequired }) }),
+  file_type: z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) }),
+  workflow: z
+    .enum(WORKFLOWS, { errorMap: () => ({ message: TRANSFORM_MESSAGES.workflowRequired }) })
+    .refine((w) => w === "template", TRANSFORM_MESSAGES.customUnavailable),
+});
+export type TransformDraft = z.infer<typeof transformDraftSchema>;
+
+/** POST /transforms/create (§7). */
+export const transformCreateSchema = z.object({
+  template_id: z.string().trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
+  name: trimmed(TRANSFORM_MESSAGES.nameRequired),
+  description: z.string().trim().default(""),
+  connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
+  permissions_setup: z.literal(true, { errorMap: () => ({ message: TRANSFORM_MESSAGES.templateCreateIncomplete }) }),
+  frequency: z.enum(TRANSFORM_FREQUENCIES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.frequencyRequired }) }).default(DEFAULT_TRANSFORM_FREQUENCY),
+  file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) })).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
+  status: z.literal("PENDING").default("PENDING"),
+  inputs: z.record(z.unknown()).optional(),
+  requirement_inputs: z.record(z.unknown()).optional(),
+});
+export type TransformCreate = z.infer<typeof transformCreateSchema>;
+
+/* ---- templates ----------------------------------------------------------------------------------- */
+
+export const templateInputSchema = z.object({
+  type: z.enum(INPUT_TYPES),
+  default: z.unknown().optional(),
+  required: z.boolean().default(false),
+  description: z.string().default(""),
+  /** A human label; the app falls back to the input's key. */
+  label: z.string().optional(),
+  enum: z.array(z.string()).optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  hidden: z.boolean().optional(),
+  group: z.string().optional(),
+});
+export type TemplateInput = z.infer<typeof templateInputSchema>;
+
+export const requirementInputSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(["string", "enum"]),
+  enum: z.array(z.string()).optional(),
+  default: z.string().optional(),
+  placeholder: z.string().optional(),
+  description: z.string().optional(),
+  required: z.boolean().default(false),
+});
+export type RequirementInput = z.infer<typeof requirementInputSchema>;
+
+export const setupStepSchema = z.object({
+  step: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  required: z.boolean(),
+  type: z.enum(SETUP_STEP_TYPES),
+  permission: z.string().optional(),
+  requirement_inputs: z.array(requirementInputSchema).default([]),
+});
+export type SetupStep = z.infer<typeof setupStepSchema>;
+
+export const templateCategorySchema = z.object({ id: z.string(), name: z.string() });
+export type TemplateCategory = z.infer<typeof templateCategorySchema>;
+
+export const templateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  mermaid_code: z.string(),
+  setup_steps: z.array(setupStepSchema),
+  inputs: z.record(templateInputSchema),
+  /** Beyond the spec: what the template needs (the select page's requirements list) and what it writes. */
+  requirements: z.array(z.string()).default([]),
+  outputs: z.array(z.object({ table: z.string(), description: z.string() })).default([]),
+  /** The template's steps in words, for the page without JS (the flowchart's text form). */
+  steps: z.array(z.string()).default([]),
+});
+export type Template = z.infer<typeof templateSchema>;
+
+/** POST /templates/{id}/preview. */
+export const previewRequestSchema = z.object({
+  template_id: z.string().trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
+  connector_id: z.string().trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
+  inputs: z.record(z.unknown()).default({}),
+  requirement_inputs: z.record(z.unknown()).default({}),
+});
+
+export const previewResponseSchema = z.object({
+  template_config: z.object({
+    pipeline: z.object({
+      primitives: z.array(z.object({ name: z.string(), type: z.string(), parameters: z.object({ provider: z.string(), model: z.string() }).passthrough() })),
+      signals: z.object({ aggregations: z.array(z.object({ name: z.string(), function: z.string() }).passthrough()) }),
+      outcome: z.object({ model_type: z.string() }).passthrough(),
+    }),
+  }),
+  template_name: z.string(),
+  transform_type: z.string(),
+  record_count: z.number().int(),
+});
+export type PreviewResponse = z.infer<typeof previewResponseSchema>;
