@@ -1,0 +1,85 @@
+/**
+ * Sentiment with the `sentiment` library (AFINN-165 word scores, with its negation handling: "not good"
+ * counts against). A line's sentiment is its AFINN score: the sum of its words' scores, -5..+5 each.
+ */
+import Sentiment from "sentiment";
+import { isExternal, isInternal, normalizeQuotes, round4, type Line } from "./types.js";
+
+const analyzer = new Sentiment();
+
+export interface SentimentResult {
+  score: number;
+  /** score ÷ number of tokens, 4 decimals. */
+  comparative: number;
+  positive: string[];
+  negative: string[];
+}
+
+export function sentimentOf(text: string): SentimentResult {
+  const result = analyzer.analyze(normalizeQuotes(text ?? ""));
+  return {
+    score: result.score,
+    comparative: round4(result.comparative),
+    positive: result.positive,
+    negative: result.negative,
+  };
+}
+
+export type SpeakerFilter = "all" | "internal" | "external";
+
+/** Lines said by the chosen side ("all" keeps every line, including those of unknown affiliation). */
+export function filterBySpeakers(lines: readonly Line[], speakers: SpeakerFilter): Line[] {
+  if (speakers === "internal") return lines.filter((l) => isInternal(l.affiliation));
+  if (speakers === "external") return lines.filter((l) => isExternal(l.affiliation));
+  return [...lines];
+}
+
+const DAY_MS = 86_400_000;
+
+/** Start of the UTC day, or of the ISO week (Monday, UTC), as YYYY-MM-DD. */
+export function periodStart(at: Date, granularity: "day" | "week"): string {
+  const dayStart = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
+  const start = granularity === "week" ? dayStart - ((new Date(dayStart).getUTCDay() + 6) % 7) * DAY_MS : dayStart;
+  return new Date(start).toISOString().slice(0, 10);
+}
+
+export interface SentimentPeriod {
+  period_start: string;
+  meetings: number;
+  utterances: number;
+  /** Mean AFINN score per utterance. */
+  avg_sentiment: number;
+  /** Share of utterances scoring above 0. */
+  positive_share: number;
+  /** Share of utterances scoring below 0. */
+  negative_share: number;
+}
+
+/** Per UTC day or ISO week (oldest first): how positive the chosen speakers were. Periods without lines are absent. */
+export function sentimentOverTime(lines: Line[], options: { granularity: "day" | "week"; speakers: SpeakerFilter }): SentimentPeriod[] {
+  const granularity = options.granularity === "week" ? "week" : "day";
+  const groups = new Map<string, { meetings: Set<string>; utterances: number; sum: number; positive: number; negative: number }>();
+  for (const line of filterBySpeakers(lines, options.speakers)) {
+    const at = new Date(line.spoken_at as Date | string);
+    if (Number.isNaN(at.getTime())) continue;
+    const key = periodStart(at, granularity);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { meetings: new Set(), utterances: 0, sum: 0, positive: 0, negative: 0 }));
+    const score = sentimentOf(line.text).score;
+    group.meetings.add(line.meeting_id);
+    group.utterances += 1;
+    group.sum += score;
+    if (score > 0) group.positive += 1;
+    if (score < 0) group.negative += 1;
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([period_start, g]) => ({
+      period_start,
+      meetings: g.meetings.size,
+      utterances: g.utterances,
+      avg_sentiment: round4(g.sum / g.utterances),
+      positive_share: round4(g.positive / g.utterances),
+      negative_share: round4(g.negative / g.utterances),
+    }));
+}
