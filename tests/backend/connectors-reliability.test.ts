@@ -132,7 +132,7 @@ function expected(sourceId: string, until: Date) {
 }
 
 describe("reliability with real worker processes", () => {
-  it(`a worker killed in the middle of a run: another picks it up, every record exactly once (${KILLS} kills)`, { timeout: 60_000 + KILLS * 45_000 }, async () => {
+  it(`a worker killed in the middle of a run: another picks it up, every record exactly once (${KILLS} kills)`, { timeout: 120_000 + KILLS * 60_000 }, async () => {
     const { connectorId, folder, sourceId } = await setup("Kill me", MEETINGS_PER_DAY);
     let worker = startWorker();
     for (let kill = 1; kill <= KILLS; kill++) {
@@ -144,7 +144,9 @@ describe("reliability with real worker processes", () => {
       await stopWorker(worker, "SIGKILL");
       const interrupted = await runStatus(runId);
       worker = startWorker();
-      expect(await waitFor(runId, ["succeeded", "failed"])).toBe("succeeded");
+      // A liveness bound, not a speed check: expiry (4 s), maintenance, the retry's backoff and the re-run
+      // itself can take long on a busy 2-core machine.
+      expect(await waitFor(runId, ["succeeded", "failed"], 150_000)).toBe("succeeded");
       const { rows } = await db.query<{ attempts: number; started_at: Date; records: number }>("SELECT attempts, started_at, records FROM sync_runs WHERE id = $1", [runId]);
       // Killed while running: the retry is a second attempt of the same run (unless the run had just finished).
       if (interrupted === "running") expect(rows[0]!.attempts).toBeGreaterThanOrEqual(2);
