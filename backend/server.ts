@@ -11,6 +11,7 @@ import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs } from "./jobs/boss.js";
 import { cleanupSessionsJob } from "./jobs/cleanup-sessions.job.js";
 import { registerSyncQueue, syncConnectorJob, syncSchedulerJob } from "./jobs/sync-connector.job.js";
+import { registerTransformQueue, runTransformJob, transformSchedulerJob } from "./jobs/run-transform.job.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
 
@@ -43,12 +44,16 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
         cleanupSessionsJob(database.db),
         syncConnectorJob({ db: database.db, secrets, config }),
         syncSchedulerJob(database.db, () => boss!),
+        runTransformJob({ db: database.db, secrets, config }),
+        transformSchedulerJob(database.db, () => boss!),
       ],
       work: options.role !== "api",
     });
     const unregister = registerSyncQueue(config.DATABASE_URL, boss);
+    const unregisterTransforms = registerTransformQueue(config.DATABASE_URL, boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
     stops.unshift(async () => unregister());
+    stops.unshift(async () => unregisterTransforms());
 
     if (options.role !== "worker") {
       const redirectUri = new URL("/auth/google/callback", config.APP_URL).toString();

@@ -59,6 +59,12 @@ export const TRANSFORM_MESSAGES = {
   deprecated: "Editing transforms this way is deprecated. To change this transform, create it again through the template flow and delete this one.",
   notFound: "Transform not found",
   templateNotFound: "Template not found",
+  /** Beyond the spec: the run calls and input checks. */
+  runOpen: "A run of this transform is already queued or running.",
+  queueUnavailable: "The job queue is not running on this server.",
+  connectorNotFound: "Connector not found",
+  noWarehouse: "The connector has no destination with a warehouse: add a local, BigQuery or Snowflake destination to it.",
+  unknownResultTable: "This transform has no such result table.",
 } as const;
 
 /* ---- transforms ---------------------------------------------------------------------------------- */
@@ -126,7 +132,7 @@ export type TransformDraft = z.infer<typeof transformDraftSchema>;
 
 /** POST /transforms/create (§7). */
 export const transformCreateSchema = z.object({
-  template_id: z.string().trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
+  template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
   name: trimmed(TRANSFORM_MESSAGES.nameRequired),
   description: z.string().trim().default(""),
   connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
@@ -176,6 +182,9 @@ export const setupStepSchema = z.object({
   type: z.enum(SETUP_STEP_TYPES),
   permission: z.string().optional(),
   requirement_inputs: z.array(requirementInputSchema).default([]),
+  /** Beyond the spec: SQL to run (Snowflake GRANTs, BigQuery DCL) and plain-language instructions, per warehouse. */
+  sql: z.string().optional(),
+  instructions: z.array(z.string()).optional(),
 });
 export type SetupStep = z.infer<typeof setupStepSchema>;
 
@@ -195,15 +204,57 @@ export const templateSchema = z.object({
   outputs: z.array(z.object({ table: z.string(), description: z.string() })).default([]),
   /** The template's steps in words, for the page without JS (the flowchart's text form). */
   steps: z.array(z.string()).default([]),
+  /** Beyond the spec: flowchart node id → tooltip text (the node ids of mermaid_code). */
+  node_descriptions: z.record(z.string()).optional(),
 });
 export type Template = z.infer<typeof templateSchema>;
 
+/** GET /templates/{id}?connector_id=: the destination the wizard uses (§6: first BigQuery or Snowflake one, else the local one). */
+export const templateDestinationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  integration_name: z.string(),
+  category: z.string(),
+  config: z.record(z.unknown()),
+});
+export type TemplateDestination = z.infer<typeof templateDestinationSchema>;
+export const templateWithDestinationSchema = templateSchema.extend({ destination: templateDestinationSchema.nullable().optional() });
+export type TemplateWithDestination = z.infer<typeof templateWithDestinationSchema>;
+
+/** GET /templates/input-constants. */
+export const inputConstantsSchema = z.object({
+  input_types: z.array(z.string()),
+  group_order: z.array(z.string()),
+  file_types: z.array(z.string()),
+  default_file_types: z.array(z.string()),
+  frequencies: z.array(z.string()),
+  workflows: z.array(z.object({ value: z.string(), label: z.string(), available: z.boolean() })),
+  default_template_id: z.string(),
+  setup_step_types: z.array(z.string()),
+  permission_types: z.array(z.string()),
+  integration_keys: z.array(z.string()),
+});
+export type InputConstants = z.infer<typeof inputConstantsSchema>;
+
+/** GET /transforms/{id}/results?table=&limit=: rows of one result table of the transform. */
+export const transformResultsSchema = z.object({
+  table: z.string(),
+  tables: z.array(z.string()),
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.unknown())),
+  /** Rows in the whole table. */
+  total: z.number().int(),
+});
+export type TransformResults = z.infer<typeof transformResultsSchema>;
+
 /** POST /templates/{id}/preview. */
 export const previewRequestSchema = z.object({
-  template_id: z.string().trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
-  connector_id: z.string().trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
+  template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
+  connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
   inputs: z.record(z.unknown()).default({}),
   requirement_inputs: z.record(z.unknown()).default({}),
+  /** Beyond the spec: the file types the transform will read (record_count counts those); §9's default when absent. */
+  file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) })).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
 });
 
 export const previewResponseSchema = z.object({

@@ -9,7 +9,7 @@ import type { Transform } from "../../contract/transforms.js";
 import { lastRun, linkedDestinations, toConnector } from "./connectors.js";
 import { toSource } from "./sources.js";
 import { toDestination } from "./destinations.js";
-import { iso } from "./values.js";
+import { lastTransformRun, toTransform } from "./transforms.js";
 
 /**
  * Every list is one user's records, newest first, a page at a time. The
@@ -77,7 +77,7 @@ export async function listConnectors(db: Database, ownerId: string, page: PageQu
 export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select({ t: transforms, connectorName: connectors.name })
+      .select({ t: transforms, connectorName: connectors.name, run: lastTransformRun })
       .from(transforms)
       .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
       .where(eq(transforms.ownerId, ownerId))
@@ -86,17 +86,5 @@ export async function listTransforms(db: Database, ownerId: string, page: PageQu
       .offset(window(page).offset),
     db.select({ total: count() }).from(transforms).where(eq(transforms.ownerId, ownerId)),
   ]);
-  return {
-    total,
-    rows: rows.map(({ t, connectorName }) => ({
-      id: t.id,
-      name: t.name,
-      description: t.description,
-      transform_type: t.transformType,
-      connector_id: t.connectorId,
-      connector_name: connectorName,
-      status: t.status,
-      created_at: iso(t.createdAt)!,
-    })),
-  };
+  return { total, rows: rows.map(({ t, connectorName, run }) => toTransform(t, connectorName, run)) };
 }

@@ -148,3 +148,24 @@ export const syncRuns = pgTable("sync_runs", {
   startedAt: timestamp("started_at", { withTimezone: true }),
   finishedAt: timestamp("finished_at", { withTimezone: true }),
 }, (t) => [index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc(), t.id)]);
+
+/** One run of a transform: queued by its schedule, "Run now" or creation, run by a worker (backend/jobs/run-transform.job.ts). */
+export const transformRuns = pgTable("transform_runs", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  transformId: uuid("transform_id").notNull().references(() => transforms.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** queued | running | succeeded | failed */
+  status: text("status").notNull().default("queued"),
+  /** create | manual | schedule */
+  trigger: text("trigger").notNull().default("manual"),
+  jobId: text("job_id"),
+  attempts: integer("attempts").notNull().default(0),
+  /** Transcripts (meetings) read. */
+  records: integer("records").notNull().default(0),
+  /** Result tables written: [{ table, rows }]. */
+  outputs: jsonb("outputs").$type<{ table: string; rows: number }[]>().notNull().default([]),
+  error: text("error"),
+  createdAt: createdAt(),
+  startedAt: timestamp("started_at", { withTimezone: true }),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+}, (t) => [index("transform_runs_transform_created_idx").on(t.transformId, t.createdAt.desc(), t.id)]);

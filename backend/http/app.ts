@@ -8,6 +8,7 @@ import { destinationsRoutes } from "./destinations.js";
 import { destinationIntegrationsRoutes } from "./destination-integrations.js";
 import { connectorsRoutes } from "./connectors.js";
 import { transformsRoutes } from "./transforms.js";
+import { templatesRoutes } from "./templates.js";
 
 /** The HTTP API of spec §7, call for call. Every answer is JSON; every failure has a `message`. */
 export function createApi(services: Services) {
@@ -24,6 +25,7 @@ export function createApi(services: Services) {
   app.route("/", destinationIntegrationsRoutes);
   app.route("/", connectorsRoutes);
   app.route("/", transformsRoutes);
+  app.route("/", templatesRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json({ message: error.message }, error.status);

@@ -1,22 +1,160 @@
-import { Hono } from "hono";
-import { ApiError, requireSession, type ApiEnv } from "./context.js";
+import { Hono, type Context } from "hono";
+import { ApiError, jsonBody, requireSession, type ApiEnv } from "./context.js";
 import { listHandler } from "./list-route.js";
 import { listTransforms } from "../db/lists.js";
-import { deleteTransform, findTransform } from "../db/transforms.js";
+import {
+  connectorChoices,
+  deleteTransform,
+  findTransform,
+  insertTransform,
+  latestOutputs,
+  listTransformRuns,
+  ownedTransformRow,
+  transformNameTaken,
+} from "../db/transforms.js";
+import { findConnector } from "../db/connectors.js";
+import { transformRuns } from "../db/schema.js";
+import { and, desc, eq } from "drizzle-orm";
+import {
+  TRANSFORM_FILE_TYPES,
+  TRANSFORM_MESSAGES as M,
+  transformCreateSchema,
+  transformDraftSchema,
+} from "../../contract/transforms.js";
+import { allDefinitions } from "../transforms/catalogue.js";
+import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
+import { enqueueTransformRun, resultTables } from "../transforms/runner.js";
+import { transformQueue } from "../jobs/run-transform.job.js";
+import { openWarehouse } from "../transforms/warehouse.js";
+import { ownedWarehouseDestination } from "../transforms/warehouse.js";
 
+/**
+ * Spec §7 "Transforms" plus, beyond the spec, the first screen's server
+ * check (validate-draft), Run now, run history and result rows.
+ */
 export const transformsRoutes = new Hono<ApiEnv>();
 transformsRoutes.use("/transforms/*", requireSession);
 
+/** { message, field } for field errors; the app-wide handler does the rest. */
+transformsRoutes.onError((error, c) => {
+  if (error instanceof FieldError) return c.json({ message: error.message, ...(error.field ? { field: error.field } : {}) }, error.status);
+  if (error instanceof ApiError) return c.json({ message: error.message }, error.status);
+  throw error;
+});
+
+transformsRoutes.get("/transforms/config", async (c) => {
+  return c.json({
+    transform_types: allDefinitions().map((d) => ({ value: d.transformType, label: d.label })),
+    connectors: await connectorChoices(c.var.services.db, c.var.user.id),
+    file_types: [...TRANSFORM_FILE_TYPES],
+  });
+});
+
 transformsRoutes.get("/transforms/list", listHandler(listTransforms));
 
+/** The first screen's Continue (§5): the schema's checks, the connector is the caller's, the name is not taken. */
+transformsRoutes.post("/transforms/validate-draft", async (c) => {
+  const draft = parseFields(transformDraftSchema, await jsonBody(c));
+  if (!(await findConnector(c.var.services.db, c.var.user.id, draft.connector_id))) throw new FieldError(400, M.connectorNotFound, "connector_id");
+  if (await transformNameTaken(c.var.services.db, c.var.user.id, draft.name)) throw new FieldError(409, M.nameTaken, "name");
+  return c.json({ status: "success", message: "The transform can be configured." });
+});
+
+transformsRoutes.post("/transforms/create", async (c) => {
+  const { db } = c.var.services;
+  const body = parseFields(transformCreateSchema, await jsonBody(c));
+  const d = requireTemplateInBody(body.template_id);
+  const { connector, destination } = await connectorAndWarehouse(db, c.var.user.id, body.connector_id);
+  if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
+  const { inputs, requirementInputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
+  const row = await insertTransform(db, c.var.user.id, {
+    name: body.name,
+    description: body.description,
+    transformType: d.transformType,
+    templateId: d.id,
+    connectorId: connector.id,
+    frequency: body.frequency,
+    fileTypes: [...new Set(body.file_types)],
+    inputs,
+    requirementInputs,
+    permissionsSetup: body.permissions_setup,
+  });
+  if (!row) throw new FieldError(409, M.nameTaken, "name");
+  // The first run, at once. Without a queue (an API-only process that lost it) the scheduler queues it later.
+  const boss = transformQueue(c.var.services.config.DATABASE_URL);
+  const run = boss ? await enqueueTransformRun(db, boss, { id: row.id, ownerId: c.var.user.id }, "create") : null;
+  return c.json({ status: "success", transform_id: row.id, run_id: run?.id ?? null, message: "Transform created" }, 201);
+});
+
+function requireTemplateInBody(id: string) {
+  try {
+    return requireTemplate(id);
+  } catch {
+    throw new FieldError(400, M.templateNotFound, "template_id");
+  }
+}
+
 transformsRoutes.delete("/transforms/delete/:id", async (c) => {
-  if (!(await deleteTransform(c.var.services.db, c.var.user.id, c.req.param("id")))) throw new ApiError(404, "Transform not found");
+  if (!(await deleteTransform(c.var.services.db, c.var.user.id, c.req.param("id")))) throw new ApiError(404, M.notFound);
   return c.json({ message: "Transform deleted" });
 });
 
-// Registered last: "/transforms/:id" would otherwise shadow "/transforms/list".
+async function owned(c: Context<ApiEnv>) {
+  const row = await ownedTransformRow(c.var.services.db, c.var.user.id, c.req.param("id")!);
+  if (!row) throw new ApiError(404, M.notFound);
+  return row;
+}
+
+/** Run now: 409 while a run is queued or running. */
+transformsRoutes.post("/transforms/:id/run", async (c) => {
+  const transform = await owned(c);
+  const boss = transformQueue(c.var.services.config.DATABASE_URL);
+  if (!boss) throw new ApiError(502, M.queueUnavailable);
+  const run = await enqueueTransformRun(c.var.services.db, boss, { id: transform.id, ownerId: c.var.user.id }, "manual");
+  if (!run) throw new ApiError(409, M.runOpen);
+  return c.json({ status: "success", run, message: "Run queued" }, 202);
+});
+
+transformsRoutes.get("/transforms/:id/runs", async (c) => {
+  const transform = await owned(c);
+  return c.json({ status: "success", runs: await listTransformRuns(c.var.services.db, transform.id), message: "Runs" });
+});
+
+/** Rows of one result table as of the latest successful run (?table= one of the transform's tables, default the first; ?limit= 1–500, default 50). */
+transformsRoutes.get("/transforms/:id/results", async (c) => {
+  const { db } = c.var.services;
+  const transform = await owned(c);
+  const tables = resultTables(transform);
+  const table = c.req.query("table") || tables[0];
+  if (!table || !tables.includes(table)) throw new FieldError(400, M.unknownResultTable, "table");
+  const limitText = c.req.query("limit") ?? "50";
+  const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
+  if (!(limit >= 1 && limit <= 500)) throw new FieldError(400, "limit must be a whole number from 1 to 500.", "limit");
+  const empty = { table, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 };
+  const [latest] = await db
+    .select({ id: transformRuns.id })
+    .from(transformRuns)
+    .where(and(eq(transformRuns.transformId, transform.id), eq(transformRuns.status, "succeeded")))
+    .orderBy(desc(transformRuns.createdAt), desc(transformRuns.id))
+    .limit(1);
+  if (!latest || !(await latestOutputs(db, transform.id)).some((o) => o.table === table)) return c.json(empty);
+  const destination = await ownedWarehouseDestination(db, c.var.user.id, transform.connectorId);
+  if (!destination) throw new ApiError(409, M.noWarehouse);
+  const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
+  try {
+    const requirement = transform.requirementInputs as Record<string, string | undefined>;
+    const page = await warehouse.readTable(table, limit, latest.id, { dataset: requirement.results_dataset, schema: requirement.results_schema });
+    return c.json(page ? { table, tables, ...page } : empty);
+  } catch (error) {
+    throw new ApiError(502, `Reading the result table ${table} from "${destination.name}" failed: ${(error as Error).message}`);
+  } finally {
+    await warehouse.close().catch(() => {});
+  }
+});
+
+// Registered last: "/transforms/:id" would otherwise shadow the calls above.
 transformsRoutes.get("/transforms/:id", async (c) => {
   const transform = await findTransform(c.var.services.db, c.var.user.id, c.req.param("id"));
-  if (!transform) throw new ApiError(404, "Transform not found");
+  if (!transform) throw new ApiError(404, M.notFound);
   return c.json(transform);
 });

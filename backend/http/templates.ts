@@ -1,0 +1,110 @@
+import { Hono, type Context } from "hono";
+import { ApiError, jsonBody, requireSession, type ApiEnv } from "./context.js";
+import {
+  DEFAULT_FILE_TYPES,
+  DEFAULT_TEMPLATE_ID,
+  INPUT_GROUP_ORDER,
+  INPUT_TYPES,
+  PERMISSION_TYPES,
+  previewRequestSchema,
+  SETUP_STEP_TYPES,
+  TRANSFORM_FILE_TYPES,
+  TRANSFORM_FREQUENCIES,
+  TRANSFORM_MESSAGES as M,
+  WIZARD_INTEGRATION_KEYS,
+  type PreviewResponse,
+} from "../../contract/transforms.js";
+import { allDefinitions, CATEGORIES, setupStepsFor, toTemplate } from "../transforms/catalogue.js";
+import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
+import { findConnector } from "../db/connectors.js";
+import { openWarehouse, ownedWarehouseDestination, platformsFor } from "../transforms/warehouse.js";
+import type { Destination } from "../../contract/destinations.js";
+
+/** Spec §7 "templates": the catalogue (backend/transforms/catalogue.ts), per-warehouse setup steps, and the preview. */
+export const templatesRoutes = new Hono<ApiEnv>();
+templatesRoutes.use("/templates/*", requireSession);
+
+templatesRoutes.onError((error, c) => {
+  if (error instanceof FieldError) return c.json({ message: error.message, ...(error.field ? { field: error.field } : {}) }, error.status);
+  if (error instanceof ApiError) return c.json({ message: error.message }, error.status);
+  throw error;
+});
+
+templatesRoutes.get("/templates/input-constants", (c) =>
+  c.json({
+    input_types: [...INPUT_TYPES],
+    group_order: [...INPUT_GROUP_ORDER],
+    file_types: [...TRANSFORM_FILE_TYPES],
+    default_file_types: [...DEFAULT_FILE_TYPES],
+    frequencies: [...TRANSFORM_FREQUENCIES],
+    workflows: [
+      { value: "template", label: "Use Templates", available: true },
+      { value: "custom", label: "Build Custom", available: false },
+    ],
+    default_template_id: DEFAULT_TEMPLATE_ID,
+    setup_step_types: [...SETUP_STEP_TYPES],
+    permission_types: [...PERMISSION_TYPES],
+    integration_keys: [...WIZARD_INTEGRATION_KEYS],
+  }),
+);
+
+templatesRoutes.get("/templates/categories", (c) => c.json({ categories: CATEGORIES }));
+
+templatesRoutes.get("/templates/categories/:category/templates", (c) => {
+  const category = c.req.param("category");
+  if (!CATEGORIES.some((k) => k.id === category)) throw new ApiError(404, "Category not found");
+  return c.json({ templates: allDefinitions().filter((d) => d.category === category).map((d) => toTemplate(d)) });
+});
+
+/** The destination the wizard uses for ?connector_id= (none without it); 404 when the connector is not the caller's. */
+async function wizardDestination(c: Context<ApiEnv>): Promise<Destination | null | undefined> {
+  const connectorId = c.req.query("connector_id");
+  if (!connectorId) return undefined;
+  const connector = await findConnector(c.var.services.db, c.var.user.id, connectorId);
+  if (!connector) throw new ApiError(404, M.connectorNotFound);
+  return ownedWarehouseDestination(c.var.services.db, c.var.user.id, connector.id);
+}
+
+const summary = (d: Destination) => ({ id: d.id, name: d.name, integration_name: d.integration_name, integration_label: d.integration_label, category: d.category, config: d.config });
+
+templatesRoutes.get("/templates/:id/metadata", (c) => c.json({ inputs: requireTemplate(c.req.param("id")).inputs }));
+
+templatesRoutes.get("/templates/:id/setup-steps", async (c) => {
+  const d = requireTemplate(c.req.param("id"));
+  const destination = await wizardDestination(c);
+  return c.json({ steps: setupStepsFor(d, destination ? toWarehouseTarget(destination) : null) });
+});
+
+/** POST /templates/{id}/preview: the pipeline the inputs make and how many transcripts it would read now. */
+templatesRoutes.post("/templates/:id/preview", async (c) => {
+  const d = requireTemplate(c.req.param("id"));
+  const body = parseFields(previewRequestSchema, await jsonBody(c));
+  if (body.template_id !== d.id) throw new FieldError(400, "The template_id in the body does not match the template of the address.", "template_id");
+  const { connector, destination } = await connectorAndWarehouse(c.var.services.db, c.var.user.id, body.connector_id);
+  if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
+  const { inputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
+  const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
+  let recordCount: number;
+  try {
+    recordCount = await warehouse.countMeetings(connector.source_id, platformsFor(body.file_types));
+  } catch (error) {
+    throw new ApiError(502, `${M.previewFailed}: reading "${destination.name}" failed: ${(error as Error).message}`);
+  } finally {
+    await warehouse.close().catch(() => {});
+  }
+  const response: PreviewResponse = {
+    template_config: { pipeline: d.pipeline(inputs) },
+    template_name: d.name,
+    transform_type: d.transformType,
+    record_count: recordCount,
+  };
+  return c.json(response);
+});
+
+// Registered last: "/templates/:id" would otherwise shadow the calls above.
+templatesRoutes.get("/templates/:id", async (c) => {
+  const d = requireTemplate(c.req.param("id"));
+  const destination = await wizardDestination(c);
+  const template = toTemplate(d, destination ? toWarehouseTarget(destination) : null);
+  return c.json(destination === undefined ? template : { ...template, destination: destination ? summary(destination) : null });
+});

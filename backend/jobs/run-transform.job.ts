@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/client.js";
+import type { JobDefinition } from "./job.js";
+import { enqueueDueTransformRuns, performTransformRun, TRANSFORM_QUEUE, TRANSFORM_RETRY_LIMIT, TRANSFORM_SCHEDULER_QUEUE } from "../transforms/runner.js";
+import type { WarehouseServices } from "../transforms/warehouse.js";
+
+/**
+ * The transform jobs: one run (queue "run-transform", stately, singletonKey =
+ * transform id) and the every-minute scheduler that queues due runs. The
+ * pipeline itself lives in backend/transforms/runner.ts.
+ */
+
+/* ---- the queue handle the API sends through (one per database: tests run several backends) ---- */
+
+const queues = new Map<string, PgBoss>();
+export function registerTransformQueue(databaseUrl: string, boss: PgBoss): () => void {
+  queues.set(databaseUrl, boss);
+  return () => {
+    if (queues.get(databaseUrl) === boss) queues.delete(databaseUrl);
+  };
+}
+export function transformQueue(databaseUrl: string): PgBoss | undefined {
+  return queues.get(databaseUrl);
+}
+
+export function runTransformJob(services: WarehouseServices): JobDefinition<z.ZodTypeAny> {
+  return {
+    name: TRANSFORM_QUEUE,
+    payload: z.object({ runId: z.string().uuid() }),
+    policy: "stately",
+    retryLimit: TRANSFORM_RETRY_LIMIT,
+    retryDelay: 5,
+    expireInSeconds: Number(process.env.TRANSFORM_JOB_EXPIRE_SECONDS ?? 1800),
+    // Runs of different transforms proceed side by side (one per transform at most: stately + singletonKey).
+    concurrency: Math.max(1, Number(process.env.TRANSFORM_CONCURRENCY) || 2),
+    pollingIntervalSeconds: 0.5,
+    handle: ({ runId }, { log }) => performTransformRun(services, runId, log),
+  };
+}
+
+export function transformSchedulerJob(db: Database, boss: () => PgBoss): JobDefinition<z.ZodTypeAny> {
+  return {
+    name: TRANSFORM_SCHEDULER_QUEUE,
+    payload: z.object({}).passthrough(),
+    policy: "singleton",
+    cron: "* * * * *",
+    retryLimit: 0,
+    async handle(_payload, { log }) {
+      const queued = await enqueueDueTransformRuns(db, boss());
+      if (queued) log.info({ queued }, "scheduled transform runs queued");
+    },
+  };
+}

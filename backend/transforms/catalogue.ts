@@ -1,0 +1,505 @@
+import {
+  DEFAULT_SETUP_STEP_TITLES,
+  DEFAULT_TEMPLATE_ID,
+  type RequirementInput,
+  type SetupStep,
+  type Template,
+  type TemplateCategory,
+  type TemplateInput,
+} from "../../contract/transforms.js";
+import { hostedProvider } from "./provider.js";
+import { DEFAULT_ACTION_CUES } from "./analysis/index.js";
+
+/**
+ * The template catalogue, as data: categories, templates (inputs, setup steps,
+ * flowchart, outputs) and each template's pipeline description (primitives →
+ * signals → outcome) built from its input values. The runner executes the
+ * pipelines in backend/transforms/pipelines.ts through the analysis library.
+ * See docs/decisions/2026-11-22-transforms-and-templates.md.
+ */
+
+export const CATEGORIES: TemplateCategory[] = [
+  { id: "conversation_intelligence", name: "Conversation intelligence" },
+  { id: "sales_insights", name: "Sales insights" },
+  { id: "coaching", name: "Coaching" },
+];
+
+/** The pipeline a preview shows and a run executes (the spec's template_config.pipeline). */
+export interface Pipeline {
+  primitives: { name: string; type: string; parameters: { provider: string; model: string } & Record<string, unknown> }[];
+  signals: { aggregations: ({ name: string; function: string } & Record<string, unknown>)[] };
+  outcome: { model_type: string } & Record<string, unknown>;
+}
+
+export interface OutputTable {
+  /** The table is `<prefix>_<first 8 hex of the transform id>_<suffix>`. */
+  suffix: string;
+  description: string;
+  /** Key columns: a re-run replaces these rows, never duplicates them. */
+  key: string[];
+}
+
+interface Node {
+  id: string;
+  label: string;
+  tooltip: string;
+  kind: "data" | "primitive" | "signal" | "outcome";
+}
+
+export interface TemplateDefinition {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  /** The transform_type a transform made from it gets (and its label in GET /transforms/config). */
+  transformType: string;
+  label: string;
+  inputs: Record<string, TemplateInput>;
+  requirements: string[];
+  outputs: OutputTable[];
+  nodes: Node[];
+  edges: [string, string][];
+  /** False: the wizard shows the two default steps (§4). */
+  customSetup: boolean;
+  pipeline(values: Record<string, unknown>): Pipeline;
+}
+
+/* ---- shared inputs -------------------------------------------------------------------------------- */
+
+export const LOCAL_PROVIDER = "local";
+export const HOSTED_PROVIDER = "hosted_llm";
+
+/** Topic labels: the local model's top words, or a hosted LLM's name for them (only when one is configured). */
+function providerInput(localModel: string): TemplateInput {
+  const hosted = hostedProvider();
+  return {
+    type: "enum",
+    enum: [LOCAL_PROVIDER, HOSTED_PROVIDER],
+    default: LOCAL_PROVIDER,
+    required: true,
+    label: "Topic labels by",
+    group: "primitives",
+    description: hosted
+      ? `local labels each topic with its top words (${localModel}); hosted_llm asks the configured hosted model (${hosted.model}) to name each topic from its top words (only the words are sent, never transcripts).`
+      : `local labels each topic with its top words (${localModel}); hosted_llm is unavailable (no hosted LLM is configured on this server).`,
+  };
+}
+
+const speakersInput: TemplateInput = {
+  type: "enum",
+  enum: ["all", "internal", "external"],
+  default: "all",
+  required: true,
+  label: "Speakers",
+  group: "signals",
+  description: "Whose lines count: everyone, only your team (Internal) or only customers (External).",
+};
+
+export const DEFAULT_COMPETITORS = ["Fivetran", "Airbyte", "Stitch", "Segment", "Hevo"];
+export const DEFAULT_RISK_KEYWORDS = ["cancel", "cost cutting", "evaluating whether to renew", "lower than we hoped", "frustrating", "sync failures", "hard sell"];
+export const DEFAULT_CUE_PHRASES = [...DEFAULT_ACTION_CUES];
+
+const model = (values: Record<string, unknown>, local: string) => {
+  if (values.provider === HOSTED_PROVIDER) return { provider: HOSTED_PROVIDER, model: hostedProvider()?.model ?? "unavailable" };
+  return { provider: LOCAL_PROVIDER, model: local };
+};
+
+const TRANSCRIPTS: Node = { id: "transcripts", label: "Synced transcripts", kind: "data", tooltip: "Rows of meetings and transcript_utterances that the connector synced into its destination warehouse, filtered by the transform's file types." };
+
+/* ---- the templates -------------------------------------------------------------------------------- */
+
+/** Built per call: the provider inputs' descriptions follow the environment (a hosted LLM configured or not). */
+const definitions = (): TemplateDefinition[] => [
+  {
+    id: "topic_modeling",
+    name: "Topic modeling",
+    description: "Groups meetings by what they are about: TF-IDF vectors of each meeting's transcript clustered with k-means, with the top words of each topic.",
+    category: "conversation_intelligence",
+    transformType: "topic_modeling",
+    label: "Topic Modeling",
+    inputs: {
+      num_topics: { type: "integer", min: 2, max: 20, default: 6, required: true, label: "Number of topics", group: "general", description: "How many topics to find (2 to 20)." },
+      top_words: { type: "integer", min: 3, max: 20, default: 8, required: true, label: "Words per topic", group: "general", description: "How many top words describe each topic (3 to 20)." },
+      provider: providerInput("top-words"),
+      extra_stopwords: { type: "list[string]", default: [], required: false, label: "Extra stop words", group: "primitives", description: "Comma-separated words to ignore besides the usual English stop words (e.g. your company name)." },
+      speakers: speakersInput,
+      min_document_words: { type: "integer", min: 1, max: 1000, default: 20, required: false, label: "Minimum words per meeting", group: "signals", description: "Meetings with fewer words (after stop words) are left out." },
+      seed: { type: "integer", min: 0, max: 2147483647, default: 42, required: false, hidden: true, label: "Seed", group: "outcome", description: "Seed of the k-means initialisation, so that re-runs give the same topics." },
+    },
+    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
+    outputs: [
+      { suffix: "topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"] },
+      { suffix: "topic_assignments", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"] },
+    ],
+    nodes: [
+      TRANSCRIPTS,
+      { id: "tokenize", label: "Tokenize and stem", kind: "primitive", tooltip: "Primitive: each meeting's lines become one document; words are lower-cased, stop words removed, Porter-stemmed." },
+      { id: "cluster", label: "k-means on TF-IDF", kind: "primitive", tooltip: "Primitive (local model kmeans-tfidf): TF-IDF vectors clustered with k-means++ into the chosen number of topics." },
+      { id: "topic_words", label: "Top words per topic", kind: "signal", tooltip: "Signal: the highest-weighted words of each cluster centre label the topic." },
+      { id: "topic_share", label: "Meetings per topic", kind: "signal", tooltip: "Signal: how many meetings fall in each topic, and each meeting's score." },
+      { id: "topic_tables", label: "Topic tables", kind: "outcome", tooltip: "Outcome: the topics and topic_assignments tables in the destination warehouse." },
+    ],
+    edges: [["transcripts", "tokenize"], ["tokenize", "cluster"], ["cluster", "topic_words"], ["cluster", "topic_share"], ["topic_words", "topic_tables"], ["topic_share", "topic_tables"]],
+    customSetup: true,
+    pipeline: (v) => ({
+      primitives: [
+        { name: "meeting_documents", type: "tokenize", parameters: { provider: LOCAL_PROVIDER, model: "porter-stemmer", speakers: v.speakers, extra_stopwords: v.extra_stopwords } },
+        { name: "topic_clusters", type: "topic_model", parameters: { provider: LOCAL_PROVIDER, model: "kmeans-tfidf", num_topics: v.num_topics, top_words: v.top_words, seed: v.seed, min_document_words: v.min_document_words } },
+        { name: "topic_labels", type: "labeling", parameters: model(v, "top-words") },
+      ],
+      signals: { aggregations: [{ name: "topic_words", function: "top_weighted_terms" }, { name: "topic_share", function: "count_by_topic" }] },
+      outcome: { model_type: "topic_summary", tables: ["topics", "topic_assignments"] },
+    }),
+  },
+  {
+    id: "sentiment_over_time",
+    name: "Sentiment over time",
+    description: "Scores every transcript line with the AFINN-165 lexicon and tracks average sentiment and the share of positive and negative lines per day or week.",
+    category: "conversation_intelligence",
+    transformType: "sentiment_analysis",
+    label: "Sentiment Analysis",
+    inputs: {
+      granularity: { type: "enum", enum: ["day", "week"], default: "week", required: true, label: "Period", group: "general", description: "Aggregate per day or per week (weeks start on Monday, UTC)." },
+      speakers: speakersInput,
+    },
+    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    outputs: [{ suffix: "sentiment", description: "One row per period: meetings, lines, average sentiment, positive and negative shares.", key: ["period_start"] }],
+    nodes: [
+      TRANSCRIPTS,
+      { id: "score_lines", label: "Score each line", kind: "primitive", tooltip: "Primitive (local model afinn-165): each line gets a sentiment score from the AFINN-165 word list." },
+      { id: "by_period", label: "Group by period", kind: "signal", tooltip: "Signal: lines grouped by day or week of when they were spoken." },
+      { id: "shares", label: "Average and shares", kind: "signal", tooltip: "Signal: average score and the share of positive and negative lines per period." },
+      { id: "sentiment_table", label: "Sentiment trend table", kind: "outcome", tooltip: "Outcome: the sentiment table, one row per period." },
+    ],
+    edges: [["transcripts", "score_lines"], ["score_lines", "by_period"], ["by_period", "shares"], ["shares", "sentiment_table"]],
+    customSetup: true,
+    pipeline: (v) => ({
+      primitives: [{ name: "line_sentiment", type: "sentiment", parameters: { provider: LOCAL_PROVIDER, model: "afinn-165", speakers: v.speakers } }],
+      signals: { aggregations: [{ name: "period_sentiment", function: "mean_by_period", granularity: v.granularity }, { name: "polarity_shares", function: "share_positive_negative" }] },
+      outcome: { model_type: "time_series", tables: ["sentiment"] },
+    }),
+  },
+  {
+    id: "action_items",
+    name: "Action items",
+    description: "Finds the commitments made in meetings (\"next step\", \"I will…\") with who made them and any due date mentioned.",
+    category: "sales_insights",
+    transformType: "action_items",
+    label: "Action Items",
+    inputs: {
+      cue_phrases: { type: "list[string]", default: DEFAULT_CUE_PHRASES, required: true, label: "Cue phrases", group: "primitives", description: "Comma-separated phrases that mark a commitment (case-insensitive)." },
+    },
+    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    outputs: [{ suffix: "action_items", description: "One row per commitment: meeting, line, owner, text, cue and due hint.", key: ["utterance_id"] }],
+    nodes: [
+      TRANSCRIPTS,
+      { id: "match_cues", label: "Match cue phrases", kind: "primitive", tooltip: "Primitive (local model cue-phrase-matcher): lines containing one of the cue phrases." },
+      { id: "owners", label: "Owner and due date", kind: "signal", tooltip: "Signal: the speaker owns the item; dates and weekdays in the line become the due hint." },
+      { id: "action_table", label: "Action items table", kind: "outcome", tooltip: "Outcome: the action_items table, one row per commitment." },
+    ],
+    edges: [["transcripts", "match_cues"], ["match_cues", "owners"], ["owners", "action_table"]],
+    customSetup: true,
+    pipeline: (v) => ({
+      primitives: [{ name: "commitment_lines", type: "phrase_match", parameters: { provider: LOCAL_PROVIDER, model: "cue-phrase-matcher", cue_phrases: v.cue_phrases } }],
+      signals: { aggregations: [{ name: "owner", function: "speaker_of_line" }, { name: "due_hint", function: "date_mentions" }] },
+      outcome: { model_type: "item_list", tables: ["action_items"] },
+    }),
+  },
+  {
+    id: "speaker_metrics",
+    name: "Speaker metrics",
+    description: "Talk ratio, longest monologue and questions asked per speaker and meeting: the basics of call coaching.",
+    category: "coaching",
+    transformType: "speaker_metrics",
+    label: "Speaker Metrics",
+    inputs: {
+      monologue_threshold_seconds: { type: "integer", min: 5, max: 3600, default: 60, required: true, label: "Long monologue (seconds)", group: "signals", description: "A speaker talking this long without interruption counts as a long monologue (5 to 3600)." },
+    },
+    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    outputs: [{ suffix: "speaker_metrics", description: "One row per meeting and speaker: lines, talk time, talk ratio, longest monologue, long monologues, questions asked.", key: ["meeting_id", "speaker_id"] }],
+    nodes: [
+      TRANSCRIPTS,
+      { id: "turns", label: "Speaker turns", kind: "primitive", tooltip: "Primitive (local model turn-taking): consecutive lines of one speaker form a turn." },
+      { id: "talk_ratio", label: "Talk ratio", kind: "signal", tooltip: "Signal: each speaker's share of the meeting's talk time." },
+      { id: "monologues", label: "Longest monologue", kind: "signal", tooltip: "Signal: the longest turn, and how many turns exceed the threshold." },
+      { id: "questions", label: "Questions asked", kind: "signal", tooltip: "Signal: lines ending in a question mark." },
+      { id: "metrics_table", label: "Speaker metrics table", kind: "outcome", tooltip: "Outcome: the speaker_metrics table, one row per meeting and speaker." },
+    ],
+    edges: [["transcripts", "turns"], ["turns", "talk_ratio"], ["turns", "monologues"], ["turns", "questions"], ["talk_ratio", "metrics_table"], ["monologues", "metrics_table"], ["questions", "metrics_table"]],
+    customSetup: false,
+    pipeline: (v) => ({
+      primitives: [{ name: "speaker_turns", type: "turn_segmentation", parameters: { provider: LOCAL_PROVIDER, model: "turn-taking" } }],
+      signals: {
+        aggregations: [
+          { name: "talk_ratio", function: "share_of_talk_time" },
+          { name: "longest_monologue", function: "max_turn_length", threshold_seconds: v.monologue_threshold_seconds },
+          { name: "questions_asked", function: "count_questions" },
+        ],
+      },
+      outcome: { model_type: "speaker_scorecard", tables: ["speaker_metrics"] },
+    }),
+  },
+  {
+    id: "keyword_tracker",
+    name: "Keyword tracker",
+    description: "Tracks mentions of the words you care about (competitors by default) with who said them, when, and the sentiment of the line.",
+    category: "sales_insights",
+    transformType: "keyword_tracking",
+    label: "Keyword Tracking",
+    inputs: {
+      keywords: { type: "list[string]", default: DEFAULT_COMPETITORS, required: true, label: "Keywords", group: "general", description: "Comma-separated words or phrases to track, e.g. your competitors." },
+      case_sensitive: { type: "boolean", default: false, required: false, label: "Case-sensitive", group: "primitives", description: "Match the keywords' capitalisation exactly." },
+    },
+    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    outputs: [
+      { suffix: "keyword_mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"] },
+      { suffix: "keyword_summary", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"] },
+    ],
+    nodes: [
+      TRANSCRIPTS,
+      { id: "match_keywords", label: "Match keywords", kind: "primitive", tooltip: "Primitive (local model keyword-matcher): whole-word matches of each keyword in each line." },
+      { id: "line_sentiment", label: "Line sentiment", kind: "primitive", tooltip: "Primitive (afinn-165): the sentiment of the line with the mention." },
+      { id: "mention_counts", label: "Mentions per keyword", kind: "signal", tooltip: "Signal: mentions, meetings and average sentiment per keyword." },
+      { id: "keyword_tables", label: "Keyword tables", kind: "outcome", tooltip: "Outcome: the keyword_mentions and keyword_summary tables." },
+    ],
+    edges: [["transcripts", "match_keywords"], ["match_keywords", "line_sentiment"], ["line_sentiment", "mention_counts"], ["mention_counts", "keyword_tables"]],
+    customSetup: true,
+    pipeline: (v) => ({
+      primitives: [
+        { name: "keyword_matches", type: "keyword_match", parameters: { provider: LOCAL_PROVIDER, model: "keyword-matcher", keywords: v.keywords, case_sensitive: v.case_sensitive } },
+        { name: "mention_sentiment", type: "sentiment", parameters: { provider: LOCAL_PROVIDER, model: "afinn-165" } },
+      ],
+      signals: { aggregations: [{ name: "mentions_per_keyword", function: "count_by_keyword" }, { name: "keyword_sentiment", function: "mean_sentiment_by_keyword" }] },
+      outcome: { model_type: "mention_tracker", tables: ["keyword_mentions", "keyword_summary"] },
+    }),
+  },
+  {
+    id: "deal_risk",
+    name: "Deal risk",
+    description: "Scores each account's risk from its meetings: sentiment and its trend, competitor and risk mentions, open action items and how much the customer talks.",
+    category: "sales_insights",
+    transformType: "deal_risk",
+    label: "Deal Risk",
+    inputs: {
+      threshold: { type: "integer", min: 0, max: 100, default: 60, required: true, label: "High-risk score", group: "outcome", description: "Accounts scoring at or above this (0 to 100) are high risk." },
+      competitor_keywords: { type: "list[string]", default: DEFAULT_COMPETITORS, required: true, label: "Competitors", group: "signals", description: "Comma-separated competitor names." },
+      risk_keywords: { type: "list[string]", default: DEFAULT_RISK_KEYWORDS, required: true, label: "Risk phrases", group: "signals", description: "Comma-separated phrases that signal churn or a lost deal." },
+    },
+    requirements: ["A connector that has synced transcripts and meetings (with accounts) into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
+    outputs: [{ suffix: "deal_risk", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"] }],
+    nodes: [
+      TRANSCRIPTS,
+      { id: "sentiment", label: "Line sentiment", kind: "primitive", tooltip: "Primitive (afinn-165): sentiment of every line." },
+      { id: "mentions", label: "Competitor and risk mentions", kind: "primitive", tooltip: "Primitive (keyword-matcher): lines naming a competitor or a risk phrase." },
+      { id: "commitments", label: "Action items", kind: "primitive", tooltip: "Primitive (cue-phrase-matcher): commitments still open." },
+      { id: "account_signals", label: "Per-account signals", kind: "signal", tooltip: "Signal: per account, average sentiment and its trend, mention counts, open items, external talk ratio." },
+      { id: "risk_score", label: "Risk score", kind: "outcome", tooltip: "Outcome (risk-score-v1): a 0–100 score, a level (low, medium, high) and the reasons, in the deal_risk table." },
+    ],
+    edges: [["transcripts", "sentiment"], ["transcripts", "mentions"], ["transcripts", "commitments"], ["sentiment", "account_signals"], ["mentions", "account_signals"], ["commitments", "account_signals"], ["account_signals", "risk_score"]],
+    customSetup: true,
+    pipeline: (v) => ({
+      primitives: [
+        { name: "line_sentiment", type: "sentiment", parameters: { provider: LOCAL_PROVIDER, model: "afinn-165" } },
+        { name: "mentions", type: "keyword_match", parameters: { provider: LOCAL_PROVIDER, model: "keyword-matcher", competitor_keywords: v.competitor_keywords, risk_keywords: v.risk_keywords } },
+        { name: "commitments", type: "phrase_match", parameters: { provider: LOCAL_PROVIDER, model: "cue-phrase-matcher" } },
+      ],
+      signals: {
+        aggregations: [
+          { name: "sentiment_trend", function: "slope_by_account" },
+          { name: "mention_counts", function: "count_by_account" },
+          { name: "external_talk_ratio", function: "share_of_talk_time" },
+        ],
+      },
+      outcome: { model_type: "risk_score", provider: LOCAL_PROVIDER, model: "risk-score-v1", threshold: v.threshold, tables: ["deal_risk"] },
+    }),
+  },
+];
+
+export function templateDefinition(id: string): TemplateDefinition | null {
+  return definitions().find((d) => d.id === id) ?? null;
+}
+
+export function allDefinitions(): TemplateDefinition[] {
+  return definitions();
+}
+
+export const defaultTemplateId = DEFAULT_TEMPLATE_ID;
+
+/* ---- flowchart -------------------------------------------------------------------------------------- */
+
+const SHAPES: Record<Node["kind"], [string, string]> = { data: ["[(", ")]"], primitive: ["[", "]"], signal: ["([", "])"], outcome: ["{{", "}}"] };
+
+/** A mermaid flowchart of the template: data → primitives → signals → outcome; node ids are the tooltips' keys. */
+export function mermaidOf(d: TemplateDefinition): string {
+  const lines = ["flowchart LR"];
+  for (const kind of ["data", "primitive", "signal", "outcome"] as const) {
+    const nodes = d.nodes.filter((n) => n.kind === kind);
+    if (nodes.length === 0) continue;
+    lines.push(`  subgraph ${kind}s["${kind === "data" ? "Data" : kind[0]!.toUpperCase() + kind.slice(1) + "s"}"]`);
+    for (const n of nodes) lines.push(`    ${n.id}${SHAPES[kind][0]}"${n.label}"${SHAPES[kind][1]}`);
+    lines.push("  end");
+  }
+  for (const [from, to] of d.edges) lines.push(`  ${from} --> ${to}`);
+  for (const kind of ["primitive", "signal", "outcome"] as const) {
+    const ids = d.nodes.filter((n) => n.kind === kind).map((n) => n.id);
+    if (ids.length) lines.push(`  class ${ids.join(",")} ${kind}`);
+  }
+  return lines.join("\n");
+}
+
+/* ---- setup steps per warehouse ---------------------------------------------------------------------- */
+
+/** The warehouse a transform reads and writes: what the setup steps talk about. */
+export interface WarehouseTarget {
+  id: string;
+  name: string;
+  integration_name: string;
+  category: string;
+  config: Record<string, unknown>;
+  service_account_email?: string | null;
+}
+
+const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+
+export const RESULTS_PREFIX_INPUT: RequirementInput = {
+  key: "results_prefix",
+  label: "Result table prefix",
+  type: "string",
+  default: "tx",
+  placeholder: "tx",
+  description: "Result tables are named <prefix>_<first 8 characters of the transform id>_<table>. Letters, digits and _ only.",
+  required: true,
+};
+
+function resultsLocation(target: WarehouseTarget | null): RequirementInput | null {
+  if (target?.integration_name === "bigquery") {
+    return { key: "results_dataset", label: "Results dataset", type: "string", default: str(target.config.dataset_name), placeholder: "tributary_results", required: true, description: "The BigQuery dataset the result tables are written to (it must exist)." };
+  }
+  if (target?.integration_name === "snowflake" || target?.integration_name === "snowflake_stage") {
+    return { key: "results_schema", label: "Results schema", type: "string", default: str(target.config.schema), placeholder: "TRIBUTARY_RESULTS", required: true, description: "The Snowflake schema (in the destination's database) the result tables are written to (it must exist)." };
+  }
+  return null;
+}
+
+function readStep(target: WarehouseTarget | null, step: number, title: string): SetupStep {
+  const base = { step, title, required: true, type: "destination_setup" as const, requirement_inputs: [] };
+  if (!target) {
+    return { ...base, description: "Choose a connector whose destinations include a warehouse (local, BigQuery or Snowflake): the transform reads the transcripts it synced there.", instructions: [] };
+  }
+  return {
+    ...base,
+    description: `The transform reads the meetings and transcript_utterances tables that the connector synced into "${target.name}" (${target.integration_name === "local" ? "the local warehouse" : target.integration_name === "bigquery" ? "BigQuery" : "Snowflake"}).`,
+    instructions: ["Make sure the connector has synced at least once: the preview shows how many transcripts the transform would read."],
+  };
+}
+
+function reviewStep(target: WarehouseTarget | null, step: number, title: string): SetupStep {
+  const base = { step, title, required: true, type: "permissions_review" as const, permission: "dataset_query_access", requirement_inputs: [] };
+  const kind = target?.integration_name;
+  if (kind === "bigquery") {
+    const project = str(target!.config.project_id) ?? "<project>";
+    const dataset = str(target!.config.dataset_name) ?? "<dataset>";
+    const account = target!.service_account_email ?? "<the platform service account>";
+    return {
+      ...base,
+      description: `The platform's service account ${account} needs to query the dataset ${project}.${dataset}.`,
+      instructions: [`Grant ${account} the BigQuery Data Viewer role on the dataset ${project}.${dataset}.`, `Grant it the BigQuery Job User role on the project ${project} so that it can run queries.`],
+      sql: `GRANT \`roles/bigquery.dataViewer\` ON SCHEMA \`${project}.${dataset}\` TO "serviceAccount:${account}";`,
+    };
+  }
+  if (kind === "snowflake" || kind === "snowflake_stage") {
+    const c = target!.config;
+    const db = str(c.database) ?? "<DATABASE>";
+    const schema = str(c.schema) ?? "<SCHEMA>";
+    const wh = str(c.warehouse) ?? "<WAREHOUSE>";
+    const user = str(c.user) ?? "<USER>";
+    return {
+      ...base,
+      description: `The Snowflake user ${user} needs to read the synced tables in ${db}.${schema}.`,
+      instructions: ["Run these statements as a role that owns the database (e.g. ACCOUNTADMIN), replacing TRIBUTARY_ROLE with the role of the user."],
+      sql: [`GRANT USAGE ON WAREHOUSE ${wh} TO ROLE TRIBUTARY_ROLE;`, `GRANT USAGE ON DATABASE ${db} TO ROLE TRIBUTARY_ROLE;`, `GRANT USAGE ON SCHEMA ${db}.${schema} TO ROLE TRIBUTARY_ROLE;`, `GRANT SELECT ON ALL TABLES IN SCHEMA ${db}.${schema} TO ROLE TRIBUTARY_ROLE;`, `GRANT SELECT ON FUTURE TABLES IN SCHEMA ${db}.${schema} TO ROLE TRIBUTARY_ROLE;`, `GRANT ROLE TRIBUTARY_ROLE TO USER ${user};`].join("\n"),
+    };
+  }
+  if (kind === "local") {
+    return { ...base, description: "Nothing to grant: the local warehouse is a DuckDB file on this server that Tributary reads and writes itself.", instructions: [] };
+  }
+  return { ...base, description: "Review the read access the transform needs on the destination warehouse once a connector is chosen.", instructions: [] };
+}
+
+function writeStep(target: WarehouseTarget | null, step: number): SetupStep {
+  const base = { step, title: "Grant write access for results", required: true, type: "permission_setup" as const, permission: "permission_setup" };
+  const location = resultsLocation(target);
+  const kind = target?.integration_name;
+  if (kind === "bigquery") {
+    const project = str(target!.config.project_id) ?? "<project>";
+    const account = target!.service_account_email ?? "<the platform service account>";
+    return {
+      ...base,
+      description: `The result tables are created in a dataset of ${project}; the service account needs to write there.`,
+      instructions: [`Grant ${account} the BigQuery Data Editor role on the results dataset.`],
+      sql: `GRANT \`roles/bigquery.dataEditor\` ON SCHEMA \`${project}.<results dataset>\` TO "serviceAccount:${account}";`,
+      requirement_inputs: location ? [location] : [],
+    };
+  }
+  if (kind === "snowflake" || kind === "snowflake_stage") {
+    const db = str(target!.config.database) ?? "<DATABASE>";
+    return {
+      ...base,
+      description: "The result tables are created (and merged into) in a schema of the destination's database.",
+      instructions: ["Replace <RESULTS_SCHEMA> with the results schema below and run as the schema's owner."],
+      sql: [`GRANT USAGE ON SCHEMA ${db}.<RESULTS_SCHEMA> TO ROLE TRIBUTARY_ROLE;`, `GRANT CREATE TABLE ON SCHEMA ${db}.<RESULTS_SCHEMA> TO ROLE TRIBUTARY_ROLE;`, `GRANT INSERT, UPDATE, SELECT ON FUTURE TABLES IN SCHEMA ${db}.<RESULTS_SCHEMA> TO ROLE TRIBUTARY_ROLE;`].join("\n"),
+      requirement_inputs: location ? [location] : [],
+    };
+  }
+  return {
+    ...base,
+    description: kind === "local" ? "Nothing to grant: result tables are written into the same local warehouse." : "The result tables are written into the destination warehouse.",
+    instructions: [],
+    requirement_inputs: [],
+  };
+}
+
+function deployStep(step: number): SetupStep {
+  return {
+    step,
+    title: "Deploy",
+    description: "Name the result tables. Creating the transform queues a first run at once, then it runs on its schedule.",
+    required: true,
+    type: "deployment",
+    permission: "deployment",
+    requirement_inputs: [RESULTS_PREFIX_INPUT],
+    instructions: [],
+  };
+}
+
+/** The setup steps of a template for a warehouse (or, with none, in general); §4's two defaults when it has none of its own. */
+export function setupStepsFor(d: TemplateDefinition, target: WarehouseTarget | null): SetupStep[] {
+  if (!d.customSetup) return [readStep(target, 1, DEFAULT_SETUP_STEP_TITLES[0]), reviewStep(target, 2, DEFAULT_SETUP_STEP_TITLES[1])];
+  return [readStep(target, 1, "Connect the transcripts"), reviewStep(target, 2, "Review read permissions"), writeStep(target, 3), deployStep(4)];
+}
+
+/** All requirement inputs of a template's steps for a warehouse (what create and preview check). */
+export function requirementInputsFor(d: TemplateDefinition, target: WarehouseTarget | null): RequirementInput[] {
+  return setupStepsFor(d, target).flatMap((s) => s.requirement_inputs);
+}
+
+/** The template as the API answers it. */
+export function toTemplate(d: TemplateDefinition, target: WarehouseTarget | null = null): Template {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    category: d.category,
+    mermaid_code: mermaidOf(d),
+    setup_steps: setupStepsFor(d, target),
+    inputs: d.inputs,
+    requirements: d.requirements,
+    outputs: d.outputs.map((o) => ({ table: `tx_<transform>_${o.suffix}`, description: o.description })),
+    steps: [
+      ...d.nodes.filter((n) => n.kind === "primitive").map((n) => `Primitive — ${n.label}: ${n.tooltip.replace(/^Primitive[^:]*: /, "")}`),
+      ...d.nodes.filter((n) => n.kind === "signal").map((n) => `Signal — ${n.label}: ${n.tooltip.replace(/^Signal[^:]*: /, "")}`),
+      ...d.nodes.filter((n) => n.kind === "outcome").map((n) => `Outcome — ${n.label}: ${n.tooltip.replace(/^Outcome[^:]*: /, "")}`),
+    ],
+    node_descriptions: Object.fromEntries(d.nodes.map((n) => [n.id, n.tooltip])),
+  };
+}
