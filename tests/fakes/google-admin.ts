@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
 import http from "node:http";
 import { pathToFileURL } from "node:url";
-import { listen } from "./zoom.js";
+import { Faults, listen, pageOf, utcMidnight, type FaultRule } from "./zoom.js";
+import { gmailFixture, handleGmailMessages, type FakeGmailMessage } from "./gmail.js";
 import { jwtVerify } from "jose";
 
 /**
@@ -11,17 +12,23 @@ import { jwtVerify } from "jose";
  *   with domain-wide delegation uses it: the assertion's signature is checked
  *   against the service account's public key, `sub` must be a Workspace user,
  *   and the client id must have been granted the scopes (domain-wide delegation).
- * - Admin SDK Directory API: GET /admin/directory/v1/groups?customer=my_customer.
- * - Gmail API: GET /gmail/v1/users/{userId}/messages.
+ * - Admin SDK Directory API: GET /admin/directory/v1/groups?customer=my_customer,
+ *   /admin/directory/v1/groups/{groupKey}/members, /admin/directory/v1/users?customer=my_customer.
+ * - Gmail API: GET /gmail/v1/users/{userId}/profile, …/messages (q, paging) and
+ *   …/messages/{id} (tests/fakes/gmail.ts), for the token's own mailbox.
  * google-auth-library's JWT client and the official @googleapis/* clients run against it.
  */
 export interface FakeGoogleOptions {
   port?: number;
   /** Workspace users; admins may list groups. */
   users?: { email: string; admin?: boolean }[];
-  groups?: { id: string; email: string; name: string; directMembersCount?: string }[];
+  groups?: { id: string; email: string; name: string; directMembersCount?: string; members?: string[] }[];
   /** Whether the Workspace admin has already granted domain-wide delegation to the service account. */
   delegationGranted?: boolean;
+  /** The UTC midnight the messages are placed before (default: today's). */
+  anchor?: Date;
+  /** Most items per page (messages, members, users), to exercise paging. */
+  maxPageSize?: number;
 }
 
 export interface ServiceAccountKeyFile {
@@ -45,7 +52,13 @@ export interface FakeGoogle {
   serviceAccountKey: string;
   key: ServiceAccountKeyFile;
   setDelegationGranted(granted: boolean): void;
-  requests: { method: string; path: string; subject?: string }[];
+  requests: { method: string; path: string; subject?: string; query?: Record<string, string>; grantType?: string }[];
+  /** Every mailbox's messages. */
+  messages: FakeGmailMessage[];
+  /** Lifetime (seconds) of the OAuth access tokens issued from now on (individual mailboxes). */
+  setAccessTokenTtl(seconds: number): void;
+  /** The next matching requests fail as told. */
+  fail(rule: FaultRule): void;
   close(): Promise<void>;
 }
 
@@ -54,10 +67,11 @@ export const FAKE_GOOGLE_DEFAULTS = {
   users: [
     { email: "admin@acme.example", admin: true },
     { email: "sam@acme.example", admin: false },
+    { email: "lee@acme.example", admin: false },
   ],
   groups: [
-    { id: "03x8tuzt1h1n4bb", email: "sales@acme.example", name: "Sales", directMembersCount: "8" },
-    { id: "01egqt2p2qcpl9f", email: "support@acme.example", name: "Support", directMembersCount: "4" },
+    { id: "03x8tuzt1h1n4bb", email: "sales@acme.example", name: "Sales", directMembersCount: "8", members: ["sam@acme.example", "lee@acme.example"] },
+    { id: "01egqt2p2qcpl9f", email: "support@acme.example", name: "Support", directMembersCount: "4", members: ["admin@acme.example"] },
   ],
 };
 
@@ -92,11 +106,16 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const codes = new Map<string, { redirectUri: string; email: string }>();
   const refreshTokens = new Map<string, string>();
   const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  let oauthTtl = 3599;
   const issue = (sub: string, scopes: string[]) => {
     const access = `ya29.fake-${randomBytes(16).toString("hex")}`;
-    tokens.set(access, { sub, scopes, expires: Date.now() + 3600_000 });
+    tokens.set(access, { sub, scopes, expires: Date.now() + oauthTtl * 1000 });
     return access;
   };
+  const messages = gmailFixture(options.anchor ?? utcMidnight(), users.map((u) => u.email));
+  const maxPageSize = options.maxPageSize ?? 500;
+  const pageTokens = new Map<string, number>();
+  const faults = new Faults();
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json; charset=UTF-8" });
@@ -114,7 +133,10 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     const body = req.method === "POST" ? await readBody(req) : "";
-    requests.push({ method: req.method ?? "GET", path: url.pathname });
+    const form = new URLSearchParams(body);
+    requests.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), grantType: form.get("grant_type") ?? undefined });
+    const statusName = (code: number) => (code === 429 ? "RESOURCE_EXHAUSTED" : code >= 500 ? "INTERNAL" : code === 403 ? "PERMISSION_DENIED" : code === 401 ? "UNAUTHENTICATED" : "INVALID_ARGUMENT");
+    if (faults.apply(url.pathname, res, (code) => ({ error: { code, message: code === 429 ? "Quota exceeded for quota metric 'Queries'." : code >= 500 ? "Internal error encountered." : "The caller does not have permission", errors: [{ message: "fake", domain: "global", reason: statusName(code) }], status: statusName(code) } }))) return;
 
     // Test control (not Google's): the Workspace admin grants or removes domain-wide delegation.
     if (url.pathname === "/_fake/delegation" && req.method === "POST") {
@@ -174,7 +196,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         if (grantType === "authorization_code") refreshTokens.set(refresh, sub);
         return json(res, 200, {
           access_token: issue(sub, ["https://www.googleapis.com/auth/gmail.readonly"]),
-          expires_in: 3599,
+          expires_in: oauthTtl,
           scope: "https://www.googleapis.com/auth/gmail.readonly",
           token_type: "Bearer",
           ...(grantType === "authorization_code" ? { refresh_token: refresh } : {}),
@@ -215,13 +237,49 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       if (userId !== "me" && userId !== authorized.sub) return apiError(res, 403, "Delegation denied for " + authorized.sub, "PERMISSION_DENIED");
       return json(res, 200, { emailAddress: authorized.sub, messagesTotal: 42, threadsTotal: 30, historyId: "1234" });
     }
-    const messages = /^\/gmail\/v1\/users\/([^/]+)\/messages$/.exec(url.pathname);
-    if (messages && req.method === "GET") {
+    const mailbox = /^\/gmail\/v1\/users\/([^/]+)\/messages(\/[^/]+)?$/.exec(url.pathname);
+    if (mailbox && req.method === "GET") {
       if (!authorized) return apiError(res, 401, "Request had invalid authentication credentials.", "UNAUTHENTICATED");
       if (!authorized.scopes.includes("https://www.googleapis.com/auth/gmail.readonly")) return apiError(res, 403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED");
-      const userId = decodeURIComponent(messages[1]!);
+      const userId = decodeURIComponent(mailbox[1]!);
       if (userId !== "me" && userId !== authorized.sub) return apiError(res, 403, "Delegation denied for " + authorized.sub, "PERMISSION_DENIED");
-      return json(res, 200, { messages: [{ id: "18c2f0a1b2c3d4e5", threadId: "18c2f0a1b2c3d4e5" }], resultSizeEstimate: 1 });
+      if (handleGmailMessages(url, authorized.sub, messages, pageTokens, maxPageSize, res, json, apiError)) return;
+    }
+    /** Answers the refusal and returns false unless the token is an admin's with a scope under `scopePrefix`. */
+    const directoryAdmin = (scopePrefix: string): boolean => {
+      const refusal: [number, string, string] | null = !authorized
+        ? [401, "Request had invalid authentication credentials.", "UNAUTHENTICATED"]
+        : !authorized.scopes.some((s) => s.startsWith(scopePrefix))
+          ? [403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED"]
+          : !users.find((u) => u.email === authorized.sub)?.admin
+            ? [403, "Not Authorized to access this resource/api", "PERMISSION_DENIED"]
+            : null;
+      if (refusal) apiError(res, ...refusal);
+      return !refusal;
+    };
+    const members = /^\/admin\/directory\/v1\/groups\/([^/]+)\/members$/.exec(url.pathname);
+    if (members && req.method === "GET") {
+      if (!directoryAdmin("https://www.googleapis.com/auth/admin.directory.group")) return;
+      const key = decodeURIComponent(members[1]!);
+      const group = groups.find((g) => g.id === key || g.email === key);
+      if (!group) return apiError(res, 404, "Resource Not Found: groupKey", "NOT_FOUND");
+      const page = pageOf(group.members ?? [], Math.min(maxPageSize, Number(url.searchParams.get("maxResults") ?? 200) || 200), url.searchParams.get("pageToken"), pageTokens);
+      return json(res, 200, {
+        kind: "admin#directory#members",
+        etag: '"fake"',
+        members: page.items.map((email) => ({ kind: "admin#directory#member", id: createHash("md5").update(email).digest("hex").slice(0, 21), email, role: "MEMBER", type: "USER", status: "ACTIVE" })),
+        ...(page.next ? { nextPageToken: page.next } : {}),
+      });
+    }
+    if (url.pathname === "/admin/directory/v1/users" && req.method === "GET") {
+      if (!directoryAdmin("https://www.googleapis.com/auth/admin.directory.user")) return;
+      if (url.searchParams.get("customer") !== "my_customer" && !url.searchParams.get("domain")) return apiError(res, 400, "Bad Request", "INVALID_ARGUMENT");
+      const page = pageOf(users, Math.min(maxPageSize, Number(url.searchParams.get("maxResults") ?? 100) || 100), url.searchParams.get("pageToken"), pageTokens);
+      return json(res, 200, {
+        kind: "admin#directory#users",
+        users: page.items.map((u) => ({ kind: "admin#directory#user", id: createHash("md5").update(u.email).digest("hex").slice(0, 21), primaryEmail: u.email, isAdmin: !!u.admin, suspended: false, archived: false })),
+        ...(page.next ? { nextPageToken: page.next } : {}),
+      });
     }
     apiError(res, 404, `No such fake Google endpoint: ${req.method} ${url.pathname}`, "NOT_FOUND");
   });
@@ -240,6 +298,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       delegationGranted = granted;
     },
     requests,
+    messages,
+    setAccessTokenTtl: (seconds) => {
+      oauthTtl = seconds;
+    },
+    fail: (rule) => faults.add(rule),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -15,6 +15,8 @@ import { NotConfigured, ProviderError, type GmailConfig, type GmailOAuthConfig }
  */
 export const DIRECTORY_SCOPE = "https://www.googleapis.com/auth/admin.directory.group.readonly";
 export const GMAIL_SCOPE = "https://www.googleapis.com/auth/gmail.readonly";
+/** Reading an ORG-scope source lists the Workspace's users (Directory users.list). */
+export const DIRECTORY_USER_SCOPE = "https://www.googleapis.com/auth/admin.directory.user.readonly";
 const DEFAULT_TOKEN_URL = "https://oauth2.googleapis.com/token";
 
 interface ServiceAccountKey {
@@ -42,7 +44,8 @@ export function serviceAccountKey(config: GmailConfig): ServiceAccountKey {
   throw new NotConfigured("Gmail is not configured correctly: GMAIL_SERVICE_ACCOUNT_KEY must be a service-account key with client_email, private_key and client_id.");
 }
 
-function delegatedClient(config: GmailConfig, subject: string, scopes: string[]): JWT {
+/** A client acting as `subject` through domain-wide delegation (the readers use it per mailbox). */
+export function delegatedClient(config: GmailConfig, subject: string, scopes: string[]): JWT {
   const key = serviceAccountKey(config);
   const client = new JWT({ email: key.client_email, key: key.private_key, scopes, subject });
   if (config.tokenUrl !== DEFAULT_TOKEN_URL) {
@@ -115,7 +118,7 @@ export function delegationInstructions(config: GmailConfig): { instructions: Set
       steps: [
         { title: "Open domain-wide delegation", details: "In the Google Admin console go to Security → Access and data control → API controls, then Manage Domain Wide Delegation." },
         { title: "Add Tributary's client", details: "Click Add new and enter this client ID:", code_block: key.client_id },
-        { title: "Grant the read-only scopes", details: "Paste these OAuth scopes (comma separated) and click Authorize:", code_block: `${GMAIL_SCOPE},${DIRECTORY_SCOPE}` },
+        { title: "Grant the read-only scopes", details: "Paste these OAuth scopes (comma separated) and click Authorize:", code_block: `${GMAIL_SCOPE},${DIRECTORY_SCOPE},${DIRECTORY_USER_SCOPE}` },
         { title: "Enter your admin e-mail below", details: "Tributary acts as this administrator to list groups and read mail. Changes can take a few minutes to apply." },
       ],
     },
@@ -130,7 +133,7 @@ export interface GmailTokens {
   expiry_date: number | null;
 }
 
-function oauthClient(config: GmailOAuthConfig, redirectUri: string, tokens?: GmailTokens): OAuth2Client {
+export function oauthClient(config: GmailOAuthConfig, redirectUri: string, tokens?: GmailTokens): OAuth2Client {
   const client = new OAuth2Client({
     clientId: config.clientId,
     clientSecret: config.clientSecret,

@@ -18,6 +18,11 @@ export interface ZoomTokens {
 }
 
 export const ZOOM_SCOPES = "user:read:user group:read:list_groups group:read:list_members";
+/**
+ * The granular scopes reading needs on top (zoom-reader.ts): the account's users,
+ * a group's members, and every user's cloud recordings with their files.
+ */
+export const ZOOM_READ_SCOPES = "user:read:list_users:admin group:read:list_members:admin cloud_recording:read:list_user_recordings:admin cloud_recording:read:recording:admin";
 
 function configuration(config: ZoomConfig): oidc.Configuration {
   const server: oidc.ServerMetadata = {
