@@ -152,6 +152,23 @@ function meetingOf(r: Record<string, unknown>): MeetingMeta {
 }
 const lower = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
 
+/** A result cell as plain JSON (the results call's rows hold scalars): timestamps as ISO text, JSON values as their text. */
+function plainValue(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "object") return JSON.stringify(v);
+  return v;
+}
+const plainRow = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plainValue(v)]));
+
+/** Rows of one key kept once (the last one read): BigQuery's streaming de-duplication is best effort, so a re-synced row can be there twice. */
+function oncePer<T>(rows: T[], key: (row: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const row of rows) byKey.set(key(row), row);
+  return byKey.size === rows.length ? rows : rows.filter((row) => byKey.get(key(row)) === row);
+}
+
 /* ---- local: DuckDB --------------------------------------------------------------------------------- */
 
 class LocalWarehouse implements Warehouse {
@@ -232,32 +249,49 @@ class BigQueryWarehouse implements Warehouse {
     return exists;
   }
   private async run(query: string, params: Record<string, unknown>) {
-    const [rows] = await this.client().query({ query, params });
+    // Array parameters carry their type: BigQuery cannot infer the type of an empty one.
+    const types = Object.fromEntries(Object.entries(params).filter(([, v]) => Array.isArray(v)).map(([k]) => [k, ["STRING"]]));
+    const [rows] = await this.client().query({ query, params, types, useLegacySql: false });
     return (rows as Record<string, unknown>[]).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === "object" && "value" in v ? (v as { value: unknown }).value : v])));
+  }
+  private meetingIds = new Map<string, Promise<MeetingMeta[]>>();
+  private where() {
+    return "source_id = @source AND platform IN UNNEST(@platforms)";
   }
   async countMeetings(sourceId: string, platforms: string[]) {
     if (!(await this.exists("meetings"))) return 0;
-    const rows = await this.run(`SELECT COUNT(*) AS n FROM ${this.table("meetings")} WHERE source_id = @source AND platform IN UNNEST(@platforms)`, { source: uuid(sourceId), platforms: platformList(platforms) });
+    const rows = await this.run(`SELECT COUNT(DISTINCT meeting_id) AS n FROM ${this.table("meetings")} WHERE ${this.where()}`, { source: uuid(sourceId), platforms: platformList(platforms) });
     return num(rows[0]?.n);
   }
-  async readMeetings(sourceId: string, platforms: string[]) {
-    if (!(await this.exists("meetings"))) return [];
-    const rows = await this.run(
-      `SELECT meeting_id, title, account, UNIX_MILLIS(started_at) AS started_ms FROM ${this.table("meetings")} WHERE source_id = @source AND platform IN UNNEST(@platforms) ORDER BY started_at, meeting_id`,
-      { source: uuid(sourceId), platforms: platformList(platforms) },
-    );
-    return rows.map(meetingOf);
+  readMeetings(sourceId: string, platforms: string[]) {
+    const key = JSON.stringify([sourceId, platformList(platforms)]);
+    let read = this.meetingIds.get(key);
+    if (!read) {
+      read = (async () => {
+        if (!(await this.exists("meetings"))) return [];
+        const rows = await this.run(
+          `SELECT meeting_id, title, account, UNIX_MILLIS(started_at) AS started_ms FROM ${this.table("meetings")} WHERE ${this.where()} ORDER BY started_at, meeting_id`,
+          { source: uuid(sourceId), platforms: platformList(platforms) },
+        );
+        return oncePer(rows.map(meetingOf), (m) => m.meeting_id);
+      })();
+      this.meetingIds.set(key, read);
+      read.catch(() => this.meetingIds.delete(key));
+    }
+    return read;
   }
+  /** The lines of the source's utterances whose meeting is one of the platforms' (the meetings' filter applied here, not by a join). */
   async readLines(sourceId: string, platforms: string[]) {
-    if (!(await this.exists("meetings")) || !(await this.exists("transcript_utterances"))) return [];
+    const meetings = new Set((await this.readMeetings(sourceId, platforms)).map((m) => m.meeting_id));
+    if (meetings.size === 0 || !(await this.exists("transcript_utterances"))) return [];
     const rows = await this.run(
-      `SELECT u.meeting_id, u.utterance_id, u.speaker_id, u.speaker_name, u.affiliation, UNIX_MILLIS(u.spoken_at) AS spoken_ms, u.start_ms, u.end_ms, u.text
-       FROM ${this.table("transcript_utterances")} u JOIN ${this.table("meetings")} m ON m.meeting_id = u.meeting_id
-       WHERE m.source_id = @source AND m.platform IN UNNEST(@platforms) AND u.source_id = @source
-       ORDER BY u.meeting_id, u.start_ms, u.utterance_id`,
-      { source: uuid(sourceId), platforms: platformList(platforms) },
+      `SELECT meeting_id, utterance_id, speaker_id, speaker_name, affiliation, UNIX_MILLIS(spoken_at) AS spoken_ms, start_ms, end_ms, text
+       FROM ${this.table("transcript_utterances")}
+       WHERE source_id = @source
+       ORDER BY meeting_id, start_ms, utterance_id`,
+      { source: uuid(sourceId) },
     );
-    return rows.map(lineOf);
+    return oncePer(rows.map(lineOf), (l) => l.utterance_id).filter((l) => meetings.has(l.meeting_id));
   }
   async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
     const dataset = location?.dataset || this.dataset;
@@ -267,7 +301,7 @@ class BigQueryWarehouse implements Warehouse {
     const params = { run: uuid(runId) };
     const [count] = await this.run(`SELECT COUNT(*) AS n FROM ${this.table(table, dataset)} WHERE run_id = @run`, params);
     const rows = await this.run(`SELECT * FROM ${this.table(table, dataset)} WHERE run_id = @run LIMIT ${Math.max(0, Math.floor(limit))}`, params);
-    return { columns, rows, total: num(count?.n) };
+    return { columns, rows: rows.map(plainRow), total: num(count?.n) };
   }
   async resultsWriter(location?: ResultsLocation) {
     const config = { ...this.destination.config, ...(location?.dataset ? { dataset_name: location.dataset } : {}) };
@@ -326,32 +360,47 @@ class SnowflakeWarehouse implements Warehouse {
     const rows = await this.run(`SELECT COUNT(*) AS N FROM ${this.table("meetings")} WHERE SOURCE_ID = ? AND ${p.sql}`, [uuid(sourceId), ...p.binds]);
     return num(rows[0]?.n);
   }
-  async readMeetings(sourceId: string, platforms: string[]) {
-    if (!(await this.exists("meetings"))) return [];
-    const p = this.platformsClause(platforms);
-    const rows = await this.run(
-      `SELECT MEETING_ID, TITLE, ACCOUNT, DATE_PART(EPOCH_MILLISECOND, STARTED_AT) AS STARTED_MS FROM ${this.table("meetings")} WHERE SOURCE_ID = ? AND ${p.sql} ORDER BY STARTED_AT, MEETING_ID`,
-      [uuid(sourceId), ...p.binds],
-    );
-    return rows.map(meetingOf);
+  private meetingIds = new Map<string, Promise<MeetingMeta[]>>();
+  readMeetings(sourceId: string, platforms: string[]) {
+    const key = JSON.stringify([sourceId, platformList(platforms)]);
+    let read = this.meetingIds.get(key);
+    if (!read) {
+      read = (async () => {
+        if (!(await this.exists("meetings"))) return [];
+        const p = this.platformsClause(platforms);
+        const rows = await this.run(
+          `SELECT MEETING_ID, TITLE, ACCOUNT, DATE_PART(EPOCH_MILLISECOND, STARTED_AT) AS STARTED_MS FROM ${this.table("meetings")} WHERE SOURCE_ID = ? AND ${p.sql} ORDER BY STARTED_AT, MEETING_ID`,
+          [uuid(sourceId), ...p.binds],
+        );
+        return oncePer(rows.map(meetingOf), (m) => m.meeting_id);
+      })();
+      this.meetingIds.set(key, read);
+      read.catch(() => this.meetingIds.delete(key));
+    }
+    return read;
   }
+  /** The lines of the source's utterances whose meeting is one of the platforms' (the meetings' filter applied here, not by a join). */
   async readLines(sourceId: string, platforms: string[]) {
-    if (!(await this.exists("meetings")) || !(await this.exists("transcript_utterances"))) return [];
-    const p = this.platformsClause(platforms);
+    const meetings = new Set((await this.readMeetings(sourceId, platforms)).map((m) => m.meeting_id));
+    if (meetings.size === 0 || !(await this.exists("transcript_utterances"))) return [];
     const rows = await this.run(
-      `SELECT U.MEETING_ID, U.UTTERANCE_ID, U.SPEAKER_ID, U.SPEAKER_NAME, U.AFFILIATION, DATE_PART(EPOCH_MILLISECOND, U.SPOKEN_AT) AS SPOKEN_MS, U.START_MS, U.END_MS, U.TEXT
-       FROM ${this.table("transcript_utterances")} U JOIN ${this.table("meetings")} M ON M.MEETING_ID = U.MEETING_ID
-       WHERE M.SOURCE_ID = ? AND M.${p.sql} AND U.SOURCE_ID = ?
-       ORDER BY U.MEETING_ID, U.START_MS, U.UTTERANCE_ID`,
-      [uuid(sourceId), ...p.binds, uuid(sourceId)],
+      `SELECT MEETING_ID, UTTERANCE_ID, SPEAKER_ID, SPEAKER_NAME, AFFILIATION, DATE_PART(EPOCH_MILLISECOND, SPOKEN_AT) AS SPOKEN_MS, START_MS, END_MS, TEXT
+       FROM ${this.table("transcript_utterances")}
+       WHERE SOURCE_ID = ?
+       ORDER BY MEETING_ID, START_MS, UTTERANCE_ID`,
+      [uuid(sourceId)],
     );
-    return rows.map(lineOf);
+    return oncePer(rows.map(lineOf), (l) => l.utterance_id).filter((l) => meetings.has(l.meeting_id));
   }
   async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
     if (!(await this.exists(table, location?.schema))) return null;
+    const columns = await this.run(
+      `SELECT COLUMN_NAME FROM ${this.ident(this.destination.config.database, "database")}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION`,
+      [this.ident(location?.schema || this.destination.config.schema, "schema"), table.toUpperCase()],
+    );
     const [count] = await this.run(`SELECT COUNT(*) AS N FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ?`, [uuid(runId)]);
     const rows = await this.run(`SELECT * FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ? LIMIT ${Math.max(0, Math.floor(limit))}`, [uuid(runId)]);
-    return { columns: rows[0] ? Object.keys(rows[0]) : [], rows, total: num(count?.n) };
+    return { columns: columns.map((c) => String(c.column_name).toLowerCase()), rows: rows.map(plainRow), total: num(count?.n) };
   }
   async resultsWriter(location?: ResultsLocation) {
     const config = { ...this.destination.config, ...(location?.schema ? { schema: location.schema } : {}) };

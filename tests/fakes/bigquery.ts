@@ -1,18 +1,124 @@
 import type http from "node:http";
 import { randomUUID } from "node:crypto";
 import { googleError, HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
+import { parseSql, runSelect, SqlError, type SqlKind, type SqlResult, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
 
 /**
- * A local BigQuery REST API (v2): datasets.get, jobs.insert (dry-run and
- * plain queries, which return no rows), tables.get/insert and
- * tabledata.insertAll — the calls @google-cloud/bigquery makes for the
- * connection test and the writer. Permissions can be denied to test errors.
+ * A local BigQuery REST API (v2): datasets.get, tables.get/insert,
+ * tabledata.insertAll, and queries — jobs.query (POST …/queries, the SDK's
+ * query() fast path), jobs.insert (dry runs, and query jobs whose results
+ * jobs.getQueryResults answers) — the calls @google-cloud/bigquery makes for
+ * the connection test, the writer and the transform runner. Streamed rows are
+ * kept per project.dataset.table and checked against the table's schema; like
+ * BigQuery, a row whose insertId was seen within `dedupWindowMs` is dropped
+ * (best-effort de-duplication, not an upsert). Queries are evaluated by
+ * ./warehouse-sql.ts (GoogleSQL with named parameters, as the SDK sends them).
+ * Permissions can be denied to test errors.
  */
-export type BigQueryPermission = "bigquery.datasets.get" | "bigquery.jobs.create" | "bigquery.tables.updateData";
+export type BigQueryPermission = "bigquery.datasets.get" | "bigquery.jobs.create" | "bigquery.tables.updateData" | "bigquery.tables.getData";
 
+interface SchemaField {
+  name: string;
+  type: string;
+  mode?: string;
+}
 interface FakeTable {
-  schema: unknown;
-  rows: Map<string, Record<string, unknown>>;
+  schema: { fields?: SchemaField[] } | undefined;
+  rows: { insertId?: string; json: Record<string, unknown> }[];
+  /** insertId → when it was last accepted. */
+  seen: Map<string, number>;
+}
+type TimestampFormat = { useInt64Timestamp?: boolean; timestampOutputFormat?: string };
+
+/** A query's result as the REST API sends it (schema, and rows of f/v cells). */
+function encode(result: SqlResult, format: TimestampFormat) {
+  return {
+    schema: { fields: result.columns.map((c) => ({ name: c.name, type: TYPE_OF_KIND[c.kind], mode: "NULLABLE" })) },
+    rows: result.rows.map((row) => ({ f: row.map((v, i) => ({ v: cell(v, result.columns[i]!.kind, format) })) })),
+  };
+}
+
+const KIND_OF_TYPE: Record<string, SqlKind> = {
+  STRING: "string",
+  FLOAT: "number",
+  FLOAT64: "number",
+  NUMERIC: "number",
+  BIGNUMERIC: "number",
+  INTEGER: "integer",
+  INT64: "integer",
+  BOOLEAN: "boolean",
+  BOOL: "boolean",
+  TIMESTAMP: "timestamp",
+  JSON: "json",
+};
+const TYPE_OF_KIND: Record<SqlKind, string> = { string: "STRING", number: "FLOAT", integer: "INTEGER", boolean: "BOOLEAN", timestamp: "TIMESTAMP", json: "JSON" };
+
+/** A streamed JSON value as the column's type (what a query sees). */
+function typed(type: string, v: unknown): SqlValue {
+  if (v === null || v === undefined) return null;
+  switch (KIND_OF_TYPE[type.toUpperCase()] ?? "string") {
+    case "number":
+    case "integer":
+      return Number(v);
+    case "boolean":
+      return v === true || v === "true";
+    case "timestamp":
+      return typeof v === "number" ? new Date(v * 1000) : new Date(String(v));
+    case "json":
+      return typeof v === "string" ? v : JSON.stringify(v);
+    default:
+      return typeof v === "string" ? v : JSON.stringify(v);
+  }
+}
+
+/** Whether a streamed value fits the column's type (BigQuery refuses the row otherwise). */
+function fits(type: string, v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  switch (KIND_OF_TYPE[type.toUpperCase()] ?? "string") {
+    case "number":
+    case "integer":
+      return Number.isFinite(Number(v)) && (typeof v === "number" || (typeof v === "string" && v.trim() !== ""));
+    case "boolean":
+      return typeof v === "boolean" || v === "true" || v === "false";
+    case "timestamp":
+      return (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && !Number.isNaN(Date.parse(v)));
+    case "json":
+      if (typeof v !== "string") return true;
+      try {
+        JSON.parse(v);
+        return true;
+      } catch {
+        return false;
+      }
+    default:
+      return typeof v !== "object";
+  }
+}
+
+/** A query parameter (QueryParameter JSON) as a value. */
+function parameterValue(type: { type?: string; arrayType?: { type?: string } } | undefined, value: { value?: unknown; arrayValues?: { value?: unknown }[] } | undefined): SqlValue | SqlValue[] {
+  const kind = String(type?.type ?? "STRING").toUpperCase();
+  if (kind === "ARRAY") return (value?.arrayValues ?? []).map((v) => parameterValue(type?.arrayType, v) as SqlValue);
+  const raw = value?.value;
+  if (raw === null || raw === undefined) return null;
+  if (kind === "INT64" || kind === "FLOAT64" || kind === "NUMERIC" || kind === "BIGNUMERIC") return Number(raw);
+  if (kind === "BOOL") return raw === true || raw === "true";
+  if (kind === "TIMESTAMP") return new Date(String(raw).replace(" ", "T"));
+  return String(raw);
+}
+
+/** A cell as the REST API sends it: strings, timestamps as int64 microseconds (useInt64Timestamp), float seconds, or ISO text. */
+function cell(v: SqlValue, kind: SqlKind, format: TimestampFormat): string | null {
+  if (v === null) return null;
+  if (kind === "timestamp") {
+    const ms = v instanceof Date ? v.getTime() : Date.parse(String(v));
+    if (format.timestampOutputFormat === "ISO8601_STRING") return new Date(ms).toISOString();
+    if (format.useInt64Timestamp || format.timestampOutputFormat === "INT64") return String(BigInt(ms) * 1000n);
+    return String(ms / 1000);
+  }
+  if (kind === "integer") return String(Math.trunc(Number(v)));
+  if (v instanceof Date) return v.toISOString();
+  return String(v);
 }
 
 export class FakeBigQuery {
@@ -22,6 +128,11 @@ export class FakeBigQuery {
   private readonly http = new HttpFake((req, res) => this.handle(req, res));
   /** Job configurations received by jobs.insert. */
   readonly jobs: Record<string, unknown>[] = [];
+  /** Query texts received (jobs.query and query jobs), in order. */
+  readonly queries: string[] = [];
+  /** How long an insertId keeps a re-sent row out (BigQuery: at least a minute). */
+  dedupWindowMs = 60_000;
+  private readonly results = new Map<string, SqlResult>();
 
   get requests(): RecordedRequest[] {
     return this.http.requests;
@@ -49,10 +160,18 @@ export class FakeBigQuery {
     this.datasets.clear();
     this.denied.clear();
     this.jobs.length = 0;
+    this.queries.length = 0;
+    this.results.clear();
+    this.dedupWindowMs = 60_000;
     this.http.requests.length = 0;
   }
+  /** The rows streamed into a table, as sent (oldest first). */
   rows(project: string, dataset: string, table: string) {
-    return [...(this.datasets.get(`${project}.${dataset}`)?.get(table)?.rows.values() ?? [])];
+    return (this.datasets.get(`${project}.${dataset}`)?.get(table)?.rows ?? []).map((r) => r.json);
+  }
+  /** The table's schema fields (tables.insert), or undefined when there is no such table. */
+  schema(project: string, dataset: string, table: string) {
+    return this.datasets.get(`${project}.${dataset}`)?.get(table)?.schema?.fields;
   }
 
   private forbidden(res: http.ServerResponse, resource: string, permission: BigQueryPermission): boolean {
@@ -67,6 +186,77 @@ export class FakeBigQuery {
     return found;
   }
 
+  /** A table reference of a query (`project.dataset.table`, `dataset.table`, or `…INFORMATION_SCHEMA.TABLES|COLUMNS`) as rows. */
+  private source(project: string, ref: TableRef, defaultDataset?: { projectId?: string; datasetId?: string }): { table: SqlTable; key: string } {
+    const parts = [...ref.parts];
+    const view = parts.length >= 2 && parts.at(-2)!.toUpperCase() === "INFORMATION_SCHEMA" ? parts.splice(-2).at(-1)!.toUpperCase() : undefined;
+    if (parts.length === 1 && !view && defaultDataset?.datasetId) parts.unshift(defaultDataset.projectId ?? project, defaultDataset.datasetId);
+    if (parts.length === (view ? 1 : 2)) parts.unshift(project);
+    if (parts.length !== (view ? 2 : 3)) throw new SqlError(`Table name "${ref.parts.join(".")}" missing dataset while no default dataset is set in the request.`);
+    const [p, d, t] = parts as [string, string, string?];
+    const dataset = this.datasets.get(`${p}.${d}`);
+    if (!dataset) throw new SqlError(`Not found: Dataset ${p}:${d} was not found in location US`, "not_found");
+    if (view === "TABLES") {
+      return {
+        key: `${p}.${d}`,
+        table: {
+          columns: ["table_catalog", "table_schema", "table_name"].map((name) => ({ name, kind: "string" as const })),
+          rows: [...dataset.keys()].map((name) => ({ table_catalog: p, table_schema: d, table_name: name })),
+        },
+      };
+    }
+    if (view === "COLUMNS") {
+      return {
+        key: `${p}.${d}`,
+        table: {
+          columns: [
+            { name: "table_name", kind: "string" },
+            { name: "column_name", kind: "string" },
+            { name: "ordinal_position", kind: "integer" },
+            { name: "data_type", kind: "string" },
+          ],
+          rows: [...dataset].flatMap(([name, table]) =>
+            (table.schema?.fields ?? []).map((f, i) => ({ table_name: name, column_name: f.name, ordinal_position: i + 1, data_type: f.type.toUpperCase() })),
+          ),
+        },
+      };
+    }
+    if (view) throw new SqlError(`Not found: Table ${p}:${d}.INFORMATION_SCHEMA.${view}`, "not_found");
+    const table = dataset.get(t!);
+    if (!table) throw new SqlError(`Not found: Table ${p}:${d}.${t} was not found in location US`, "not_found");
+    const fields = table.schema?.fields ?? [];
+    return {
+      key: `${p}.${d}`,
+      table: {
+        columns: fields.map((f) => ({ name: f.name, kind: KIND_OF_TYPE[f.type.toUpperCase()] ?? "string" })),
+        rows: table.rows.map((r) => Object.fromEntries(fields.map((f) => [f.name, typed(f.type, r.json[f.name])]))),
+      },
+    };
+  }
+
+  /** Runs a query; answers the result or sends the error (and answers undefined). */
+  private runQuery(res: http.ServerResponse, project: string, request: Record<string, any>): SqlResult | undefined {
+    const text = String(request.query ?? "");
+    this.queries.push(text);
+    if (request.useLegacySql === true) return void googleError(res, 400, "This fake only speaks GoogleSQL (useLegacySql: false).", "invalidQuery");
+    const params: Record<string, SqlValue | SqlValue[]> = {};
+    for (const p of (request.queryParameters ?? []) as { name?: string; parameterType?: any; parameterValue?: any }[]) {
+      if (!p.name) return void googleError(res, 400, "Positional query parameters are not supported by this fake.", "invalid");
+      params[p.name] = parameterValue(p.parameterType, p.parameterValue);
+    }
+    try {
+      const statement = parseSql(text);
+      if (statement.type !== "select") return void googleError(res, 400, "DML statements are not supported by this fake.", "invalidQuery");
+      const { table, key } = this.source(project, statement.from, request.defaultDataset);
+      if (this.forbidden(res, key, "bigquery.tables.getData")) return undefined;
+      return runSelect(statement, table, { params });
+    } catch (error) {
+      if (!(error instanceof SqlError)) throw error;
+      googleError(res, error.code === "not_found" ? 404 : 400, error.message, error.code === "not_found" ? "notFound" : "invalidQuery");
+      return undefined;
+    }
+  }
+
   private handle(req: RecordedRequest, res: http.ServerResponse) {
     const m = req.path.match(/^\/bigquery\/v2\/projects\/([^/]+)(?:\/(datasets|jobs|queries))?(?:\/([^/]+))?(?:\/(tables))?(?:\/([^/]+))?(?:\/(insertAll|data))?$/);
     if (!m) return googleError(res, 404, `Not found: ${req.method} ${req.path}`, "notFound");
@@ -78,6 +268,23 @@ export class FakeBigQuery {
       if (!this.dataset(res, project!, id)) return;
       return json(res, 200, { kind: "bigquery#dataset", id: `${project}:${id}`, datasetReference: { projectId: project, datasetId: id }, location: "US" });
     }
+    if (kind === "queries" && !id && req.method === "POST") {
+      // jobs.query: run at once, answer the rows with the job's reference.
+      if (this.forbidden(res, project!, "bigquery.jobs.create")) return;
+      const result = this.runQuery(res, project!, body);
+      if (!result) return;
+      const jobId = `job_${randomUUID()}`;
+      this.results.set(jobId, result);
+      return json(res, 200, {
+        kind: "bigquery#queryResponse",
+        jobReference: { projectId: project, jobId, location: "US" },
+        ...encode(result, body.formatOptions ?? {}),
+        totalRows: String(result.rows.length),
+        totalBytesProcessed: "0",
+        jobComplete: true,
+        cacheHit: false,
+      });
+    }
     if (kind === "jobs" && !id && req.method === "POST") {
       if (this.forbidden(res, project!, "bigquery.jobs.create")) return;
       this.jobs.push(body.configuration ?? {});
@@ -87,6 +294,12 @@ export class FakeBigQuery {
         return googleError(res, 404, `Not found: Dataset ${referenced[1]}:${referenced[2]} was not found in location US`, "notFound");
       }
       const jobId = body.jobReference?.jobId ?? `job_${randomUUID()}`;
+      if (query !== undefined && !body.configuration?.dryRun) {
+        // A query job runs at once; jobs.getQueryResults answers its rows (formatted per that call's options).
+        const result = this.runQuery(res, project!, body.configuration.query);
+        if (!result) return;
+        this.results.set(jobId, result);
+      }
       return json(res, 200, {
         kind: "bigquery#job",
         id: `${project}:US.${jobId}`,
@@ -100,7 +313,16 @@ export class FakeBigQuery {
       return json(res, 200, { kind: "bigquery#job", jobReference: { projectId: project, jobId: id, location: "US" }, status: { state: "DONE" } });
     }
     if (kind === "queries" && id && req.method === "GET") {
-      return json(res, 200, { kind: "bigquery#getQueryResultsResponse", jobComplete: true, totalRows: "0", rows: [], schema: { fields: [] }, jobReference: { projectId: project, jobId: id } });
+      const stored = this.results.get(id);
+      const format = { useInt64Timestamp: req.query["formatOptions.useInt64Timestamp"] === "true", timestampOutputFormat: req.query["formatOptions.timestampOutputFormat"] };
+      const encoded = encode(stored ?? { columns: [], rows: [] }, format);
+      return json(res, 200, {
+        kind: "bigquery#getQueryResultsResponse",
+        jobComplete: true,
+        totalRows: String(encoded.rows.length),
+        ...encoded,
+        jobReference: { projectId: project, jobId: id },
+      });
     }
     if (kind === "datasets" && id && tables) {
       const key = `${project}.${id}`;
@@ -109,21 +331,59 @@ export class FakeBigQuery {
       if (!tableId && req.method === "POST") {
         const name = body.tableReference?.tableId as string;
         if (dataset.has(name)) return googleError(res, 409, `Already Exists: Table ${project}:${id}.${name}`, "duplicate");
-        dataset.set(name, { schema: body.schema, rows: new Map() });
+        dataset.set(name, { schema: body.schema, rows: [], seen: new Map() });
         return json(res, 200, { kind: "bigquery#table", id: `${project}:${id}.${name}`, tableReference: { projectId: project, datasetId: id, tableId: name }, schema: body.schema });
       }
       const table = tableId ? dataset.get(tableId) : undefined;
       if (!table) return googleError(res, 404, `Not found: Table ${project}:${id}.${tableId}`, "notFound");
       if (!action && req.method === "GET") {
-        return json(res, 200, { kind: "bigquery#table", id: `${project}:${id}.${tableId}`, tableReference: { projectId: project, datasetId: id, tableId }, schema: table.schema });
+        return json(res, 200, {
+          kind: "bigquery#table",
+          id: `${project}:${id}.${tableId}`,
+          tableReference: { projectId: project, datasetId: id, tableId },
+          schema: table.schema,
+          numRows: String(table.rows.length),
+          type: "TABLE",
+        });
       }
       if (action === "insertAll" && req.method === "POST") {
         if (this.forbidden(res, key, "bigquery.tables.updateData")) return;
-        for (const row of (body.rows ?? []) as { insertId?: string; json: Record<string, unknown> }[]) table.rows.set(row.insertId ?? randomUUID(), row.json);
-        return json(res, 200, { kind: "bigquery#tableDataInsertAllResponse" });
+        return this.insertAll(res, table, body);
       }
     }
     googleError(res, 404, `Not found: ${req.method} ${req.path}`, "notFound");
+  }
+
+  /** tabledata.insertAll: rows checked against the schema; an invalid row stops the whole request unless skipInvalidRows. */
+  private insertAll(res: http.ServerResponse, table: FakeTable, body: Record<string, any>) {
+    const fields = new Map((table.schema?.fields ?? []).map((f) => [f.name.toLowerCase(), f]));
+    const rows = (body.rows ?? []) as { insertId?: string; json: Record<string, unknown> }[];
+    const insertErrors: { index: number; errors: { reason: string; location: string; debugInfo: string; message: string }[] }[] = [];
+    rows.forEach((row, index) => {
+      for (const [name, v] of Object.entries(row.json ?? {})) {
+        const field = fields.get(name.toLowerCase());
+        if (!field && !body.ignoreUnknownValues) insertErrors.push({ index, errors: [{ reason: "invalid", location: name, debugInfo: "", message: `no such field: ${name}.` }] });
+        else if (field && !fits(field.type, v)) insertErrors.push({ index, errors: [{ reason: "invalid", location: name, debugInfo: "", message: `Cannot convert value to ${field.type.toLowerCase()}.` }] });
+      }
+    });
+    const invalid = new Set(insertErrors.map((e) => e.index));
+    if (invalid.size && !body.skipInvalidRows) {
+      rows.forEach((_, index) => {
+        if (!invalid.has(index)) insertErrors.push({ index, errors: [{ reason: "stopped", location: "", debugInfo: "", message: "" }] });
+      });
+      return json(res, 200, { kind: "bigquery#tableDataInsertAllResponse", insertErrors: insertErrors.sort((a, b) => a.index - b.index) });
+    }
+    const now = Date.now();
+    rows.forEach((row, index) => {
+      if (invalid.has(index)) return;
+      if (row.insertId) {
+        const seen = table.seen.get(row.insertId);
+        if (seen !== undefined && now - seen < this.dedupWindowMs) return;
+        table.seen.set(row.insertId, now);
+      }
+      table.rows.push({ insertId: row.insertId, json: row.json });
+    });
+    return json(res, 200, { kind: "bigquery#tableDataInsertAllResponse", ...(insertErrors.length ? { insertErrors } : {}) });
   }
 }
 

@@ -2,6 +2,7 @@ import type http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
+import { matching, parseSql, runSelect, SqlError, type SqlKind, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
 
 /**
  * A local Snowflake endpoint good enough for the official snowflake-sdk:
@@ -9,6 +10,13 @@ import { HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
  * (POST /queries/v1/query-request) answered from a small model of users,
  * warehouses, schemas and stages, telemetry and logout. Point the SDK at it
  * with `accessUrl` (the backend: SNOWFLAKE_HOST_OVERRIDE=<url>).
+ *
+ * Tables keep what is written: CREATE TABLE records the columns and their
+ * types; the writer's MERGE (one row per statement, values bound as the SDK
+ * sends them and cast as the statement says) inserts or updates the row with
+ * the same key; SELECT and DELETE (the shapes ./warehouse-sql.ts evaluates,
+ * with ? bindings, INFORMATION_SCHEMA.TABLES/COLUMNS included) read and
+ * remove rows. Results come back typed (rowtype + JSON rowset) for the SDK.
  */
 export interface SnowflakeUser {
   password: string;
@@ -33,11 +41,92 @@ interface Session {
   account: string;
 }
 
+/** A column as created: its name (upper case) and Snowflake type. */
+export interface SnowflakeColumn {
+  name: string;
+  type: string;
+}
+
+const kindOfType = (type: string): SqlKind => {
+  const t = type.toUpperCase().replace(/\(.*$/, "");
+  if (["VARCHAR", "TEXT", "STRING", "CHAR", "CHARACTER"].includes(t)) return "string";
+  if (["FLOAT", "FLOAT4", "FLOAT8", "DOUBLE", "REAL", "DECIMAL"].includes(t)) return "number";
+  if (["NUMBER", "INT", "INTEGER", "BIGINT", "SMALLINT"].includes(t)) return "integer";
+  if (t === "BOOLEAN") return "boolean";
+  if (t.startsWith("TIMESTAMP") || t === "DATETIME") return "timestamp";
+  if (["VARIANT", "OBJECT", "ARRAY"].includes(t)) return "json";
+  throw new SqlError(`SQL compilation error: unsupported data type '${type}' in this fake`);
+};
+
+/** rowtype entries as Snowflake describes result columns. */
+const ROW_TYPE: Record<SqlKind, { type: string; scale: number | null; precision: number | null }> = {
+  string: { type: "text", scale: null, precision: null },
+  number: { type: "real", scale: null, precision: null },
+  integer: { type: "fixed", scale: 0, precision: 38 },
+  boolean: { type: "boolean", scale: null, precision: null },
+  timestamp: { type: "timestamp_tz", scale: 9, precision: 0 },
+  json: { type: "variant", scale: null, precision: null },
+};
+
+/** A cell of a JSON rowset: text for everything; TIMESTAMP_TZ as "<epoch seconds>.<9 digits> <offset minutes + 1440>". */
+function cell(v: SqlValue, kind: SqlKind): string | null {
+  if (v === null) return null;
+  switch (kind) {
+    case "integer":
+      return String(Math.trunc(Number(v)));
+    case "boolean":
+      return v === true || v === "true" ? "1" : "0";
+    case "timestamp": {
+      const ms = v instanceof Date ? v.getTime() : Date.parse(String(v));
+      const seconds = Math.floor(ms / 1000);
+      return `${seconds}.${String(ms - seconds * 1000).padStart(3, "0")}000000 1440`;
+    }
+    default:
+      return v instanceof Date ? v.toISOString() : String(v);
+  }
+}
+
+/** A bound value (as the SDK sends it: text, or null) cast to a column kind, as `?::TYPE` / PARSE_JSON(?) would. */
+function cast(raw: unknown, kind: SqlKind, type: string): SqlValue {
+  if (raw === null || raw === undefined) return null;
+  const text = String(raw);
+  switch (kind) {
+    case "number":
+    case "integer": {
+      const n = Number(text);
+      if (text.trim() === "" || !Number.isFinite(n)) throw new SqlError(`Numeric value '${text}' is not recognized`);
+      return kind === "integer" ? Math.round(n) : n;
+    }
+    case "boolean":
+      if (/^(true|t|yes|y|on|1)$/i.test(text)) return true;
+      if (/^(false|f|no|n|off|0)$/i.test(text)) return false;
+      throw new SqlError(`Boolean value '${text}' is not recognized`);
+    case "timestamp": {
+      const ms = Date.parse(text);
+      if (Number.isNaN(ms)) throw new SqlError(`Timestamp '${text}' is not recognized`);
+      return new Date(ms);
+    }
+    case "json":
+      try {
+        return JSON.stringify(JSON.parse(text));
+      } catch {
+        throw new SqlError(`Error parsing JSON: ${text.slice(0, 40)} (${type})`);
+      }
+    default:
+      return text;
+  }
+}
+
+const rowKey = (values: SqlValue[]) => JSON.stringify(values.map((v) => (v instanceof Date ? v.getTime() : v)));
+
 export class FakeSnowflake {
   readonly users = new Map<string, SnowflakeUser>();
   readonly statements: ReceivedStatement[] = [];
   readonly logins: { account: string; user: string; ok: boolean }[] = [];
-  readonly tables = new Map<string, Map<string, Record<string, unknown>>>();
+  /** "DB.SCHEMA.TABLE" → rows (column name → value) by key. */
+  readonly tables = new Map<string, Map<string, Record<string, SqlValue>>>();
+  /** "DB.SCHEMA.TABLE" → its columns, as created. */
+  readonly columns = new Map<string, SnowflakeColumn[]>();
   private readonly sessions = new Map<string, Session>();
   private readonly http = new HttpFake((req, res) => this.handle(req, res));
 
@@ -71,6 +160,7 @@ export class FakeSnowflake {
     this.logins.length = 0;
     this.sessions.clear();
     this.tables.clear();
+    this.columns.clear();
     this.http.requests.length = 0;
   }
 
@@ -140,11 +230,19 @@ export class FakeSnowflake {
     json(res, 200, { data: { internalError: false, errorCode: code, age: 0, sqlState: "02000", queryId: randomUUID(), line: -1, pos: -1, type: "COMPILATION" }, code, message, success: false, headers: null });
   }
 
-  private rows(res: http.ServerResponse, columns: string[], rowset: (string | null)[][], statementTypeId = 4096) {
+  /** Rows of a table, in insertion order. */
+  rowsOf(table: string): Record<string, SqlValue>[] {
+    return [...(this.tables.get(table.toUpperCase())?.values() ?? [])];
+  }
+
+  private rows(res: http.ServerResponse, columns: (string | { name: string; kind: SqlKind })[], rowset: (string | null)[][], statementTypeId = 4096) {
     json(res, 200, {
       data: {
         parameters: [],
-        rowtype: columns.map((name) => ({ name, database: "", schema: "", table: "", byteLength: 16777216, type: "text", scale: null, precision: null, nullable: true, collation: null, length: 16777216 })),
+        rowtype: columns.map((c) => {
+          const { name, kind } = typeof c === "string" ? { name: c, kind: "string" as const } : c;
+          return { name, database: "", schema: "", table: "", byteLength: 16777216, ...ROW_TYPE[kind], nullable: true, collation: null, length: 16777216 };
+        }),
         rowset,
         total: rowset.length,
         returned: rowset.length,
@@ -193,23 +291,150 @@ export class FakeSnowflake {
       const schema = `${m[1]}.${m[2]}`.toUpperCase();
       if (!user.createTableIn.includes(schema)) return this.fail(res, "003001", `SQL access control error:\nInsufficient privileges to operate on schema '${m[2]}'`);
       const table = `${schema}.${m[3]!.toUpperCase()}`;
-      if (/^CREATE/i.test(sqlText)) this.tables.set(table, this.tables.get(table) ?? new Map());
-      if (/^DROP/i.test(sqlText)) this.tables.delete(table);
-      if (/^MERGE/i.test(sqlText)) {
-        const rows = this.tables.get(table);
-        if (!rows) return this.fail(res, "002003", `SQL compilation error:\nTable '${table}' does not exist or not authorized.`);
-        const values = Object.values((body.bindings ?? {}) as Record<string, { value: unknown }>).map((b) => b.value);
-        rows.set(String(values[0]), Object.fromEntries(values.map((v, i) => [String(i), v])));
-        return this.rows(res, ["number of rows inserted", "number of rows updated"], [["1", "0"]], 0x3000);
+      try {
+        if (/^CREATE/i.test(sqlText)) return this.createTable(res, table, sqlText);
+        if (/^DROP/i.test(sqlText)) {
+          this.tables.delete(table);
+          this.columns.delete(table);
+          return ok("table");
+        }
+        return this.merge(res, table, sqlText, body.bindings);
+      } catch (error) {
+        if (error instanceof SqlError) return this.fail(res, "100038", error.message);
+        throw error;
       }
-      return ok("table");
     }
+    if (/^(SELECT|DELETE)\b/i.test(sqlText) && !/^SELECT 1$/i.test(sqlText)) return this.evaluate(res, user, sqlText, body.bindings);
     if ((m = /^LIST @(\w+)\.(\w+)\.(\w+)/i.exec(sqlText))) {
       if (!user.stages.includes(`${m[1]}.${m[2]}.${m[3]}`.toUpperCase())) return this.fail(res, "002003", `SQL compilation error:\nStage '${m[1]}.${m[2]}.${m[3]}' does not exist or not authorized.`);
       return this.rows(res, ["name", "size", "md5", "last_modified"], []);
     }
     if (/^SELECT 1$/i.test(sqlText)) return this.rows(res, ["1"], [["1"]]);
     return this.fail(res, "001003", `SQL compilation error:\nsyntax error: the fake does not understand ${JSON.stringify(sqlText.slice(0, 80))}`);
+  }
+
+  private createTable(res: http.ServerResponse, table: string, sqlText: string) {
+    const list = /\((.*)\)\s*$/s.exec(sqlText)?.[1];
+    if (!list) throw new SqlError(`SQL compilation error:\nsyntax error: no column list in ${JSON.stringify(sqlText.slice(0, 80))}`);
+    const columns = list.split(",").map((c) => {
+      const [name, type] = c.trim().split(/\s+/);
+      if (!name || !type) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(c.trim())}`);
+      kindOfType(type);
+      return { name: name.toUpperCase(), type: type.toUpperCase() };
+    });
+    if (!this.columns.has(table)) {
+      this.columns.set(table, columns);
+      this.tables.set(table, new Map());
+    }
+    return this.rows(res, ["status"], [[`Table ${table.split(".").at(-1)} successfully created.`]], 0x6000);
+  }
+
+  /** The writer's MERGE: USING (SELECT ?::TYPE AS C | PARSE_JSON(?) AS C, …) s ON t.K = s.K [AND …] … INSERT (…) VALUES (…). */
+  private merge(res: http.ServerResponse, table: string, sqlText: string, bindings: Record<string, { type: string; value: unknown }> | undefined) {
+    const rows = this.tables.get(table);
+    const columns = this.columns.get(table);
+    if (!rows || !columns) return this.fail(res, "002003", `SQL compilation error:\nObject '${table}' does not exist or not authorized.`);
+    const m = /^MERGE INTO \S+ t USING \(SELECT (.+?)\) s ON (.+?)\s+WHEN MATCHED THEN UPDATE SET .+?\s+WHEN NOT MATCHED THEN INSERT \((.+?)\) VALUES \((.+?)\)$/is.exec(sqlText);
+    if (!m) throw new SqlError(`SQL compilation error:\nsyntax error: the fake does not understand this MERGE ${JSON.stringify(sqlText.slice(0, 80))}`);
+    const values = Object.entries(bindings ?? {})
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, b]) => b.value);
+    const source = m[1]!.split(/,\s*/).map((item, i) => {
+      const parsed = /^\?::(\w+) AS (\w+)$/i.exec(item) ?? /^PARSE_JSON\(\?\)() AS (\w+)$/i.exec(item);
+      if (!parsed) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(item)}`);
+      const name = parsed[2]!.toUpperCase();
+      const column = columns.find((c) => c.name === name);
+      if (!column) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier '${name}'`);
+      const type = parsed[1] ? parsed[1].toUpperCase() : "VARIANT";
+      if (i >= values.length) throw new SqlError("SQL compilation error:\nBind variable ? not set.");
+      return { name, value: cast(values[i], kindOfType(type), type) };
+    });
+    if (values.length !== source.length) throw new SqlError(`SQL compilation error:\n${values.length} bind values for ${source.length} placeholders`);
+    const keys = m[2]!.split(/\s+AND\s+/i).map((cond) => {
+      const k = /^t\.(\w+) = s\.(\w+)$/i.exec(cond.trim());
+      if (!k || k[1]!.toUpperCase() !== k[2]!.toUpperCase()) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(cond)}`);
+      return k[1]!.toUpperCase();
+    });
+    const row = Object.fromEntries(source.map((c) => [c.name, c.value]));
+    const key = rowKey(keys.map((k) => row[k] ?? null));
+    const existing = rows.get(key);
+    if (existing) Object.assign(existing, row);
+    else rows.set(key, { ...Object.fromEntries(columns.map((c) => [c.name, null])), ...row });
+    return this.rows(
+      res,
+      [
+        { name: "number of rows inserted", kind: "integer" },
+        { name: "number of rows updated", kind: "integer" },
+      ],
+      [[existing ? "0" : "1", existing ? "1" : "0"]],
+      0x3400,
+    );
+  }
+
+  /** A table of a SELECT or DELETE: DB.SCHEMA.TABLE, or DB.INFORMATION_SCHEMA.TABLES / COLUMNS. */
+  private source(user: SnowflakeUser, ref: TableRef, writing: boolean): { table: SqlTable; name?: string } {
+    if (ref.parts.length !== 3) throw new SqlError(`SQL compilation error:\nObject '${ref.parts.join(".")}' does not exist or not authorized. (this fake wants DB.SCHEMA.TABLE names)`, "not_found");
+    const [db, schema, name] = ref.parts.map((p) => p.toUpperCase()) as [string, string, string];
+    const visible = (key: string) => user.schemas.includes(key) || user.createTableIn.includes(key);
+    if (schema === "INFORMATION_SCHEMA" && !writing && user.databases.includes(db)) {
+      const tables = [...this.columns].filter(([key]) => key.startsWith(`${db}.`) && visible(key.split(".").slice(0, 2).join(".")));
+      if (name === "TABLES") {
+        return {
+          table: {
+            columns: ["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME"].map((n) => ({ name: n, kind: "string" as const })),
+            rows: tables.map(([key]) => {
+              const [c, s, t] = key.split(".");
+              return { TABLE_CATALOG: c!, TABLE_SCHEMA: s!, TABLE_NAME: t! };
+            }),
+          },
+        };
+      }
+      if (name === "COLUMNS") {
+        return {
+          table: {
+            columns: [
+              { name: "TABLE_SCHEMA", kind: "string" },
+              { name: "TABLE_NAME", kind: "string" },
+              { name: "COLUMN_NAME", kind: "string" },
+              { name: "ORDINAL_POSITION", kind: "integer" },
+              { name: "DATA_TYPE", kind: "string" },
+            ],
+            rows: tables.flatMap(([key, columns]) => {
+              const [, s, t] = key.split(".");
+              return columns.map((c, i) => ({ TABLE_SCHEMA: s!, TABLE_NAME: t!, COLUMN_NAME: c.name, ORDINAL_POSITION: i + 1, DATA_TYPE: c.type }));
+            }),
+          },
+        };
+      }
+    }
+    const key = `${db}.${schema}.${name}`;
+    const allowed = writing ? user.createTableIn.includes(`${db}.${schema}`) : visible(`${db}.${schema}`);
+    const columns = this.columns.get(key);
+    if (!allowed || !columns) throw new SqlError(`SQL compilation error:\nObject '${key}' does not exist or not authorized.`, "not_found");
+    return { name: key, table: { columns: columns.map((c) => ({ name: c.name, kind: kindOfType(c.type) })), rows: [...this.tables.get(key)!.values()] } };
+  }
+
+  private evaluate(res: http.ServerResponse, user: SnowflakeUser, sqlText: string, bindings: Record<string, { type: string; value: unknown }> | undefined) {
+    const params: Record<string, SqlValue> = {};
+    for (const [position, b] of Object.entries(bindings ?? {})) {
+      const v = b.value;
+      params[position] = v === null || v === undefined ? null : b.type === "FIXED" || b.type === "REAL" ? Number(v) : b.type === "BOOLEAN" ? v === true || v === "true" : String(v);
+    }
+    try {
+      const statement = parseSql(sqlText);
+      const { table, name } = this.source(user, statement.from, statement.type === "delete");
+      if (statement.type === "select") {
+        const result = runSelect(statement, table, { params, upperCaseNames: true });
+        return this.rows(res, result.columns, result.rows.map((row) => row.map((v, i) => cell(v, result.columns[i]!.kind))));
+      }
+      const doomed = matching(statement, table, { params });
+      const rows = this.tables.get(name!)!;
+      for (const [key, row] of rows) if (doomed.has(row)) rows.delete(key);
+      return this.rows(res, [{ name: "number of rows deleted", kind: "integer" }], [[String(doomed.size)]], 0x3300);
+    } catch (error) {
+      if (!(error instanceof SqlError)) throw error;
+      return this.fail(res, error.code === "not_found" ? "002003" : "001003", error.message.startsWith("SQL") ? error.message : `SQL compilation error:\n${error.message}`);
+    }
   }
 }
 

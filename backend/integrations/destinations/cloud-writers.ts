@@ -4,6 +4,24 @@ import { bigQueryClient, storageClient, type PlatformServiceAccount } from "./go
 import { checkName, checkObjectPath, columnsOf, scalar, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
 
 const keyOf = (row: Row, key: string[]) => createHash("sha256").update(JSON.stringify(key.map((k) => scalar(row[k] ?? null)))).digest("hex");
+/** A row's key and content: the same row sent again has the same id; a changed row (another run's) a new one. */
+const versionOf = (row: Row, key: string[]) =>
+  createHash("sha256")
+    .update(JSON.stringify([keyOf(row, key), Object.keys(row).sort().map((k) => [k, scalar(row[k] ?? null)])]))
+    .digest("hex");
+
+/**
+ * A partial insertAll failure, readable: the SDK's own message says only "A
+ * failure occurred during this request."; BigQuery's per-row errors say why.
+ * Without skipInvalidRows one invalid row stops the whole request.
+ */
+function insertFailure(error: unknown): Error {
+  const rows = (error as { name?: string; errors?: { errors?: { message?: string; reason?: string }[] }[] }).errors;
+  const invalid = (rows ?? []).filter((r) => (r.errors ?? []).some((e) => e.reason !== "stopped"));
+  const first = invalid[0]?.errors?.find((e) => e.reason !== "stopped");
+  if ((error as Error).name !== "PartialFailureError" || !first) return error as Error;
+  return Object.assign(new Error(`BigQuery refused the rows: ${first.message || first.reason} (${invalid.length} of ${rows!.length} invalid; none were written)`), { cause: error });
+}
 
 /** Cloud Storage: objects as named; rows as one JSON object per key under tables/<table>/. */
 export class GcsWriter implements DestinationWriter {
@@ -35,8 +53,11 @@ const BQ_TYPES = { string: "STRING", number: "FLOAT", boolean: "BOOLEAN", timest
 
 /**
  * BigQuery: rows streamed with tabledata.insertAll, each with an insertId
- * derived from its key so that a retried batch is de-duplicated; the table is
- * created on first use. Objects land in an `objects` table (path, content).
+ * derived from its key and content, so that a retried batch is de-duplicated
+ * (best effort, for about a minute) while a changed row — a re-run's, stamped
+ * with its run id — is kept. Streaming appends: readers keep one row per key.
+ * The table is created on first use. Objects land in an `objects` table
+ * (path, content).
  */
 export class BigQueryWriter implements DestinationWriter {
   constructor(
@@ -64,10 +85,14 @@ export class BigQueryWriter implements DestinationWriter {
       const fields: TableField[] = [...columnsOf(rows)].map(([name, kind]) => ({ name, type: BQ_TYPES[kind] }));
       await dataset.createTable(table, { schema: { fields } });
     }
-    await target.insert(
-      rows.map((row) => ({ insertId: keyOf(row, key), json: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, scalar(v)])) })),
-      { raw: true },
-    );
+    await target
+      .insert(
+        rows.map((row) => ({ insertId: versionOf(row, key), json: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, scalar(v)])) })),
+        { raw: true },
+      )
+      .catch((error: unknown) => {
+        throw insertFailure(error);
+      });
   }
 
   async close(): Promise<void> {}
