@@ -34,7 +34,6 @@ import { integrationLabel } from "../../contract/sources.js";
 export const SYNC_QUEUE = "sync-connector";
 export const SCHEDULER_QUEUE = "sync-scheduler";
 export const SYNC_RETRY_LIMIT = 3;
-const BATCH_MEETINGS = 50;
 /** The source integrations a run can read so far. */
 export const READABLE_INTEGRATIONS = ["datagen"];
 const HOUR_MS = 3_600_000;
@@ -77,9 +76,17 @@ export async function enqueueRun(db: Database, boss: PgBoss, connector: { id: st
   return run;
 }
 
-/* ---- one run ---------------------------------------------------------------------------------------- */
+/* ---- one run ----------------------------------------------------------------------------------------
+ * A run has two halves kept apart: reading the source's records for the window
+ * (readMeetings: the data generator today; the Zoom/Teams/Gmail readers plug in
+ * there) and writing them in batches to every destination (writeRecords /
+ * writeBatch: what the destinations receive does not depend on the source). */
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Meetings per batch: each batch is one transaction per table and one round of files per destination. */
+export const BATCH_MEETINGS = 200;
+const YIELD_EVERY_MS = 2;
 
 function meetingFiles(platform: string, sourceId: string, meeting: Meeting): DestinationObject[] {
   const base = `${platform}/${sourceId}/${day(meeting.startedAt)}/${meeting.id}`;
@@ -128,22 +135,142 @@ export interface SyncResult {
   bytes: number;
 }
 
+/** What one batch writes to each destination: its objects, then its rows table by table. */
+export interface SyncBatch {
+  /** Records (meetings) in the batch. */
+  records: number;
+  objects: DestinationObject[];
+  tables: { table: string; rows: Row[]; key: string[] }[];
+}
+
+/** A batch of meetings as files (.vtt or Gong .json, plus .txt) and rows of `meetings` and `transcript_utterances`. */
+export function meetingBatch(platform: string, sourceId: string, meetings: Meeting[]): SyncBatch {
+  return {
+    records: meetings.length,
+    objects: meetings.flatMap((m) => meetingFiles(platform, sourceId, m)),
+    tables: [
+      { table: "meetings", rows: meetings.map((m) => meetingRow(sourceId, platform, m)), key: ["meeting_id"] },
+      { table: "transcript_utterances", rows: meetings.flatMap((m) => utteranceRows(sourceId, m)), key: ["utterance_id"] },
+    ],
+  };
+}
+
+export interface NamedWriter {
+  name: string;
+  writer: DestinationWriter;
+}
+
+const PERMANENT_CODES = ["EACCES", "EROFS", "EPERM", "ENOSPC", "ENOTDIR", "EISDIR"];
+
+/** Waits for every promise, then rejects with the first failure (so nothing is still writing when the caller hears of it). */
+async function settleAll(promises: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
+/** Writes one batch to every destination; answers the bytes of objects written (over all destinations). */
+export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Promise<number> {
+  for (const { name, writer } of writers) {
+    try {
+      const rows = async () => {
+        for (const { table, rows, key } of batch.tables) await writer.upsertRows(table, rows, key);
+      };
+      if (writer.concurrentWrites) await settleAll([writer.writeObjects(batch.objects), rows()]);
+      else {
+        await writer.writeObjects(batch.objects);
+        await rows();
+      }
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      const message = `Writing to destination "${name}" failed: ${e.message}`;
+      if (e.code && PERMANENT_CODES.includes(e.code)) throw new PermanentSyncError(message);
+      throw Object.assign(new Error(message), { cause: error });
+    }
+  }
+  return batch.objects.reduce((n, o) => n + (typeof o.body === "string" ? Buffer.byteLength(o.body) : o.body.byteLength), 0) * writers.length;
+}
+
 /**
- * Reads the source for the lookback window ending at `until` and writes every
- * record to every destination. Idempotent: object paths and merge keys come
- * from the record ids.
+ * Writes records to every destination in batches of `batchSize`, in order. The
+ * next batch is read and rendered while the previous one is being written
+ * (at most two batches in memory, whatever the volume); a batch counts once
+ * every destination has it.
  */
-export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: { meetingsPerDay?: number } = {}): Promise<SyncResult> {
-  const { db } = services;
-  const connector = await connectorRow(db, connectorId);
-  if (!connector) throw new PermanentSyncError("The connector no longer exists.");
-  const [source] = await db.select().from(sources).where(eq(sources.id, connector.sourceId));
-  if (!source) throw new PermanentSyncError("The connector's source no longer exists.");
+export async function writeRecords<T>(
+  writers: NamedWriter[],
+  records: Iterable<T> | AsyncIterable<T>,
+  toBatch: (items: T[]) => SyncBatch,
+  batchSize = BATCH_MEETINGS,
+): Promise<SyncResult> {
+  const result: SyncResult = { records: 0, bytes: 0 };
+  let writing: Promise<void> | undefined;
+  let items: T[] = [];
+  const flush = async () => {
+    if (items.length === 0) return;
+    const batch = toBatch(items);
+    items = [];
+    await writing;
+    writing = writeBatch(writers, batch).then((bytes) => {
+      result.records += batch.records;
+      result.bytes += bytes;
+    });
+    // A failed write must not go unobserved while the next batch is read; it is rethrown where awaited.
+    writing.catch(() => {});
+  };
+  let turn = performance.now();
+  try {
+    for await (const item of records) {
+      items.push(item);
+      if (items.length >= batchSize) await flush();
+      // A synchronous source (the data generator) never gives the event loop a turn: give it one every few
+      // milliseconds so that the previous batch's file and database callbacks run while this one is read.
+      if (performance.now() - turn > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
+    }
+    await flush();
+  } finally {
+    // Whatever stopped the loop (a read error), no write is left running behind the caller, who closes the writers next.
+    await writing?.catch(() => {});
+  }
+  await writing;
+  return result;
+}
+
+/** The reading half: the source's records whose time falls in the lookback window ending at `until`, oldest first, one at a time. */
+function readMeetings(
+  source: { id: string; integrationName: string; metadata: Record<string, unknown> },
+  window: { lookbackDays: number; until: Date },
+  options: { meetingsPerDay?: number } = {},
+): Iterable<Meeting> {
   if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {
     throw new PermanentSyncError(
       `Reading from ${integrationLabel(source.integrationName) ?? source.integrationName} is not available on this server yet: only the data generator can be synced.`,
     );
   }
+  return generateMeetings({
+    sourceId: source.id,
+    company: typeof source.metadata.company === "string" ? source.metadata.company : "",
+    from: new Date(window.until.getTime() - window.lookbackDays * DAY_MS),
+    to: window.until,
+    // Volume: the caller's, else the source's own (a number in its metadata; the benchmark and tests set it), else the default.
+    meetingsPerDay: options.meetingsPerDay ?? (typeof source.metadata.meetings_per_day === "number" ? source.metadata.meetings_per_day : undefined),
+  });
+}
+
+/**
+ * Reads the source for the lookback window ending at `until` and writes every
+ * record to every destination. Idempotent: object paths and merge keys come
+ * from the record ids.
+ */
+export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: { meetingsPerDay?: number; batchSize?: number } = {}): Promise<SyncResult> {
+  const { db } = services;
+  const connector = await connectorRow(db, connectorId);
+  if (!connector) throw new PermanentSyncError("The connector no longer exists.");
+  const [source] = await db.select().from(sources).where(eq(sources.id, connector.sourceId));
+  if (!source) throw new PermanentSyncError("The connector's source no longer exists.");
+  const records = readMeetings(source, { lookbackDays: connector.lookbackDays, until }, options);
   const targets = await db
     .select({ d: destinations })
     .from(connectorDestinations)
@@ -153,7 +280,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   const format = source.metadata.format === "gong" ? "gong" : "zoom";
   const platform = connector.platform ?? format;
 
-  const writers: { name: string; writer: DestinationWriter }[] = [];
+  const writers: NamedWriter[] = [];
   try {
     for (const { d } of targets) {
       try {
@@ -162,44 +289,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
         throw new PermanentSyncError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }
     }
-    let records = 0;
-    let bytes = 0;
-    const meetings = generateMeetings({
-      sourceId: source.id,
-      company: typeof source.metadata.company === "string" ? source.metadata.company : "",
-      from: new Date(until.getTime() - connector.lookbackDays * DAY_MS),
-      to: until,
-      // Volume: the caller's, else the source's own (a number in its metadata; the benchmark and tests set it), else the default.
-      meetingsPerDay: options.meetingsPerDay ?? (typeof source.metadata.meetings_per_day === "number" ? source.metadata.meetings_per_day : undefined),
-    });
-    let batch: Meeting[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
-      const objects = batch.flatMap((m) => meetingFiles(platform, source.id, m));
-      const meetingsRows = batch.map((m) => meetingRow(source.id, platform, m));
-      const lines = batch.flatMap((m) => utteranceRows(source.id, m));
-      for (const { name, writer } of writers) {
-        try {
-          await writer.writeObjects(objects);
-          await writer.upsertRows("meetings", meetingsRows, ["meeting_id"]);
-          await writer.upsertRows("transcript_utterances", lines, ["utterance_id"]);
-        } catch (error) {
-          const e = error as Error & { code?: string };
-          const message = `Writing to destination "${name}" failed: ${e.message}`;
-          if (e.code && ["EACCES", "EROFS", "EPERM", "ENOSPC", "ENOTDIR", "EISDIR"].includes(e.code)) throw new PermanentSyncError(message);
-          throw Object.assign(new Error(message), { cause: error });
-        }
-      }
-      records += batch.length;
-      bytes += objects.reduce((n, o) => n + (typeof o.body === "string" ? Buffer.byteLength(o.body) : o.body.byteLength), 0) * writers.length;
-      batch = [];
-    };
-    for (const meeting of meetings) {
-      batch.push(meeting);
-      if (batch.length >= BATCH_MEETINGS) await flush();
-    }
-    await flush();
-    return { records, bytes };
+    return await writeRecords(writers, records, (meetings) => meetingBatch(platform, source.id, meetings), options.batchSize);
   } finally {
     for (const { writer } of writers) await writer.close().catch(() => {});
   }

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateMeetings, toGongCall, toText, toVtt, TOPICS, type Meeting } from "../../backend/integrations/sources/datagen.js";
+import { generateMeetings, meetingsOfDay, toGongCall, toText, toVtt, TOPICS, type Meeting } from "../../backend/integrations/sources/datagen.js";
 
 const SOURCE = "6f1c2a9e-0d3b-4c55-9a41-2b7e8f0c1d23";
 const DAY = 86_400_000;
@@ -97,5 +98,41 @@ describe("data generator", () => {
     const first = iterator.next();
     expect(first.done).toBe(false);
     iterator.return(undefined);
+  });
+
+  it("streams within a day too: the first meeting of a 200,000-meeting day comes at once", () => {
+    const started = performance.now();
+    const first = generateMeetings({ sourceId: SOURCE, company: "X", from: new Date(to.getTime() - DAY), to, meetingsPerDay: 200_000 }).next();
+    expect(first.done).toBe(false);
+    // Making the whole day (about 4 million utterances) would take far longer than this.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(first.value!.id).toBe(`dg-${SOURCE.slice(0, 8)}-20261119-000`);
+  });
+
+  it("a window cutting through days yields exactly the days' meetings that start inside it", () => {
+    const from2 = new Date(to.getTime() - 2 * DAY + 11 * 3600_000);
+    const to2 = new Date(to.getTime() - DAY + 13 * 3600_000);
+    const days = [to.getTime() - 2 * DAY, to.getTime() - DAY].flatMap((d) => meetingsOfDay(SOURCE, "Acme Rockets", d, 40));
+    const expected = days.filter((m) => m.startedAt >= from2 && m.startedAt < to2);
+    expect(expected.length).toBeGreaterThan(20);
+    expect(JSON.stringify([...generateMeetings({ sourceId: SOURCE, company: "Acme Rockets", from: from2, to: to2, meetingsPerDay: 40 })])).toBe(JSON.stringify(expected));
+  });
+
+  it("keeps its output for a given seed: ids and text are stable records", () => {
+    // Fingerprints of the generator's output (records and renderings) as first released; a change here changes users' data.
+    const fingerprint = (sourceId: string, perDay: number, days: number) => {
+      const end = new Date("2026-11-20T07:30:00Z");
+      const hash = createHash("sha256");
+      for (const m of generateMeetings({ sourceId, company: "Acme Rockets", from: new Date(end.getTime() - days * DAY), to: end, meetingsPerDay: perDay })) {
+        hash.update(JSON.stringify(m) + toVtt(m) + toText(m) + JSON.stringify(toGongCall(m)));
+      }
+      return hash.digest("hex");
+    };
+    expect(fingerprint(SOURCE, 6, 30)).toBe("0844148d5ad9d014f0aa59e3699019d885dfc1ffd9a3bc05b2254284ae380ad8");
+    expect(fingerprint("00000000-0000-4000-8000-000000000001", 140, 7)).toBe("1aaa3df59ad59eaab327baad6e64d693db6753aa9b2d5b3e6b63d82a5cf88d72");
+    expect(fingerprint("x", 0.4, 20)).toBe("2c4524e792a38cb34eb1b7610cf59189bde00317982e08c210683240dd1b2111");
+    expect(createHash("sha256").update(JSON.stringify(meetingsOfDay("s", "Co", Date.UTC(2026, 0, 5), 9))).digest("hex")).toBe(
+      "4c802ea76bff1a98b2e4c3c19fa2d19f77faeb8b37da2861dc7b3e9a9015760f",
+    );
   });
 });

@@ -1,9 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
-import { checkObjectPath } from "../../backend/integrations/destinations/writer.js";
+import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
+import { generateMeetings } from "../../backend/integrations/sources/datagen.js";
+import { meetingBatch, PermanentSyncError, writeRecords } from "../../backend/jobs/sync-connector.job.js";
 
 const roots: string[] = [];
 function root() {
@@ -56,5 +60,229 @@ describe("LocalWriter", () => {
     expect(localDestinationAllowed({})).toBe(true);
     expect(localDestinationAllowed({ ALLOW_LOCAL_DESTINATION: "false" })).toBe(false);
     expect(localDestinationAllowed({ ALLOW_LOCAL_DESTINATION: "true" })).toBe(true);
+  });
+});
+
+/** Every file under a folder, relative, sorted. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d)) {
+      const full = path.join(d, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(path.relative(dir, full));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out.sort();
+}
+
+async function columnsOfTable(writer: LocalWriter, table: string): Promise<string[]> {
+  const rows = await writer.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = '${table}' ORDER BY ordinal_position`);
+  return rows.map((r) => String(r.column_name));
+}
+
+describe("LocalWriter guarantees", () => {
+  it("a batch that fails half-way leaves the table as before (rows and columns), and the writer goes on", async () => {
+    const writer = new LocalWriter(root());
+    await writer.upsertRows("scores", [{ id: "a", n: 1 }, { id: "b", n: 2 }], ["id"]);
+    // "oops" cannot become a DOUBLE: the batch fails after its rows were staged and its new column added.
+    const failing: Row[] = [{ id: "a", n: 10, extra: "x" }, { id: "c", n: 3 }, { id: "d", n: "oops" }];
+    await expect(writer.upsertRows("scores", failing, ["id"])).rejects.toThrow(/oops|convert|Conversion/i);
+    expect(await writer.query("SELECT id, n FROM scores ORDER BY id")).toEqual([{ id: "a", n: 1 }, { id: "b", n: 2 }]);
+    expect(await columnsOfTable(writer, "scores")).toEqual(["id", "n"]);
+    // A row without its key is refused before anything is written.
+    await expect(writer.upsertRows("scores", [{ id: "e", n: 5 }, { n: 6 }], ["id"])).rejects.toThrow(/key column id/);
+    expect(await writer.query("SELECT count(*)::INT AS n FROM scores")).toEqual([{ n: 2 }]);
+    // The same writer goes on, and the rolled-back column can still be added.
+    await writer.upsertRows("scores", [{ id: "c", n: 3, extra: "y" }], ["id"]);
+    expect(await writer.query("SELECT id, n, extra FROM scores ORDER BY id")).toEqual([
+      { id: "a", n: 1, extra: null },
+      { id: "b", n: 2, extra: null },
+      { id: "c", n: 3, extra: "y" },
+    ]);
+    await writer.close();
+  });
+
+  it("re-writing a batch leaves one row per key; a key given twice in one batch keeps its later row", async () => {
+    const dir = root();
+    const writer = new LocalWriter(dir);
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ id: `k${i}`, day: i % 7, n: i, at: new Date(Date.UTC(2026, 10, 1, 0, 0, i)), tags: ["a", String(i)] }));
+    await writer.upsertRows("events", rows, ["id"]);
+    await writer.upsertRows("events", rows, ["id"]);
+    expect(await writer.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d, sum(n)::BIGINT AS s FROM events")).toEqual([{ n: 5000, d: 5000, s: String((4999 * 5000) / 2) }]);
+    await writer.upsertRows("events", [{ id: "k1", n: -1 }, { id: "k2", n: 2 }, { id: "k1", n: -2 }], ["id"]);
+    expect(await writer.query("SELECT id, n, day FROM events WHERE id IN ('k1', 'k2') ORDER BY id")).toEqual([
+      { id: "k1", n: -2, day: null },
+      { id: "k2", n: 2, day: null },
+    ]);
+    // A composite key: (meeting, index) pairs, one row each.
+    await writer.upsertRows("pairs", [{ m: "x", i: 1, v: "a" }, { m: "x", i: 2, v: "b" }, { m: "y", i: 1, v: "c" }, { m: "x", i: 1, v: "d" }], ["m", "i"]);
+    expect(await writer.query("SELECT m, i, v FROM pairs ORDER BY m, i")).toEqual([
+      { m: "x", i: 1, v: "d" },
+      { m: "x", i: 2, v: "b" },
+      { m: "y", i: 1, v: "c" },
+    ]);
+    await writer.close();
+    expect(latestPerKey([{ id: 1, v: "a" }, { id: "1", v: "b" }, { id: 2, v: "c" }], ["id"])).toEqual([{ id: "1", v: "b" }, { id: 2, v: "c" }]);
+    expect(latestPerKey([{ m: "x", i: 1 }, { m: "x1", i: "" }], ["m", "i"])).toHaveLength(2);
+  });
+
+  it("runs calls made at the same time one after the other (one transaction at a time on the connection)", async () => {
+    const writer = new LocalWriter(root());
+    const batches = Array.from({ length: 6 }, (_, b) => Array.from({ length: 500 }, (_, i) => ({ id: `b${b}-${i}`, b, i })));
+    await Promise.all([...batches.map((rows) => writer.upsertRows("together", rows, ["id"])), writer.upsertRows("together", [{ id: "bad", b: "x", i: 0 }, { id: "bad2", b: 1, i: 0 }], ["id"]).catch(() => "refused")]);
+    expect(await writer.query("SELECT count(*)::INT AS n, count(DISTINCT b)::INT AS b FROM together")).toEqual([{ n: 3000, b: 6 }]);
+    await writer.close();
+  });
+
+  it("adds new columns in later batches (any case), reading the table's columns again in a new writer", async () => {
+    const dir = root();
+    const first = new LocalWriter(dir);
+    await first.upsertRows("notes", [{ id: "n1", body: "one" }], ["id"]);
+    await first.close();
+    const second = new LocalWriter(dir);
+    await second.upsertRows("notes", [{ id: "n2", body: "two", Score: 2 }], ["id"]);
+    await second.upsertRows("notes", [{ id: "n3", score: 3, flagged: true, meta: { k: "v" } }], ["id"]);
+    expect(await columnsOfTable(second, "notes")).toEqual(["id", "body", "Score", "flagged", "meta"]);
+    expect(await second.query("SELECT id, body, Score AS score, flagged, meta->>'k' AS k FROM notes ORDER BY id")).toEqual([
+      { id: "n1", body: "one", score: null, flagged: null, k: null },
+      { id: "n2", body: "two", score: 2, flagged: null, k: null },
+      { id: "n3", body: null, score: 3, flagged: true, k: "v" },
+    ]);
+    await second.close();
+  });
+
+  it("writes a path given twice in one call once, with its later body, and never leaves half a file", async () => {
+    const writer = new LocalWriter(root());
+    const objects: DestinationObject[] = Array.from({ length: 300 }, (_, i) => ({ path: `d${i % 5}/f${i}.txt`, body: `body ${i}\n`.repeat(50) }));
+    await writer.writeObjects([...objects, { path: "d0/f0.txt", body: "last" }]);
+    const files = filesUnder(path.join(writer.root, "files"));
+    expect(files).toHaveLength(300);
+    expect(readFileSync(path.join(writer.root, "files/d0/f0.txt"), "utf8")).toBe("last");
+    expect(readFileSync(path.join(writer.root, "files/d1/f1.txt"), "utf8")).toBe("body 1\n".repeat(50));
+    // A file that cannot be written leaves no temporary file behind, and the error keeps its OS code.
+    // ("d1" is a folder: the temporary file is written, renaming it over the folder fails.)
+    await expect(writer.writeObjects([{ path: "d1", body: "x" }])).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
+    expect(filesUnder(path.join(writer.root, "files")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // A folder removed under a running writer is made again.
+    rmSync(path.join(writer.root, "files/d2"), { recursive: true });
+    await writer.writeObjects([{ path: "d2/again.txt", body: "x" }]);
+    expect(readFileSync(path.join(writer.root, "files/d2/again.txt"), "utf8")).toBe("x");
+    await writer.close();
+  });
+
+  it("a process killed mid-batch loses nothing and duplicates nothing once the batch is written again", async () => {
+    const dir = root();
+    const local = fileURLToPath(new URL("../../backend/integrations/destinations/local.ts", import.meta.url));
+    // The child stages a large batch (files, then rows) and is killed with SIGKILL while it writes.
+    const code = `
+      import { LocalWriter } from ${JSON.stringify(local)};
+      const w = new LocalWriter(${JSON.stringify(dir)});
+      await w.upsertRows("lines", [{ id: "seed", n: -1 }], ["id"]);
+      const rows = Array.from({ length: 200000 }, (_, i) => ({ id: "r" + i, n: i, text: "line " + i }));
+      const objects = Array.from({ length: 2000 }, (_, i) => ({ path: "p/" + (i % 20) + "/" + i + ".txt", body: ("object " + i + "\\n").repeat(200) }));
+      console.log("writing");
+      await w.writeObjects(objects);
+      await w.upsertRows("lines", rows, ["id"]);
+      console.log("done");
+      await w.close();
+    `;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => ((out += d.toString()), out.includes("writing") && resolve())));
+    await new Promise((r) => setTimeout(r, 150));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    expect(out).not.toContain("done"); // killed mid-batch, not after it
+
+    const writer = new LocalWriter(dir);
+    const [before] = await writer.query("SELECT count(*)::INT AS n FROM lines");
+    // All of the batch or none of it, never a part.
+    expect([1, 200001]).toContain(before!.n);
+    const objectsBefore = filesUnder(path.join(dir, "files")).filter((f) => !f.endsWith(".tmp"));
+    for (const f of objectsBefore) {
+      const i = Number(path.basename(f, ".txt"));
+      expect(readFileSync(path.join(dir, "files", f), "utf8")).toBe(`object ${i}\n`.repeat(200));
+    }
+    // The retry: the same batch again.
+    const rows: Row[] = Array.from({ length: 200000 }, (_, i) => ({ id: `r${i}`, n: i, text: `line ${i}` }));
+    const objects = Array.from({ length: 2000 }, (_, i) => ({ path: `p/${i % 20}/${i}.txt`, body: `object ${i}\n`.repeat(200) }));
+    await writer.writeObjects(objects);
+    await writer.upsertRows("lines", rows, ["id"]);
+    expect(await writer.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d, max(n)::INT AS m FROM lines")).toEqual([{ n: 200001, d: 200001, m: 199999 }]);
+    expect(filesUnder(path.join(dir, "files")).filter((f) => !f.endsWith(".tmp"))).toHaveLength(2000);
+    await writer.close();
+  }, 60_000);
+});
+
+describe("the sync's write half (writeRecords) through a LocalWriter", () => {
+  const SOURCE = "6f1c2a9e-0d3b-4c55-9a41-2b7e8f0c1d23";
+  const to = new Date("2026-11-20T00:00:00Z");
+  const meetings = () => generateMeetings({ sourceId: SOURCE, company: "Acme Rockets", from: new Date(to.getTime() - 2 * 86_400_000), to, meetingsPerDay: 6 });
+
+  it("writes every record in batches, counts records and bytes, and a second run changes nothing", async () => {
+    const dir = root();
+    const all = [...meetings()];
+    const lines = all.reduce((n, m) => n + m.utterances.length, 0);
+    const run = async () => {
+      const writer = new LocalWriter(dir);
+      try {
+        return await writeRecords([{ name: "Disk", writer }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 4);
+      } finally {
+        await writer.close();
+      }
+    };
+    const first = await run();
+    const files = filesUnder(path.join(dir, "files"));
+    expect(first.records).toBe(all.length);
+    expect(files).toHaveLength(all.length * 2);
+    expect(first.bytes).toBe(files.reduce((n, f) => n + statSync(path.join(dir, "files", f)).size, 0));
+    const second = await run();
+    expect(second).toEqual(first);
+    expect(filesUnder(path.join(dir, "files"))).toEqual(files);
+    const reader = new LocalWriter(dir);
+    expect(await reader.query("SELECT (SELECT count(*) FROM meetings)::INT AS m, (SELECT count(*) FROM transcript_utterances)::INT AS u, (SELECT count(DISTINCT utterance_id) FROM transcript_utterances)::INT AS d")).toEqual([
+      { m: all.length, u: lines, d: lines },
+    ]);
+    await reader.close();
+  });
+
+  it("a read error ends the run once the batch being written has finished (nothing left writing behind it)", async () => {
+    const local = new LocalWriter(root());
+    function* failingRead() {
+      let n = 0;
+      for (const meeting of meetings()) {
+        if (++n === 5) throw new Error("the source went away");
+        yield meeting;
+      }
+    }
+    await expect(writeRecords([{ name: "Disk", writer: local }], failingRead(), (batch) => meetingBatch("zoom", SOURCE, batch), 2)).rejects.toThrow("the source went away");
+    // Batches 1 and 2 (4 meetings) were complete when the error came out: files and rows.
+    expect(await local.query("SELECT (SELECT count(*) FROM meetings)::INT AS m, (SELECT count(DISTINCT meeting_id) FROM transcript_utterances)::INT AS u")).toEqual([{ m: 4, u: 4 }]);
+    expect(filesUnder(path.join(local.root, "files")).filter((f) => !f.endsWith(".tmp"))).toHaveLength(8);
+    await local.close();
+  });
+
+  it("stops at a failing batch with the destination's name; earlier batches stay written; OS refusals are permanent", async () => {
+    const dir = root();
+    const local = new LocalWriter(dir);
+    let calls = 0;
+    const failing = (code?: string): DestinationWriter => ({
+      writeObjects: async () => {
+        if (++calls === 3) throw Object.assign(new Error("disk says no"), code ? { code } : {});
+      },
+      upsertRows: async () => {},
+      close: async () => {},
+    });
+    const attempt = writeRecords([{ name: "Disk", writer: local }, { name: "Flaky", writer: failing() }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
+    await expect(attempt).rejects.toThrow('Writing to destination "Flaky" failed: disk says no');
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentSyncError);
+    // Batches 1 and 2 reached the local destination; batch 3 reached it too before "Flaky" refused it, and nothing later did.
+    expect(await local.query("SELECT count(*)::INT AS n FROM meetings")).toEqual([{ n: 6 }]);
+    await local.close();
+    calls = 0;
+    const refused = writeRecords([{ name: "Read-only", writer: failing("EROFS") }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
+    await expect(refused).rejects.toBeInstanceOf(PermanentSyncError);
   });
 });

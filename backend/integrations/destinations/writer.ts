@@ -19,6 +19,12 @@ export interface DestinationWriter {
   /** Inserts rows, replacing any row with the same values in `key` columns. Creates the table (and new columns) as needed. */
   upsertRows(table: string, rows: Row[], key: string[]): Promise<void>;
   close(): Promise<void>;
+  /**
+   * True when writeObjects and upsertRows may run at the same time (they share
+   * no connection), so a batch's files and rows are written side by side.
+   * Absent: one after the other.
+   */
+  readonly concurrentWrites?: boolean;
 }
 
 /** Table and column names every destination accepts unquoted-safe: letters, digits, _; not starting with a digit. */
@@ -70,4 +76,17 @@ export function scalar(value: RowValue): string | number | boolean | null {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "object") return JSON.stringify(value);
   return value;
+}
+
+/**
+ * The rows of a batch with one row per key: a key given twice keeps its later row (as writing them in
+ * order would). Keys compare as text, as a warehouse's key column would take them (1 and "1" are one key).
+ */
+export function latestPerKey(rows: Row[], key: string[]): Row[] {
+  const byKey = new Map<string, Row>();
+  for (const row of rows) {
+    const id = key.length === 1 ? String(scalar(row[key[0]!] ?? null)) : key.map((k) => String(scalar(row[k] ?? null))).join("\u0000");
+    byKey.set(id, row);
+  }
+  return byKey.size === rows.length ? rows : [...byKey.values()];
 }

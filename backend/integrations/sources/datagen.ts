@@ -249,62 +249,83 @@ function wordsMs(text: string, r: Random): number {
   return Math.round((words / 150) * 60_000 * (0.85 + r.next() * 0.3));
 }
 
-/** The meetings of one UTC day, in start order (independent of any window). */
-export function meetingsOfDay(sourceId: string, company: string, dayStartMs: number, meetingsPerDay: number, cast = castFor(sourceId, company)): Meeting[] {
-  const key = dayKey(dayStartMs);
+/** Renewal dates as "April 7": one formatter for every meeting (toLocaleDateString builds one per call, ~50 µs). */
+const RENEWAL_DATE = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
+
+/** The start seconds (within 08:00–18:00 UTC, sorted) of one UTC day's meetings: all that a day holds in memory. */
+function startsOfDay(sourceId: string, key: string, meetingsPerDay: number): number[] {
   const r = new Random(`day:${sourceId}:${key}`);
   const spread = Math.max(1, Math.round(meetingsPerDay * 0.25));
   const count = Math.max(0, Math.round(meetingsPerDay) + r.int(-spread, spread));
-  // Start seconds within business hours (08:00–18:00 UTC), sorted.
-  const starts = Array.from({ length: count }, () => 8 * 3600 + r.int(0, 10 * 3600 - 1)).sort((a, b) => a - b);
-  return starts.map((second, n) => {
-    const m = new Random(`meeting:${sourceId}:${key}:${n}`);
-    const account = m.pick(cast.accounts);
-    const reps = m.sample(cast.team, m.int(1, 2));
-    const contacts = m.sample(account.contacts, m.int(1, 2));
-    const agenda = m.sample(TOPICS, m.int(2, 4));
-    const startedAt = new Date(dayStartMs + second * 1000);
-    const renewal = new Date(startedAt.getTime() + m.int(10, 90) * DAY_MS);
-    const ctx = {
-      r: m,
-      company,
-      account: account.name,
-      competitor: m.pick(COMPETITORS),
-      feature: m.pick(FEATURES),
-      plan: m.pick(PLANS),
-      seats: m.int(2, 40) * 5,
-      price: m.int(12, 240) * 500,
-      date: renewal.toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" }),
-    };
-    const utterances: Utterance[] = [];
-    let clock = m.int(0, 4000);
-    const say = (speaker: Person, text: string, topic: string) => {
-      const duration = wordsMs(text, m);
-      utterances.push({ index: utterances.length, speaker, startMs: clock, endMs: clock + duration, text, topic });
-      clock += duration + m.int(200, 1500);
-    };
-    say(reps[0]!, m.pick(OPENERS_INTERNAL)(ctx), "Introductions");
-    say(contacts[0]!, m.pick(OPENERS_EXTERNAL)(ctx), "Introductions");
-    for (const topic of agenda) {
-      const exchanges = m.int(2, 4);
-      for (let i = 0; i < exchanges; i++) {
-        say(m.pick(reps), m.pick(topic.internal)(ctx), topic.name);
-        say(m.pick(contacts), m.pick(topic.external)(ctx), topic.name);
-      }
+  return Array.from({ length: count }, () => 8 * 3600 + r.int(0, 10 * 3600 - 1)).sort((a, b) => a - b);
+}
+
+/** The n-th meeting of a day: its own random stream, so it can be made alone. */
+function meetingOf(sourceId: string, company: string, dayStartMs: number, key: string, second: number, n: number, cast: Cast): Meeting {
+  const m = new Random(`meeting:${sourceId}:${key}:${n}`);
+  const account = m.pick(cast.accounts);
+  const reps = m.sample(cast.team, m.int(1, 2));
+  const contacts = m.sample(account.contacts, m.int(1, 2));
+  const agenda = m.sample(TOPICS, m.int(2, 4));
+  const startedAt = new Date(dayStartMs + second * 1000);
+  const renewal = new Date(startedAt.getTime() + m.int(10, 90) * DAY_MS);
+  const ctx = {
+    r: m,
+    company,
+    account: account.name,
+    competitor: m.pick(COMPETITORS),
+    feature: m.pick(FEATURES),
+    plan: m.pick(PLANS),
+    seats: m.int(2, 40) * 5,
+    price: m.int(12, 240) * 500,
+    date: RENEWAL_DATE.format(renewal),
+  };
+  const utterances: Utterance[] = [];
+  let clock = m.int(0, 4000);
+  const say = (speaker: Person, text: string, topic: string) => {
+    const duration = wordsMs(text, m);
+    utterances.push({ index: utterances.length, speaker, startMs: clock, endMs: clock + duration, text, topic });
+    clock += duration + m.int(200, 1500);
+  };
+  say(reps[0]!, m.pick(OPENERS_INTERNAL)(ctx), "Introductions");
+  say(contacts[0]!, m.pick(OPENERS_EXTERNAL)(ctx), "Introductions");
+  for (const topic of agenda) {
+    const exchanges = m.int(2, 4);
+    for (let i = 0; i < exchanges; i++) {
+      say(m.pick(reps), m.pick(topic.internal)(ctx), topic.name);
+      say(m.pick(contacts), m.pick(topic.external)(ctx), topic.name);
     }
-    say(reps[0]!, m.pick(CLOSERS)(ctx), "Wrap-up");
-    return {
-      id: `dg-${sourceId.slice(0, 8)}-${key}-${pad(n, 3)}`,
-      title: `${company} / ${account.name}: ${agenda.map((t) => t.name).join(", ")}`,
-      startedAt,
-      durationMs: clock,
-      account: account.name,
-      host: reps[0]!,
-      participants: [...reps, ...contacts],
-      agenda: agenda.map((t) => t.name),
-      utterances,
-    };
-  });
+  }
+  say(reps[0]!, m.pick(CLOSERS)(ctx), "Wrap-up");
+  return {
+    id: `dg-${sourceId.slice(0, 8)}-${key}-${pad(n, 3)}`,
+    title: `${company} / ${account.name}: ${agenda.map((t) => t.name).join(", ")}`,
+    startedAt,
+    durationMs: clock,
+    account: account.name,
+    host: reps[0]!,
+    participants: [...reps, ...contacts],
+    agenda: agenda.map((t) => t.name),
+    utterances,
+  };
+}
+
+/**
+ * The meetings of one UTC day starting in [from, to), in start order, one at a
+ * time: a day of thousands of meetings is never held whole.
+ */
+function* eachMeetingOfDay(sourceId: string, company: string, dayStartMs: number, meetingsPerDay: number, cast: Cast, from = -Infinity, to = Infinity): Generator<Meeting> {
+  const key = dayKey(dayStartMs);
+  const starts = startsOfDay(sourceId, key, meetingsPerDay);
+  for (let n = 0; n < starts.length; n++) {
+    const t = dayStartMs + starts[n]! * 1000;
+    if (t >= from && t < to) yield meetingOf(sourceId, company, dayStartMs, key, starts[n]!, n, cast);
+  }
+}
+
+/** The meetings of one UTC day, in start order (independent of any window). */
+export function meetingsOfDay(sourceId: string, company: string, dayStartMs: number, meetingsPerDay: number, cast = castFor(sourceId, company)): Meeting[] {
+  return [...eachMeetingOfDay(sourceId, company, dayStartMs, meetingsPerDay, cast)];
 }
 
 /** Every meeting that starts in [from, to), oldest first, one at a time. */
@@ -315,10 +336,7 @@ export function* generateMeetings(options: DatagenOptions): Generator<Meeting> {
   const from = options.from.getTime();
   const to = options.to.getTime();
   for (let day = Math.floor(from / DAY_MS) * DAY_MS; day < to; day += DAY_MS) {
-    for (const meeting of meetingsOfDay(options.sourceId, company, day, perDay, cast)) {
-      const t = meeting.startedAt.getTime();
-      if (t >= from && t < to) yield meeting;
-    }
+    yield* eachMeetingOfDay(options.sourceId, company, day, perDay, cast, from, to);
   }
 }
 

@@ -1,0 +1,391 @@
+/**
+ * Sync throughput (issue #5): the data generator → a local destination, for
+ * 1×, 10× and 100× volume (volume = meetings per day × lookback days), each in
+ * a fresh child process so that peak RSS does not carry over.
+ *
+ * Per volume: transcript lines/s, records (meetings)/s, MB/s of objects and
+ * peak RSS of a real `syncConnector` run (real Postgres, real connector,
+ * source and destination rows, a fresh warehouse), next to writing the very
+ * same bytes with plain `fs.createWriteStream` to the same disk:
+ *   - "plain files": the same files (same paths, same bodies), one stream each,
+ *     FILE_CONCURRENCY at a time — what writing this output costs at best;
+ *   - "one stream": all the bytes through a single stream into one file — the
+ *     disk's sequential speed, shown for scale.
+ * The ratio against plain files is the figure (target ≥ 0.5×).
+ *
+ * Targets: ≥ 50,000 transcript lines/s; ≥ 0.5× the plain write; RSS flat as
+ * volume grows (peak at the largest volume ≤ 1.5× the smallest's).
+ *
+ * Run alone: `npx tsx bench/sync.ts` (prints a Markdown table; exit 0 when
+ * measured, even if a target is missed; 1 when it could not be measured), or
+ * call `runSyncBench()` (bench/run.ts).
+ *
+ * Environment: BENCH_SYNC_PER_DAY (default 140 meetings per day at 1×),
+ * BENCH_SYNC_LOOKBACK (default 7 days), BENCH_SYNC_SCALES (default "1,10,100"),
+ * BENCH_SYNC_PG_PORT (default 54369), BENCH_QUIET_WAIT (default 60) seconds to
+ * wait for other processes to leave the CPUs before each volume (0: do not
+ * wait), BENCH_KEEP_DATA=1 keeps the temporary folder.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { once } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { startEmbeddedPostgres } from "../backend/db/embedded.js";
+import { applyMigrations } from "../backend/db/migrate.js";
+import { connectDatabase } from "../backend/db/client.js";
+import { insertCredential, insertSource } from "../backend/db/sources.js";
+import { insertDestination } from "../backend/db/destinations.js";
+import { insertConnector } from "../backend/db/connectors.js";
+import { users } from "../backend/db/schema.js";
+import { SecretBox } from "../backend/lib/crypto.js";
+import { FILE_CONCURRENCY, LocalWriter, localFolder, resolveLocalRoot } from "../backend/integrations/destinations/local.js";
+import { generateMeetings, type Meeting } from "../backend/integrations/sources/datagen.js";
+import { meetingBatch, syncConnector } from "../backend/jobs/sync-connector.job.js";
+import { mdTable } from "./lib/report.js";
+
+const here = fileURLToPath(import.meta.url);
+const root = path.resolve(path.dirname(here), "..");
+
+export const SYNC_TARGETS = { linesPerSecond: 50_000, ratio: 0.5, rssGrowth: 1.5 } as const;
+/** The end of every run's window: fixed, so every run of the benchmark reads the same records. */
+const UNTIL = new Date("2026-11-20T00:00:00Z");
+const COMPANY = "Acme Rockets";
+const PLATFORM = "zoom";
+const DAY_MS = 86_400_000;
+
+export interface SyncBenchOptions {
+  /** Meetings per day at 1×. */
+  perDay?: number;
+  /** Lookback days (one of the connector's options: 1, 3, 7, 14, 30, 90). */
+  lookbackDays?: number;
+  scales?: number[];
+  pgPort?: number;
+  /** Seconds to wait for a quiet machine before each volume. */
+  quietWait?: number;
+  keepData?: boolean;
+  log?: (line: string) => void;
+}
+
+/** What one child process measured for one volume. */
+export interface VolumeResult {
+  scale: number;
+  meetingsPerDay: number;
+  records: number;
+  lines: number;
+  bytes: number;
+  seconds: number;
+  /** CPU of the sync process (user + system), in seconds. */
+  cpuSeconds: number;
+  /** CPUs' worth of work done meanwhile by processes other than the sync (others on the machine, Postgres). */
+  otherCores: number;
+  peakRssBytes: number;
+  plainFilesSeconds: number;
+  oneStreamSeconds: number;
+}
+
+export interface SyncBenchReport {
+  results: VolumeResult[];
+  markdown: string;
+  /** All targets met. */
+  pass: boolean;
+}
+
+/* ---- machine load ----------------------------------------------------------------------------------- */
+
+const TICK_MS = 10; // USER_HZ
+
+/** Busy CPU time of the whole machine (ms), from /proc/stat; NaN elsewhere. */
+function machineBusyMs(): number {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+    return (user + nice + system + irq + softirq + steal) * TICK_MS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Waits (up to `maxSeconds`) for a 2-second window in which the machine uses less than `threshold` CPUs. */
+async function waitForQuiet(maxSeconds: number, threshold = 0.25): Promise<void> {
+  const end = Date.now() + maxSeconds * 1000;
+  while (Date.now() < end) {
+    const before = machineBusyMs();
+    await sleep(2000);
+    const busy = (machineBusyMs() - before) / 2000;
+    if (!(busy >= threshold)) return;
+  }
+}
+
+/* ---- the child: one volume ---------------------------------------------------------------------------- */
+
+interface ChildArgs {
+  databaseUrl: string;
+  dataDir: string;
+  connectorId: string;
+  sourceId: string;
+  folder: string;
+  meetingsPerDay: number;
+  lookbackDays: number;
+  scale: number;
+}
+
+/** Bodies of the same objects the sync wrote, chunk by chunk (never all in memory). */
+function* sameObjects(args: ChildArgs) {
+  const meetings = generateMeetings({ sourceId: args.sourceId, company: COMPANY, from: new Date(UNTIL.getTime() - args.lookbackDays * DAY_MS), to: UNTIL, meetingsPerDay: args.meetingsPerDay });
+  let chunk: Meeting[] = [];
+  for (const meeting of meetings) {
+    chunk.push(meeting);
+    if (chunk.length === 200) {
+      yield meetingBatch(PLATFORM, args.sourceId, chunk).objects;
+      chunk = [];
+    }
+  }
+  if (chunk.length) yield meetingBatch(PLATFORM, args.sourceId, chunk).objects;
+}
+
+async function writeStream(file: string, body: string | Uint8Array): Promise<void> {
+  const stream = createWriteStream(file);
+  stream.end(body);
+  await once(stream, "close");
+}
+
+/** The same files written plainly (one stream each, FILE_CONCURRENCY at a time); only the writing is timed. */
+async function plainFiles(args: ChildArgs, folder: string): Promise<{ seconds: number; bytes: number }> {
+  let ms = 0;
+  let bytes = 0;
+  const made = new Set<string>();
+  for (const objects of sameObjects(args)) {
+    const start = performance.now();
+    let next = 0;
+    const lane = async () => {
+      while (next < objects.length) {
+        const object = objects[next++]!;
+        const file = path.join(folder, ...object.path.split("/"));
+        const dir = path.dirname(file);
+        if (!made.has(dir)) {
+          await mkdir(dir, { recursive: true });
+          made.add(dir);
+        }
+        await writeStream(file, object.body);
+      }
+    };
+    await Promise.all(Array.from({ length: FILE_CONCURRENCY }, lane));
+    ms += performance.now() - start;
+    bytes += objects.reduce((n, o) => n + Buffer.byteLength(o.body as string), 0);
+  }
+  return { seconds: ms / 1000, bytes };
+}
+
+/** The same bytes through one stream into one file; only the writing is timed. */
+async function oneStream(args: ChildArgs, file: string): Promise<number> {
+  let ms = 0;
+  const stream = createWriteStream(file);
+  for (const objects of sameObjects(args)) {
+    const start = performance.now();
+    for (const object of objects) if (!stream.write(object.body)) await once(stream, "drain");
+    ms += performance.now() - start;
+  }
+  const start = performance.now();
+  stream.end();
+  await once(stream, "close");
+  return (ms + performance.now() - start) / 1000;
+}
+
+async function child(args: ChildArgs): Promise<VolumeResult> {
+  const handle = connectDatabase(args.databaseUrl, 2);
+  try {
+    const services = { db: handle.db, secrets: new SecretBox(randomBytes(32).toString("base64url")), config: { DATA_DIR: args.dataDir } };
+    const busyBefore = machineBusyMs();
+    const cpuBefore = process.cpuUsage();
+    const start = performance.now();
+    const result = await syncConnector(services, args.connectorId, UNTIL, { meetingsPerDay: args.meetingsPerDay });
+    const seconds = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const otherCores = Math.max(0, ((machineBusyMs() - busyBefore) / 1000 - cpuSeconds) / seconds);
+    // The kernel's high-water mark of this process: the whole run (startup included), nothing from other volumes.
+    const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+
+    const reader = new LocalWriter(resolveLocalRoot(args.dataDir, args.folder));
+    const [counts] = await reader.query("SELECT (SELECT count(*) FROM transcript_utterances)::INT AS lines, (SELECT count(*) FROM meetings)::INT AS meetings");
+    await reader.close();
+    if (counts!.meetings !== result.records) throw new Error(`The warehouse holds ${String(counts!.meetings)} meetings, the run reported ${result.records}`);
+
+    const plainRoot = path.join(args.dataDir, `plain-${args.scale}`);
+    const plain = await plainFiles(args, path.join(plainRoot, "files"));
+    if (plain.bytes !== result.bytes) throw new Error(`The plain write wrote ${plain.bytes} bytes, the sync ${result.bytes}`);
+    const oneStreamSeconds = await oneStream(args, path.join(plainRoot, "all.bin"));
+    rmSync(plainRoot, { recursive: true, force: true });
+    return {
+      scale: args.scale,
+      meetingsPerDay: args.meetingsPerDay,
+      records: result.records,
+      lines: Number(counts!.lines),
+      bytes: result.bytes,
+      seconds,
+      cpuSeconds,
+      otherCores,
+      peakRssBytes,
+      plainFilesSeconds: plain.seconds,
+      oneStreamSeconds,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+function runChild(args: ChildArgs): Promise<VolumeResult> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ["--import", "tsx", here, "--child", JSON.stringify(args)], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    proc.once("error", reject);
+    proc.once("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(7)) as VolumeResult);
+      else reject(new Error(`The ${args.scale}× run exited with ${code}: ${err.trim().split("\n").slice(-8).join("\n")}`));
+    });
+  });
+}
+
+/* ---- the parent ------------------------------------------------------------------------------------------ */
+
+const num = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const mb = (bytes: number) => bytes / 1e6;
+
+export function syncTable(results: VolumeResult[]): { markdown: string; pass: boolean } {
+  const base = results[0]?.peakRssBytes ?? 0;
+  let pass = results.length > 0;
+  const rows = results.map((r) => {
+    const linesPerSecond = r.lines / r.seconds;
+    const syncMBps = mb(r.bytes) / r.seconds;
+    const ratio = r.plainFilesSeconds / r.seconds; // same bytes: the ratio of the speeds
+    const rssOk = r.peakRssBytes <= base * SYNC_TARGETS.rssGrowth;
+    const ok = linesPerSecond >= SYNC_TARGETS.linesPerSecond && ratio >= SYNC_TARGETS.ratio && rssOk;
+    pass &&= ok;
+    return [
+      `${r.scale}×`,
+      `${num(r.records)} meetings · ${num(r.lines)} lines · ${num(mb(r.bytes), 1)} MB`,
+      num(linesPerSecond),
+      num(r.records / r.seconds),
+      num(syncMBps, 1),
+      `${num(mb(r.bytes) / r.plainFilesSeconds, 1)} · ${num(mb(r.bytes) / r.oneStreamSeconds, 0)}`,
+      `${ratio.toFixed(2)}× · ${(r.oneStreamSeconds / r.seconds).toFixed(3)}×`,
+      `${num(r.peakRssBytes / 2 ** 20)} MiB`,
+      `${num(r.cpuSeconds / r.seconds, 2)} · ${num(r.otherCores, 2)}`,
+      ok ? "PASS" : "FAIL",
+    ];
+  });
+  const header = ["Volume", "Written", "Lines/s", "Records/s", "MB/s", "Plain MB/s (files · one stream)", "Ratio (files · one stream)", "Peak RSS", "CPUs: sync · others", "Targets"];
+  const targets =
+    `Targets: ≥ ${num(SYNC_TARGETS.linesPerSecond)} transcript lines/s; ≥ ${SYNC_TARGETS.ratio}× the plain write of the same files; ` +
+    `peak RSS ≤ ${SYNC_TARGETS.rssGrowth}× the smallest volume's (streaming).`;
+  return { markdown: `${mdTable(header, rows)}\n\n${targets}`, pass };
+}
+
+export async function runSyncBench(options: SyncBenchOptions = {}): Promise<SyncBenchReport> {
+  const log = options.log ?? ((line: string) => console.log(`[bench:sync] ${line}`));
+  const perDay = options.perDay ?? Number(process.env.BENCH_SYNC_PER_DAY ?? 140);
+  const lookbackDays = options.lookbackDays ?? Number(process.env.BENCH_SYNC_LOOKBACK ?? 7);
+  const scales = options.scales ?? (process.env.BENCH_SYNC_SCALES ?? "1,10,100").split(",").map(Number);
+  const pgPort = options.pgPort ?? Number(process.env.BENCH_SYNC_PG_PORT ?? 54369);
+  const quietWait = options.quietWait ?? Number(process.env.BENCH_QUIET_WAIT ?? 60);
+  const keepData = options.keepData ?? process.env.BENCH_KEEP_DATA === "1";
+  if (!scales.every((s) => Number.isFinite(s) && s > 0)) throw new Error(`BENCH_SYNC_SCALES must be positive numbers, e.g. 1,10,100`);
+
+  const folder = mkdtempSync(path.join(os.tmpdir(), "tributary-bench-sync-"));
+  const dataDir = path.join(folder, "data");
+  log(`Starting an embedded Postgres on port ${pgPort} in ${folder}`);
+  // Postgres keeps its data in <folder>/pg (the folder is made reachable for the postgres user when run as root).
+  const server = await startEmbeddedPostgres({ dataDir: folder, port: pgPort, ephemeral: true }).catch((error: unknown) => {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  });
+  const handle = connectDatabase(server.url, 2);
+  try {
+    await applyMigrations(server.url);
+    const { db } = handle;
+    const [user] = await db.insert(users).values({ issuer: "bench", subject: "sync", email: "sync-bench@example.com", name: "Sync Bench" }).returning();
+    const ownerId = user!.id;
+    const credential = await insertCredential(db, ownerId, { integrationName: "datagen", secret: null, metadata: { generator: "tributary-datagen" } });
+    const source = await insertSource(db, ownerId, {
+      name: "Data generator · bench",
+      description: "",
+      integrationName: "datagen",
+      integrationLabel: "Data Generator",
+      credentialId: credential.id,
+      status: "active",
+      metadata: { company: COMPANY, format: PLATFORM },
+    });
+    const results: VolumeResult[] = [];
+    for (const scale of scales) {
+      // A fresh destination (empty warehouse and folder) and connector per volume: every run is a first sync.
+      const id = randomUUID();
+      const destinationFolder = localFolder(ownerId, id);
+      const prepared = new LocalWriter(resolveLocalRoot(dataDir, destinationFolder));
+      await prepared.prepare();
+      await prepared.close();
+      await insertDestination(db, ownerId, {
+        id,
+        name: `Local ${scale}×`,
+        description: "",
+        integrationName: "local",
+        integrationLabel: "Local files",
+        category: "STORAGE",
+        status: "ACTIVE",
+        config: { folder: destinationFolder, files: `${destinationFolder}/files`, warehouse: `${destinationFolder}/warehouse.duckdb` },
+        credentialId: null,
+      });
+      const connectorId = await insertConnector(db, ownerId, { name: `Sync ${scale}×`, description: "", sourceId: source.id, platform: PLATFORM, frequency: "daily", lookbackDays }, [id]);
+      const meetingsPerDay = perDay * scale;
+      if (quietWait > 0) await waitForQuiet(quietWait);
+      log(`${scale}×: ${meetingsPerDay} meetings/day × ${lookbackDays} days …`);
+      const result = await runChild({ databaseUrl: server.url, dataDir, connectorId, sourceId: source.id, folder: destinationFolder, meetingsPerDay, lookbackDays, scale });
+      log(
+        `${scale}×: ${num(result.lines)} lines in ${result.seconds.toFixed(2)} s = ${num(result.lines / result.seconds)} lines/s, ` +
+          `plain files ${result.plainFilesSeconds.toFixed(2)} s, peak RSS ${num(result.peakRssBytes / 2 ** 20)} MiB, others used ${result.otherCores.toFixed(2)} CPUs`,
+      );
+      results.push(result);
+      if (!keepData) rmSync(resolveLocalRoot(dataDir, destinationFolder), { recursive: true, force: true });
+    }
+    return { results, ...syncTable(results) };
+  } finally {
+    await handle.close();
+    await server.stop();
+    if (!keepData) rmSync(folder, { recursive: true, force: true });
+    else log(`Data kept in ${folder}`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === here) {
+  if (process.argv[2] === "--child") {
+    child(JSON.parse(process.argv[3]!) as ChildArgs).then(
+      (result) => {
+        console.log(`RESULT ${JSON.stringify(result)}`);
+        process.exit(0);
+      },
+      (error: Error) => {
+        console.error(error.stack ?? error.message);
+        process.exit(1);
+      },
+    );
+  } else {
+    runSyncBench().then(
+      (report) => {
+        console.log(`\n${report.markdown}\n`);
+        console.log(report.pass ? "All sync targets met." : "Some sync targets were missed (see FAIL).");
+      },
+      (error: Error) => {
+        console.error(`[bench:sync] could not be measured: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  }
+}
