@@ -257,10 +257,10 @@ describe("transforms on BigQuery", () => {
     bigquery.reset();
     bigquery.createDataset(PROJECT, "analytics");
     const writer = new BigQueryWriter(platformServiceAccount(), PROJECT, "analytics");
-    await writer.upsertRows("notes", [{ id: "n1", body: "first" }], ["id"]);
-    await expect(writer.upsertRows("notes", [{ id: "n2", body: "second", extra: 1 }], ["id"])).rejects.toThrow("BigQuery refused the rows: no such field: extra. (1 of 1 invalid; none were written)");
-    await expect(writer.upsertRows("notes", [{ id: "n3", body: "x" }, { id: "n4", body: { nested: true } }, { id: "n5", body: "y", extra: 2 }], ["id"])).rejects.toThrow("BigQuery refused the rows: no such field: extra. (1 of 3 invalid; none were written)");
-    expect(bigquery.rows(PROJECT, "analytics", "notes")).toEqual([{ id: "n1", body: "first" }]);
+    await writer.upsertRows("notes", [{ id: "n1", body: "first", words: 1 }], ["id"]);
+    await expect(writer.upsertRows("notes", [{ id: "n2", body: "second", words: "many" }], ["id"])).rejects.toThrow("BigQuery refused the rows: Cannot convert value to float. (1 of 1 invalid; none were written)");
+    await expect(writer.upsertRows("notes", [{ id: "n3", body: "x", words: 2 }, { id: "n4", body: { nested: true }, words: 3 }, { id: "n5", body: "y", words: "lots" }], ["id"])).rejects.toThrow("BigQuery refused the rows: Cannot convert value to float. (1 of 3 invalid; none were written)");
+    expect(bigquery.rows(PROJECT, "analytics", "notes")).toEqual([{ id: "n1", body: "first", words: 1 }]);
   });
 });
 

@@ -4,8 +4,8 @@ import { googleError, HttpFake, json, type RecordedRequest } from "./google-http
 import { parseSql, runSelect, SqlError, type SqlKind, type SqlResult, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
 
 /**
- * A local BigQuery REST API (v2): datasets.get, tables.get/insert,
- * tabledata.insertAll, and queries — jobs.query (POST …/queries, the SDK's
+ * A local BigQuery REST API (v2): datasets.get, tables.get/insert/patch/update
+ * (a schema may gain NULLABLE fields, never lose or retype one), tabledata.insertAll, and queries — jobs.query (POST …/queries, the SDK's
  * query() fast path), jobs.insert (dry runs, and query jobs whose results
  * jobs.getQueryResults answers) — the calls @google-cloud/bigquery makes for
  * the connection test, the writer and the transform runner. Streamed rows are
@@ -15,7 +15,7 @@ import { parseSql, runSelect, SqlError, type SqlKind, type SqlResult, type SqlTa
  * ./warehouse-sql.ts (GoogleSQL with named parameters, as the SDK sends them).
  * Permissions can be denied to test errors.
  */
-export type BigQueryPermission = "bigquery.datasets.get" | "bigquery.jobs.create" | "bigquery.tables.updateData" | "bigquery.tables.getData";
+export type BigQueryPermission = "bigquery.datasets.get" | "bigquery.jobs.create" | "bigquery.tables.updateData" | "bigquery.tables.getData" | "bigquery.tables.update";
 
 interface SchemaField {
   name: string;
@@ -27,6 +27,8 @@ interface FakeTable {
   rows: { insertId?: string; json: Record<string, unknown> }[];
   /** insertId → when it was last accepted. */
   seen: Map<string, number>;
+  /** Fields added by tables.patch/update (lower-case name) → when. */
+  added: Map<string, number>;
 }
 type TimestampFormat = { useInt64Timestamp?: boolean; timestampOutputFormat?: string };
 
@@ -132,6 +134,11 @@ export class FakeBigQuery {
   readonly queries: string[] = [];
   /** How long an insertId keeps a re-sent row out (BigQuery: at least a minute). */
   dedupWindowMs = 60_000;
+  /**
+   * How long a field added by tables.patch/update stays unknown to insertAll
+   * ("no such field"), as BigQuery's streaming path may lag a schema change.
+   */
+  schemaLagMs = 0;
   private readonly results = new Map<string, SqlResult>();
 
   get requests(): RecordedRequest[] {
@@ -163,6 +170,7 @@ export class FakeBigQuery {
     this.queries.length = 0;
     this.results.clear();
     this.dedupWindowMs = 60_000;
+    this.schemaLagMs = 0;
     this.http.requests.length = 0;
   }
   /** The rows streamed into a table, as sent (oldest first). */
@@ -331,7 +339,7 @@ export class FakeBigQuery {
       if (!tableId && req.method === "POST") {
         const name = body.tableReference?.tableId as string;
         if (dataset.has(name)) return googleError(res, 409, `Already Exists: Table ${project}:${id}.${name}`, "duplicate");
-        dataset.set(name, { schema: body.schema, rows: [], seen: new Map() });
+        dataset.set(name, { schema: body.schema, rows: [], seen: new Map(), added: new Map() });
         return json(res, 200, { kind: "bigquery#table", id: `${project}:${id}.${name}`, tableReference: { projectId: project, datasetId: id, tableId: name }, schema: body.schema });
       }
       const table = tableId ? dataset.get(tableId) : undefined;
@@ -346,6 +354,10 @@ export class FakeBigQuery {
           type: "TABLE",
         });
       }
+      if (!action && (req.method === "PATCH" || req.method === "PUT")) {
+        if (this.forbidden(res, key, "bigquery.tables.update")) return;
+        return this.updateTable(res, `${project}:${id}.${tableId}`, table, body);
+      }
       if (action === "insertAll" && req.method === "POST") {
         if (this.forbidden(res, key, "bigquery.tables.updateData")) return;
         return this.insertAll(res, table, body);
@@ -354,9 +366,40 @@ export class FakeBigQuery {
     googleError(res, 404, `Not found: ${req.method} ${req.path}`, "notFound");
   }
 
+  /** tables.patch / tables.update: the new schema must keep every field with its type; added fields must not be REQUIRED. */
+  private updateTable(res: http.ServerResponse, id: string, table: FakeTable, body: Record<string, any>) {
+    const fields = body.schema?.fields as SchemaField[] | undefined;
+    if (fields) {
+      const mismatch = (why: string) => googleError(res, 400, `Provided Schema does not match Table ${id}. ${why}`, "invalid");
+      const normal = (type: string) => TYPE_OF_KIND[KIND_OF_TYPE[type.toUpperCase()] ?? "string"] ?? type.toUpperCase();
+      const names = new Set<string>();
+      for (const field of fields) {
+        if (!field?.name || !field.type) return googleError(res, 400, "Invalid schema: every field needs a name and a type.", "invalid");
+        if (names.has(field.name.toLowerCase())) return googleError(res, 400, `Field ${field.name} already exists in schema`, "invalid");
+        names.add(field.name.toLowerCase());
+      }
+      const old = table.schema?.fields ?? [];
+      for (const field of old) {
+        const now = fields.find((f) => f.name.toLowerCase() === field.name.toLowerCase());
+        if (!now) return mismatch(`Field ${field.name} is missing in new schema`);
+        if (normal(now.type) !== normal(field.type)) return mismatch(`Field ${field.name} has changed type from ${field.type.toUpperCase()} to ${now.type.toUpperCase()}`);
+      }
+      const added = fields.filter((f) => !old.some((o) => o.name.toLowerCase() === f.name.toLowerCase()));
+      const required = added.find((f) => String(f.mode ?? "NULLABLE").toUpperCase() === "REQUIRED");
+      if (required) return mismatch(`Cannot add required fields to an existing schema. (field: ${required.name})`);
+      const now = Date.now();
+      for (const field of added) table.added.set(field.name.toLowerCase(), now);
+      table.schema = { ...table.schema, fields };
+    }
+    const [project, rest] = id.split(":") as [string, string];
+    const [datasetId, tableId] = rest.split(".") as [string, string];
+    return json(res, 200, { kind: "bigquery#table", id, tableReference: { projectId: project, datasetId, tableId }, schema: table.schema, numRows: String(table.rows.length), type: "TABLE" });
+  }
+
   /** tabledata.insertAll: rows checked against the schema; an invalid row stops the whole request unless skipInvalidRows. */
   private insertAll(res: http.ServerResponse, table: FakeTable, body: Record<string, any>) {
-    const fields = new Map((table.schema?.fields ?? []).map((f) => [f.name.toLowerCase(), f]));
+    const lagging = (name: string) => Date.now() - (table.added.get(name) ?? -Infinity) < this.schemaLagMs;
+    const fields = new Map((table.schema?.fields ?? []).filter((f) => !lagging(f.name.toLowerCase())).map((f) => [f.name.toLowerCase(), f]));
     const rows = (body.rows ?? []) as { insertId?: string; json: Record<string, unknown> }[];
     const insertErrors: { index: number; errors: { reason: string; location: string; debugInfo: string; message: string }[] }[] = [];
     rows.forEach((row, index) => {

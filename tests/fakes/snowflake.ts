@@ -12,9 +12,9 @@ import { matching, parseSql, runSelect, SqlError, type SqlKind, type SqlTable, t
  * with `accessUrl` (the backend: SNOWFLAKE_HOST_OVERRIDE=<url>).
  *
  * Tables keep what is written: CREATE TABLE records the columns and their
- * types; the writer's MERGE (one row per statement, values bound as the SDK
- * sends them and cast as the statement says) inserts or updates the row with
- * the same key; SELECT and DELETE (the shapes ./warehouse-sql.ts evaluates,
+ * types, ALTER TABLE … ADD COLUMN adds one; the writer's MERGE (a multi-row
+ * VALUES source, values bound as the SDK sends them and cast as the statement
+ * says) inserts or updates the rows with the same key; SELECT and DELETE (the shapes ./warehouse-sql.ts evaluates,
  * with ? bindings, INFORMATION_SCHEMA.TABLES/COLUMNS included) read and
  * remove rows. Results come back typed (rowtype + JSON rowset) for the SDK.
  */
@@ -116,6 +116,18 @@ function cast(raw: unknown, kind: SqlKind, type: string): SqlValue {
       return text;
   }
 }
+
+/** A value stored into a column of another type, converted as Snowflake's assignment would. */
+function assign(value: SqlValue, column: SnowflakeColumn): SqlValue {
+  if (value === null) return null;
+  const kind = kindOfType(column.type);
+  const has = value instanceof Date ? "timestamp" : typeof value === "number" ? (kind === "integer" ? "integer" : "number") : typeof value === "boolean" ? "boolean" : kind === "json" ? "json" : "string";
+  if (has === kind) return value;
+  return cast(value instanceof Date ? value.toISOString() : String(value), kind, column.type);
+}
+
+/** Snowflake's limit on expressions in a list (the rows of a VALUES clause among them). */
+export const MAX_LIST_EXPRESSIONS = 16_384;
 
 const rowKey = (values: SqlValue[]) => JSON.stringify(values.map((v) => (v instanceof Date ? v.getTime() : v)));
 
@@ -287,7 +299,7 @@ export class FakeSnowflake {
       if (!user.schemas.includes(`${m[1]}.${m[2]}`.toUpperCase())) return this.fail(res, "002043", `SQL compilation error:\nSchema '${m[1]}.${m[2]}' does not exist or not authorized.`);
       return ok("use schema");
     }
-    if ((m = /^(?:CREATE (?:TRANSIENT )?TABLE IF NOT EXISTS|DROP TABLE IF EXISTS|MERGE INTO) (\w+)\.(\w+)\.(\w+)/i.exec(sqlText))) {
+    if ((m = /^(?:CREATE (?:TRANSIENT )?TABLE IF NOT EXISTS|DROP TABLE IF EXISTS|MERGE INTO|ALTER TABLE) (\w+)\.(\w+)\.(\w+)/i.exec(sqlText))) {
       const schema = `${m[1]}.${m[2]}`.toUpperCase();
       if (!user.createTableIn.includes(schema)) return this.fail(res, "003001", `SQL access control error:\nInsufficient privileges to operate on schema '${m[2]}'`);
       const table = `${schema}.${m[3]!.toUpperCase()}`;
@@ -298,6 +310,7 @@ export class FakeSnowflake {
           this.columns.delete(table);
           return ok("table");
         }
+        if (/^ALTER/i.test(sqlText)) return this.alterTable(res, table, sqlText);
         return this.merge(res, table, sqlText, body.bindings);
       } catch (error) {
         if (error instanceof SqlError) return this.fail(res, "100038", error.message);
@@ -329,46 +342,136 @@ export class FakeSnowflake {
     return this.rows(res, ["status"], [[`Table ${table.split(".").at(-1)} successfully created.`]], 0x6000);
   }
 
-  /** The writer's MERGE: USING (SELECT ?::TYPE AS C | PARSE_JSON(?) AS C, …) s ON t.K = s.K [AND …] … INSERT (…) VALUES (…). */
+  /**
+   * The writer's MERGE: USING (SELECT columnN::TYPE AS C | PARSE_JSON(columnN)[::TYPE] AS C, …
+   * FROM VALUES (?, …), (?, …) …) s ON t.K = s.K [AND …] [WHEN MATCHED THEN UPDATE SET t.C = s.C | NULL, …]
+   * WHEN NOT MATCHED THEN INSERT (…) VALUES (s.C, …). Like Snowflake, a source with more than
+   * MAX_LIST_EXPRESSIONS rows is refused; a source naming one key twice is refused too (Snowflake
+   * refuses it when the key matches a row, "Duplicate row detected"; unmatched, it would insert both,
+   * which this fake's keyed rows cannot hold).
+   */
   private merge(res: http.ServerResponse, table: string, sqlText: string, bindings: Record<string, { type: string; value: unknown }> | undefined) {
     const rows = this.tables.get(table);
     const columns = this.columns.get(table);
     if (!rows || !columns) return this.fail(res, "002003", `SQL compilation error:\nObject '${table}' does not exist or not authorized.`);
-    const m = /^MERGE INTO \S+ t USING \(SELECT (.+?)\) s ON (.+?)\s+WHEN MATCHED THEN UPDATE SET .+?\s+WHEN NOT MATCHED THEN INSERT \((.+?)\) VALUES \((.+?)\)$/is.exec(sqlText);
+    const m = /^MERGE INTO \S+ t USING \(SELECT (.+?) FROM VALUES (.+?)\) s ON (.+?)(?:\s+WHEN MATCHED THEN UPDATE SET (.+?))?\s+WHEN NOT MATCHED THEN INSERT \((.+?)\) VALUES \((.+?)\)$/is.exec(sqlText);
     if (!m) throw new SqlError(`SQL compilation error:\nsyntax error: the fake does not understand this MERGE ${JSON.stringify(sqlText.slice(0, 80))}`);
+    const [, selectList, valuesList, onList, setList, insertList, insertValues] = m as unknown as [string, string, string, string, string | undefined, string, string];
+    const column = (name: string) => {
+      const found = columns.find((c) => c.name === name.toUpperCase());
+      if (!found) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier '${name.toUpperCase()}'`);
+      return found;
+    };
+
+    // The VALUES rows: each a list of ? (or NULL); the bindings fill the ? in order.
     const values = Object.entries(bindings ?? {})
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([, b]) => b.value);
-    const source = m[1]!.split(/,\s*/).map((item, i) => {
-      const parsed = /^\?::(\w+) AS (\w+)$/i.exec(item) ?? /^PARSE_JSON\(\?\)() AS (\w+)$/i.exec(item);
+    const tuples = valuesList.trim().replace(/^\(|\)$/g, "").split(/\)\s*,\s*\(/);
+    if (tuples.length > MAX_LIST_EXPRESSIONS) throw new SqlError(`SQL compilation error: error line 1 at position 0\nmaximum number of expressions in a list exceeded, expected at most ${MAX_LIST_EXPRESSIONS.toLocaleString("en-US")}, got ${tuples.length.toLocaleString("en-US")}`);
+    let next = 0;
+    const sourceRows = tuples.map((tuple) =>
+      tuple.split(/\s*,\s*/).map((item) => {
+        if (/^NULL$/i.test(item.trim())) return null;
+        if (item.trim() !== "?") throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(item)} (this fake wants ? or NULL in VALUES)`);
+        if (next >= values.length) throw new SqlError("SQL compilation error:\nBind variable ? not set.");
+        return values[next++] ?? null;
+      }),
+    );
+    if (next !== values.length) throw new SqlError(`SQL compilation error:\n${values.length} bind values for ${next} placeholders`);
+    const arity = sourceRows[0]!.length;
+    if (sourceRows.some((r) => r.length !== arity)) throw new SqlError("SQL compilation error:\nDifferent number of values in VALUES rows");
+
+    // The SELECT over VALUES: casts of its columns, named.
+    const source = selectList.split(/,\s*/).map((item) => {
+      const parsed = /^column(\d+)::(\w+) AS (\w+)$/i.exec(item) ?? /^PARSE_JSON\(column(\d+)\)(?:::(\w+))? AS (\w+)$/i.exec(item);
       if (!parsed) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(item)}`);
-      const name = parsed[2]!.toUpperCase();
-      const column = columns.find((c) => c.name === name);
-      if (!column) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier '${name}'`);
-      const type = parsed[1] ? parsed[1].toUpperCase() : "VARIANT";
-      if (i >= values.length) throw new SqlError("SQL compilation error:\nBind variable ? not set.");
-      return { name, value: cast(values[i], kindOfType(type), type) };
+      const position = Number(parsed[1]);
+      if (position < 1 || position > arity) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier 'COLUMN${position}'`);
+      const type = parsed[2] ? parsed[2].toUpperCase() : "VARIANT";
+      const parseJson = /^PARSE_JSON/i.test(item);
+      if (parseJson && !["VARIANT", "OBJECT", "ARRAY"].includes(type)) throw new SqlError(`SQL compilation error:\nthis fake casts PARSE_JSON only to VARIANT, OBJECT or ARRAY, not ${type}`);
+      return { name: parsed[3]!.toUpperCase(), position, type: parseJson ? "VARIANT" : type };
     });
-    if (values.length !== source.length) throw new SqlError(`SQL compilation error:\n${values.length} bind values for ${source.length} placeholders`);
-    const keys = m[2]!.split(/\s+AND\s+/i).map((cond) => {
+    const sourceNames = new Set(source.map((s) => s.name));
+    const sourceColumn = (ref: string) => {
+      const name = /^s\.(\w+)$/i.exec(ref.trim())?.[1]?.toUpperCase();
+      if (!name || !sourceNames.has(name)) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier '${ref.trim().toUpperCase()}'`);
+      return name;
+    };
+    const keys = onList.split(/\s+AND\s+/i).map((cond) => {
       const k = /^t\.(\w+) = s\.(\w+)$/i.exec(cond.trim());
       if (!k || k[1]!.toUpperCase() !== k[2]!.toUpperCase()) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(cond)}`);
-      return k[1]!.toUpperCase();
+      column(k[1]!);
+      return sourceColumn(`s.${k[2]}`);
     });
-    const row = Object.fromEntries(source.map((c) => [c.name, c.value]));
-    const key = rowKey(keys.map((k) => row[k] ?? null));
-    const existing = rows.get(key);
-    if (existing) Object.assign(existing, row);
-    else rows.set(key, { ...Object.fromEntries(columns.map((c) => [c.name, null])), ...row });
+    const set = (setList ?? "")
+      .split(/,\s*/)
+      .filter((s) => s.trim())
+      .map((assignment) => {
+        const a = /^t\.(\w+) = (s\.\w+|NULL)$/i.exec(assignment.trim());
+        if (!a) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(assignment)}`);
+        return { target: column(a[1]!), from: /^NULL$/i.test(a[2]!) ? null : sourceColumn(a[2]!) };
+      });
+    const insertColumns = insertList.split(/,\s*/).map((c) => column(c.trim()));
+    const insertFrom = insertValues.split(/,\s*/).map(sourceColumn);
+    if (insertColumns.length !== insertFrom.length) throw new SqlError("SQL compilation error:\nInsert value list does not match column list");
+
+    // Evaluate: each source row typed by its cast, then stored as the target column's type.
+    const typedRows = sourceRows.map((raw) => Object.fromEntries(source.map((s) => [s.name, cast(raw[s.position - 1], kindOfType(s.type), s.type)])));
+    const seen = new Set<string>();
+    let inserted = 0;
+    let updated = 0;
+    const planned: (() => void)[] = [];
+    for (const row of typedRows) {
+      const key = rowKey(keys.map((k) => row[k] ?? null));
+      if (seen.has(key)) throw new SqlError(`Duplicate row detected during DML action\nRow Values: [${keys.map((k) => JSON.stringify(row[k])).join(", ")}]`);
+      seen.add(key);
+      const existing = rows.get(key);
+      if (existing) {
+        if (!set.length) continue;
+        updated++;
+        planned.push(() => {
+          for (const s of set) existing[s.target.name] = s.from === null ? null : assign(row[s.from] ?? null, s.target);
+        });
+      } else {
+        inserted++;
+        planned.push(() => {
+          const created: Record<string, SqlValue> = Object.fromEntries(columns.map((c) => [c.name, null]));
+          insertColumns.forEach((c, i) => (created[c.name] = assign(row[insertFrom[i]!] ?? null, c)));
+          rows.set(key, created);
+        });
+      }
+    }
+    // All or nothing, like a statement: nothing changes unless every row could be evaluated.
+    for (const apply of planned) apply();
     return this.rows(
       res,
       [
         { name: "number of rows inserted", kind: "integer" },
         { name: "number of rows updated", kind: "integer" },
       ],
-      [[existing ? "0" : "1", existing ? "1" : "0"]],
+      [[String(inserted), String(updated)]],
       0x3400,
     );
+  }
+
+  /** ALTER TABLE DB.SCHEMA.T ADD [COLUMN] [IF NOT EXISTS] NAME TYPE: one column, NULL in the rows already there. */
+  private alterTable(res: http.ServerResponse, table: string, sqlText: string) {
+    const columns = this.columns.get(table);
+    if (!columns) return this.fail(res, "002003", `SQL compilation error:\nTable '${table}' does not exist or not authorized.`);
+    const m = /^ALTER TABLE \S+ ADD (?:COLUMN )?(IF NOT EXISTS )?(\w+) (\w+(?:\(\d+(?:,\s*\d+)?\))?)$/i.exec(sqlText);
+    if (!m) throw new SqlError(`SQL compilation error:\nsyntax error: the fake only adds one column: ${JSON.stringify(sqlText.slice(0, 80))}`);
+    const name = m[2]!.toUpperCase();
+    const type = m[3]!.toUpperCase();
+    kindOfType(type);
+    if (columns.some((c) => c.name === name)) {
+      if (!m[1]) return this.fail(res, "002028", `SQL compilation error:\ncolumn '${name}' already exists`);
+    } else {
+      columns.push({ name, type });
+      for (const row of this.tables.get(table)!.values()) row[name] = null;
+    }
+    return this.rows(res, ["status"], [["Statement executed successfully."]], 0x6000);
   }
 
   /** A table of a SELECT or DELETE: DB.SCHEMA.TABLE, or DB.INFORMATION_SCHEMA.TABLES / COLUMNS. */

@@ -3,7 +3,7 @@ import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { BigQueryWriter, GcsWriter } from "../../backend/integrations/destinations/cloud-writers.js";
-import { SnowflakeWriter } from "../../backend/integrations/destinations/snowflake.js";
+import { MERGE_MAX_BINDS, MERGE_MAX_BYTES, MERGE_MAX_ROWS, mergeChunks, SnowflakeWriter } from "../../backend/integrations/destinations/snowflake.js";
 
 /** The cloud writers, through the official SDKs, against the local fakes: idempotent by path and key. */
 const gcs = new FakeGcs();
@@ -57,18 +57,209 @@ describe("BigQueryWriter", () => {
       { name: "minutes", type: "FLOAT" },
     ]);
   });
+
+  it("adds the columns a later batch brings to the table's schema (tables.patch, NULLABLE) before streaming", async () => {
+    bigquery.createDataset("demo-project", "evolve");
+    const writer = new BigQueryWriter(account, "demo-project", "evolve");
+    await writer.upsertRows("meetings", rows, ["id"]);
+    const later = [{ id: "m3", topic: "hiring", minutes: 20, host: "ana", recorded: true }];
+    await writer.upsertRows("meetings", later, ["id"]);
+    const patches = bigquery.requests.filter((r) => r.method === "PATCH" && r.path.endsWith("/datasets/evolve/tables/meetings"));
+    expect(patches).toHaveLength(1);
+    expect(bigquery.schema("demo-project", "evolve", "meetings")).toEqual([
+      { name: "id", type: "STRING" },
+      { name: "topic", type: "STRING" },
+      { name: "minutes", type: "FLOAT" },
+      { name: "host", type: "STRING", mode: "NULLABLE" },
+      { name: "recorded", type: "BOOLEAN", mode: "NULLABLE" },
+    ]);
+    expect(bigquery.rows("demo-project", "evolve", "meetings")).toEqual([...rows, ...later]);
+    // Known columns: no further schema calls.
+    await writer.upsertRows("meetings", [{ id: "m4", host: "bo" }], ["id"]);
+    expect(bigquery.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(bigquery.rows("demo-project", "evolve", "meetings")).toHaveLength(4);
+  });
+
+  it("keeps fields another writer added meanwhile when it patches the schema", async () => {
+    bigquery.createDataset("demo-project", "shared");
+    const first = new BigQueryWriter(account, "demo-project", "shared");
+    const second = new BigQueryWriter(account, "demo-project", "shared");
+    await first.upsertRows("notes", [{ id: "n1", body: "a" }], ["id"]);
+    await second.upsertRows("notes", [{ id: "n2", body: "b", author: "ana" }], ["id"]);
+    await first.upsertRows("notes", [{ id: "n3", body: "c", words: 1 }], ["id"]);
+    expect(bigquery.schema("demo-project", "shared", "notes")?.map((f) => f.name)).toEqual(["id", "body", "author", "words"]);
+    expect(bigquery.rows("demo-project", "shared", "notes").map((r) => r.id)).toEqual(["n1", "n2", "n3"]);
+  });
+
+  it("tries again while streaming lags a new column, and fails at once on other refusals", async () => {
+    bigquery.createDataset("demo-project", "lag");
+    bigquery.schemaLagMs = 250;
+    try {
+      const writer = new BigQueryWriter(account, "demo-project", "lag", [100, 100, 100, 100, 100]);
+      await writer.upsertRows("notes", [{ id: "n1", body: "a" }], ["id"]);
+      await writer.upsertRows("notes", [{ id: "n2", body: "b", words: 2 }], ["id"]);
+      const inserts = bigquery.requests.filter((r) => r.path.endsWith("/datasets/lag/tables/notes/insertAll"));
+      expect(inserts.length).toBeGreaterThanOrEqual(3);
+      expect(bigquery.rows("demo-project", "lag", "notes")).toEqual([
+        { id: "n1", body: "a" },
+        { id: "n2", body: "b", words: 2 },
+      ]);
+      const before = bigquery.requests.length;
+      await expect(writer.upsertRows("notes", [{ id: "n3", body: "c", words: "many" }], ["id"])).rejects.toThrow("BigQuery refused the rows: Cannot convert value to float. (1 of 1 invalid; none were written)");
+      expect(bigquery.requests.slice(before).filter((r) => r.path.endsWith("/insertAll"))).toHaveLength(1);
+      // A field never added by this writer is not waited for.
+      bigquery.schemaLagMs = 60_000;
+      const other = new BigQueryWriter(account, "demo-project", "lag", [100, 100]);
+      await other.upsertRows("notes", [{ id: "n4", body: "d", lang: "en" }], ["id"]).catch(() => {});
+      await expect(writer.upsertRows("notes", [{ id: "n5", body: "e", lang: "fr" }], ["id"])).rejects.toThrow("BigQuery refused the rows: no such field: lang.");
+    } finally {
+      bigquery.schemaLagMs = 0;
+    }
+  });
+
+  it("reports a refused row with BigQuery's reason, and writes none of its batch", async () => {
+    bigquery.createDataset("demo-project", "refused");
+    const writer = new BigQueryWriter(account, "demo-project", "refused");
+    await writer.upsertRows("notes", [{ id: "n1", body: "first", words: 1 }], ["id"]);
+    await expect(writer.upsertRows("notes", [{ id: "n2", body: "second", words: "many" }], ["id"])).rejects.toThrow("BigQuery refused the rows: Cannot convert value to float. (1 of 1 invalid; none were written)");
+    await expect(
+      writer.upsertRows("notes", [{ id: "n3", body: "x", words: 2 }, { id: "n4", body: { nested: true }, words: 3 }, { id: "n5", body: "y", words: "lots" }], ["id"]),
+    ).rejects.toThrow("BigQuery refused the rows: Cannot convert value to float. (1 of 3 invalid; none were written)");
+    expect(bigquery.rows("demo-project", "refused", "notes")).toEqual([{ id: "n1", body: "first", words: 1 }]);
+  });
+
+  it("the fake refuses a patch that drops or retypes a field, or adds a REQUIRED one", async () => {
+    bigquery.createDataset("demo-project", "strict");
+    const writer = new BigQueryWriter(account, "demo-project", "strict");
+    await writer.upsertRows("notes", [{ id: "n1", body: "a" }], ["id"]);
+    const patch = (fields: unknown[]) =>
+      fetch(`${bigquery.url}/bigquery/v2/projects/demo-project/datasets/strict/tables/notes`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: { fields } }) });
+    expect((await (await patch([{ name: "id", type: "STRING" }])).json()).error.message).toBe("Provided Schema does not match Table demo-project:strict.notes. Field body is missing in new schema");
+    expect((await (await patch([{ name: "id", type: "STRING" }, { name: "body", type: "FLOAT" }])).json()).error.message).toMatch(/Field body has changed type from STRING to FLOAT/);
+    expect((await (await patch([{ name: "id", type: "STRING" }, { name: "body", type: "STRING" }, { name: "x", type: "STRING", mode: "REQUIRED" }])).json()).error.message).toMatch(/Cannot add required fields/);
+    expect(bigquery.schema("demo-project", "strict", "notes")?.map((f) => f.name)).toEqual(["id", "body"]);
+  });
 });
 
 describe("SnowflakeWriter", () => {
-  it("creates the table and MERGEs each row on its key", async () => {
+  const loader = () => new SnowflakeWriter({ account: "org-acct", user: "loader", password: "pw", warehouse: "WH", database: "raw", schema: "meetings" }, "snowflake");
+  const merges = (table: string) => snowflake.statements.filter((s) => s.sqlText.startsWith(`MERGE INTO RAW.MEETINGS.${table} t USING`));
+  beforeAll(() => {
     snowflake.addUser("LOADER", { password: "pw", warehouses: ["WH"], databases: ["RAW"], schemas: ["RAW.MEETINGS"], createTableIn: ["RAW.MEETINGS"] });
-    const writer = new SnowflakeWriter({ account: "org-acct", user: "loader", password: "pw", warehouse: "WH", database: "raw", schema: "meetings" }, "snowflake");
+  });
+
+  it("creates the table and MERGEs each batch in one statement on its key", async () => {
+    const writer = loader();
     await writer.upsertRows("meetings", rows, ["id"]);
     await writer.upsertRows("meetings", [rows[0]!], ["id"]);
     await writer.close();
     const sql = snowflake.statements.map((s) => s.sqlText);
     expect(sql[0]).toBe("CREATE TABLE IF NOT EXISTS RAW.MEETINGS.MEETINGS (ID VARCHAR, TOPIC VARCHAR, MINUTES FLOAT)");
-    expect(sql.filter((s) => s.startsWith("MERGE INTO RAW.MEETINGS.MEETINGS t USING"))).toHaveLength(3);
-    expect(snowflake.tables.get("RAW.MEETINGS.MEETINGS")?.size).toBe(2);
+    expect(sql[1]).toBe("SELECT COLUMN_NAME, DATA_TYPE FROM RAW.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION");
+    expect(merges("MEETINGS")).toHaveLength(2);
+    expect(merges("MEETINGS")[0]!.sqlText).toBe(
+      "MERGE INTO RAW.MEETINGS.MEETINGS t USING (SELECT column1::VARCHAR AS ID, column2::VARCHAR AS TOPIC, column3::FLOAT AS MINUTES FROM VALUES (?, ?, ?), (?, ?, ?)) s ON t.ID = s.ID " +
+        "WHEN MATCHED THEN UPDATE SET t.TOPIC = s.TOPIC, t.MINUTES = s.MINUTES WHEN NOT MATCHED THEN INSERT (ID, TOPIC, MINUTES) VALUES (s.ID, s.TOPIC, s.MINUTES)",
+    );
+    expect(snowflake.rowsOf("RAW.MEETINGS.MEETINGS")).toEqual([
+      { ID: "m1", TOPIC: "pricing", MINUTES: 30 },
+      { ID: "m2", TOPIC: "roadmap", MINUTES: 45 },
+    ]);
+  });
+
+  it("writes many rows in few statements, chunked within Snowflake's limits", async () => {
+    const writer = loader();
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `u${i}`, meeting_id: `m${i % 7}`, at: new Date(Date.UTC(2026, 10, 22, 0, 0, i % 60)), words: { n: i } }));
+    const before = snowflake.statements.length;
+    await writer.upsertRows("utterances", many, ["id"]);
+    await writer.close();
+    const sent = snowflake.statements.slice(before).map((s) => s.sqlText);
+    expect(sent.filter((s) => s.startsWith("MERGE"))).toHaveLength(2);
+    expect(sent).toHaveLength(4); // CREATE, the columns, 2 MERGEs
+    const stored = snowflake.rowsOf("RAW.MEETINGS.UTTERANCES");
+    expect(stored).toHaveLength(20_000);
+    expect(stored[19_999]).toEqual({ ID: "u19999", MEETING_ID: `m${19_999 % 7}`, AT: new Date(Date.UTC(2026, 10, 22, 0, 0, 19_999 % 60)), WORDS: JSON.stringify({ n: 19_999 }) });
+  });
+
+  it("chunks by rows, bound values and bytes", () => {
+    const narrow = Array.from({ length: MERGE_MAX_ROWS + 1 }, (_, i) => ({ id: i }));
+    expect(mergeChunks(narrow, ["id"]).map((c) => c.rows.length)).toEqual([MERGE_MAX_ROWS, 1]);
+    const columns = Array.from({ length: 10 }, (_, i) => `c${i}`);
+    const wide = Array.from({ length: 6_000 }, () => Object.fromEntries(columns.map((c) => [c, 1])));
+    const byBinds = mergeChunks(wide, columns);
+    expect(byBinds.map((c) => c.rows.length)).toEqual([MERGE_MAX_BINDS / 10, 6_000 - MERGE_MAX_BINDS / 10]);
+    expect(byBinds[0]!.binds).toHaveLength(MERGE_MAX_BINDS);
+    const big = "x".repeat(400_000);
+    const heavy = [{ id: 1, body: big }, { id: 2, body: big }, { id: 3, body: big }, { id: 4, body: "x".repeat(MERGE_MAX_BYTES * 2) }, { id: 5, body: "small" }];
+    expect(mergeChunks(heavy, ["id", "body"]).map((c) => c.rows.map((r) => r.id))).toEqual([[1, 2], [3], [4], [5]]);
+    expect(mergeChunks([{ id: 1, at: new Date(0), ok: true, data: { a: 1 }, none: null }], ["id", "at", "ok", "data", "none"])[0]!.binds).toEqual(["1", "1970-01-01T00:00:00.000Z", "true", '{"a":1}', null]);
+  });
+
+  it("keeps the later row of a key given twice in one batch", async () => {
+    const writer = loader();
+    await writer.upsertRows("dupes", [{ id: "a", n: 1 }, { id: "b", n: 2 }, { id: "a", n: 3 }], ["id"]);
+    await writer.close();
+    expect(merges("DUPES")).toHaveLength(1);
+    expect(Object.keys(merges("DUPES")[0]!.bindings as object)).toHaveLength(4);
+    expect(snowflake.rowsOf("RAW.MEETINGS.DUPES")).toEqual([
+      { ID: "a", N: 3 },
+      { ID: "b", N: 2 },
+    ]);
+  });
+
+  it("a table of key columns only gets no WHEN MATCHED clause", async () => {
+    const writer = loader();
+    await writer.upsertRows("pairs", [{ a: "x", b: 1 }, { a: "x", b: 2 }], ["a", "b"]);
+    await writer.upsertRows("pairs", [{ a: "x", b: 1 }], ["a", "b"]);
+    await writer.close();
+    expect(merges("PAIRS").map((m) => m.sqlText.includes("WHEN MATCHED"))).toEqual([false, false]);
+    expect(snowflake.rowsOf("RAW.MEETINGS.PAIRS")).toEqual([
+      { A: "x", B: 1 },
+      { A: "x", B: 2 },
+    ]);
+  });
+
+  it("a re-write replaces the row: columns the new row lacks become NULL", async () => {
+    const writer = loader();
+    await writer.upsertRows("replaced", [{ id: "a", topic: "x", minutes: 5 }, { id: "b", topic: "y", minutes: 6 }], ["id"]);
+    await writer.upsertRows("replaced", [{ id: "a", topic: "x2" }], ["id"]);
+    await writer.close();
+    expect(merges("REPLACED")[1]!.sqlText).toContain("WHEN MATCHED THEN UPDATE SET t.TOPIC = s.TOPIC, t.MINUTES = NULL ");
+    expect(snowflake.rowsOf("RAW.MEETINGS.REPLACED")).toEqual([
+      { ID: "a", TOPIC: "x2", MINUTES: null },
+      { ID: "b", TOPIC: "y", MINUTES: 6 },
+    ]);
+  });
+
+  it("adds the columns a later batch brings, and casts values to the table's own types", async () => {
+    const first = loader();
+    await first.upsertRows("evolving", [{ id: "a", minutes: 5 }], ["id"]);
+    await first.upsertRows("evolving", [{ id: "b", minutes: 6, host: "ana", extra: { k: 1 } }], ["id"]);
+    await first.close();
+    const alters = snowflake.statements.filter((s) => s.sqlText.startsWith("ALTER TABLE RAW.MEETINGS.EVOLVING")).map((s) => s.sqlText);
+    expect(alters).toEqual(["ALTER TABLE RAW.MEETINGS.EVOLVING ADD COLUMN IF NOT EXISTS HOST VARCHAR", "ALTER TABLE RAW.MEETINGS.EVOLVING ADD COLUMN IF NOT EXISTS EXTRA VARIANT"]);
+    // Another writer (a later sync) reads the table's columns: MINUTES is FLOAT even when a batch sends it as text.
+    const second = loader();
+    await second.upsertRows("evolving", [{ id: "c", minutes: "7.5", flag: true }], ["id"]);
+    await second.close();
+    expect(snowflake.columns.get("RAW.MEETINGS.EVOLVING")).toEqual([
+      { name: "ID", type: "VARCHAR" },
+      { name: "MINUTES", type: "FLOAT" },
+      { name: "HOST", type: "VARCHAR" },
+      { name: "EXTRA", type: "VARIANT" },
+      { name: "FLAG", type: "BOOLEAN" },
+    ]);
+    expect(snowflake.rowsOf("RAW.MEETINGS.EVOLVING")).toEqual([
+      { ID: "a", MINUTES: 5, HOST: null, EXTRA: null, FLAG: null },
+      { ID: "b", MINUTES: 6, HOST: "ana", EXTRA: '{"k":1}', FLAG: null },
+      { ID: "c", MINUTES: 7.5, HOST: null, EXTRA: null, FLAG: true },
+    ]);
+  });
+
+  it("refuses rows without their key, and names that are one column in Snowflake", async () => {
+    const writer = loader();
+    await expect(writer.upsertRows("bad", [{ id: null, n: 1 }], ["id"])).rejects.toThrow("Row without key column id");
+    await expect(writer.upsertRows("bad", [{ id: "a", n: 1, N: 2 }], ["id"])).rejects.toThrow('Columns "n" and "N" are the same column in Snowflake');
+    await writer.close();
   });
 });
