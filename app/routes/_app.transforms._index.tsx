@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { Transform } from "@contract/transforms";
 import { DataTable, type Column } from "~/components/data-table";
 import { DateTime } from "~/components/date-time";
@@ -86,7 +86,15 @@ export default function Transforms() {
   const timeZone = useTimeZone();
   const cancelTo = data.page > 1 ? `?page=${data.page}` : "/transforms";
   const columns: Column<TransformRow>[] = [
-    { header: "Name", cell: (t) => <span className="font-semibold text-slate-900">{t.name}</span>, className: "whitespace-nowrap" },
+    {
+      header: "Name",
+      cell: (t) => (
+        <Link to={`/transforms/details/${t.id}`} className="font-semibold text-slate-900 hover:text-brand-700 hover:underline">
+          {t.name}
+        </Link>
+      ),
+      className: "whitespace-nowrap",
+    },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },
     { header: "Created At", cell: (t) => <DateTime value={t.created_at} timeZone={timeZone} />, className: "whitespace-nowrap" },

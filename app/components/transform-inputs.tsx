@@ -1,0 +1,215 @@
+import { INPUT_GROUP_ORDER, type PreviewResponse, type TemplateInput } from "@contract/transforms";
+import { fieldClasses } from "./source-create-form";
+
+/** An input's label: its own, or its key in words ("max_topics" → "Max topics"). */
+export function inputLabel(key: string, input: TemplateInput): string {
+  if (input.label) return input.label;
+  const words = key.replace(/[_.-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Visible inputs by group, in the spec's order (§9): general, primitives, signals, outcome, then the others as they come. */
+export function groupInputs(inputs: Record<string, TemplateInput>): { group: string; entries: [string, TemplateInput][] }[] {
+  const groups = new Map<string, [string, TemplateInput][]>();
+  for (const [key, input] of Object.entries(inputs)) {
+    if (input.hidden) continue;
+    const group = input.group || "general";
+    groups.set(group, [...(groups.get(group) ?? []), [key, input]]);
+  }
+  const known = INPUT_GROUP_ORDER.filter((g) => groups.has(g));
+  const others = [...groups.keys()].filter((g) => !(INPUT_GROUP_ORDER as readonly string[]).includes(g));
+  return [...known, ...others].map((group) => ({ group, entries: groups.get(group)! }));
+}
+
+const GROUP_TITLE: Record<string, string> = { general: "General", primitives: "Primitives", signals: "Signals", outcome: "Outcome" };
+const GROUP_HINT: Record<string, string> = {
+  general: "What the transform works on.",
+  primitives: "How each transcript is read: the models that extract topics, sentiment and entities.",
+  signals: "How the extracted facts are combined across meetings.",
+  outcome: "The model that turns the signals into the result.",
+};
+
+/** The text a form shows for a value (a list as "a, b", nothing as ""). */
+export function displayValue(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) return value.join(", ");
+  return String(value);
+}
+
+export const inputName = (key: string) => `in.${key}`;
+
+/** The template's inputs as form fields by type (string, integer with min/max, boolean, enum, comma-separated list). */
+export function TemplateInputFields({ inputs, values }: { inputs: Record<string, TemplateInput>; values: Record<string, string> }) {
+  const groups = groupInputs(inputs);
+  if (groups.length === 0) return <p className="text-sm text-slate-600">This template has no settings to adjust.</p>;
+  return (
+    <div className="space-y-8">
+      {groups.map(({ group, entries }) => (
+        <fieldset key={group} className="border-t border-slate-100 pt-6 first:border-t-0 first:pt-0" data-group={group}>
+          <legend className="float-left mb-4 w-full">
+            <span className="block text-base font-semibold text-slate-900">
+              {GROUP_TITLE[group] ?? inputLabel(group, { type: "string", required: false, description: "" })}
+            </span>
+            {GROUP_HINT[group] ? <span className="mt-0.5 block text-sm text-slate-600">{GROUP_HINT[group]}</span> : null}
+          </legend>
+          <div className="clear-both grid gap-5 sm:grid-cols-2">
+            {entries.map(([key, input]) => {
+              const id = `input-${key}`;
+              const name = inputName(key);
+              const label = inputLabel(key, input);
+              const value = values[key] ?? displayValue(input.default);
+              const hintId = `${id}-hint`;
+              const hint = [
+                input.description,
+                input.type === "integer" &&
+                (input.min !== undefined || input.max !== undefined) &&
+                !(input.description.includes(String(input.min)) && input.description.includes(String(input.max)))
+                  ? input.min !== undefined && input.max !== undefined
+                    ? `From ${input.min} to ${input.max}.`
+                    : input.min !== undefined
+                    ? `At least ${input.min}.`
+                    : `At most ${input.max}.`
+                  : "",
+                input.type === "list[string]" ? "Separate items with commas." : "",
+              ]
+                .filter(Boolean)
+                .join(" ");
+              if (input.type === "boolean") {
+                return (
+                  <div key={key} className="sm:col-span-2">
+                    <label className="flex items-start gap-3 text-sm text-slate-800">
+                      <input
+                        id={id}
+                        type="checkbox"
+                        name={name}
+                        value="true"
+                        defaultChecked={value === "true"}
+                        className="mt-0.5 h-4 w-4 rounded border-slate-300"
+                        aria-describedby={hint ? hintId : undefined}
+                      />
+                      <span>
+                        <span className="font-medium">{label}</span>
+                        {hint ? (
+                          <span id={hintId} className="mt-0.5 block text-xs text-slate-600">
+                            {hint}
+                          </span>
+                        ) : null}
+                      </span>
+                    </label>
+                  </div>
+                );
+              }
+              return (
+                <div key={key} className={input.type === "list[string]" || input.type === "string" ? "sm:col-span-2" : ""}>
+                  <label htmlFor={id} className={fieldClasses.label}>
+                    {label}
+                    {input.required ? null : <span className="font-normal text-slate-500"> (optional)</span>}
+                  </label>
+                  {input.type === "enum" ? (
+                    <select id={id} name={name} defaultValue={value} className={fieldClasses.input} aria-describedby={hint ? hintId : undefined}>
+                      {input.required && value ? null : <option value="">Select…</option>}
+                      {(input.enum ?? []).map((o) => (
+                        <option key={o} value={o}>
+                          {o}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <input
+                      id={id}
+                      name={name}
+                      type={input.type === "integer" ? "number" : "text"}
+                      inputMode={input.type === "integer" ? "numeric" : undefined}
+                      step={input.type === "integer" ? 1 : undefined}
+                      min={input.type === "integer" ? input.min : undefined}
+                      max={input.type === "integer" ? input.max : undefined}
+                      defaultValue={value}
+                      className={fieldClasses.input}
+                      autoComplete="off"
+                      aria-describedby={hint ? hintId : undefined}
+                    />
+                  )}
+                  {hint ? (
+                    <p id={hintId} className="mt-1 text-xs text-slate-600">
+                      {hint}
+                    </p>
+                  ) : null}
+                </div>
+              );
+            })}
+          </div>
+        </fieldset>
+      ))}
+    </div>
+  );
+}
+
+/** The preview of spec §3: the pipeline's primitives (provider, model), signal aggregations, outcome model type, and the record count. */
+export function TransformPreview({ preview }: { preview: PreviewResponse }) {
+  const p = preview.template_config.pipeline;
+  return (
+    <section className="card p-6" aria-labelledby="preview-title" data-testid="transform-preview">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id="preview-title" className="text-lg font-semibold text-slate-900">
+            Preview
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {preview.template_name} · <span className="font-mono text-xs">{preview.transform_type}</span>
+          </p>
+        </div>
+        <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
+          <span className="text-lg font-bold tabular-nums" data-testid="record-count">
+            {preview.record_count.toLocaleString("en-US")}
+          </span>{" "}
+          {preview.record_count === 1 ? "record" : "records"} to analyse
+        </p>
+      </div>
+      <div className="mt-5 grid gap-6 md:grid-cols-3">
+        <div className="min-w-0 md:col-span-2">
+          <h3 className="mb-2 text-sm font-semibold text-slate-900">Primitives</h3>
+          <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Pipeline primitives">
+            <table className="min-w-full divide-y divide-slate-200 text-sm">
+              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+                <tr>
+                  <th className="px-3 py-2">Name</th>
+                  <th className="px-3 py-2">Type</th>
+                  <th className="px-3 py-2">Provider</th>
+                  <th className="px-3 py-2">Model</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {p.primitives.map((primitive) => (
+                  <tr key={primitive.name}>
+                    <td className="px-3 py-2 font-medium text-slate-900">{primitive.name}</td>
+                    <td className="px-3 py-2 text-slate-700">{primitive.type}</td>
+                    <td className="px-3 py-2 text-slate-700">{primitive.parameters.provider}</td>
+                    <td className="px-3 py-2 font-mono text-xs text-slate-700">{primitive.parameters.model}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+        <div className="min-w-0 space-y-5">
+          <div>
+            <h3 className="mb-2 text-sm font-semibold text-slate-900">Signals</h3>
+            <ul className="space-y-1 text-sm text-slate-700">
+              {p.signals.aggregations.map((a) => (
+                <li key={a.name}>
+                  {a.name} <span className="text-slate-500">({a.function})</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h3 className="mb-2 text-sm font-semibold text-slate-900">Outcome</h3>
+            <p className="text-sm text-slate-700">
+              Model type: <span className="font-medium">{p.outcome.model_type}</span>
+            </p>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,319 @@
+import { z } from "zod";
+import {
+  DEFAULT_SETUP_STEP_TITLES,
+  previewResponseSchema,
+  setupStepSchema,
+  templateCategorySchema,
+  templateInputSchema,
+  templateSchema,
+  transformConfigSchema,
+  transformRunSchema,
+  transformSchema,
+  TRANSFORM_MESSAGES as M,
+  type PreviewResponse,
+  type SetupStep,
+  type TemplateCategory,
+  type TemplateInput,
+  type Transform,
+  type TransformConfig,
+  type TransformCreate,
+  type TransformRun,
+} from "@contract/transforms";
+import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
+import { callBackend, loadInstructions, loadServiceAccount, type Outcome } from "./destinations.server";
+
+/**
+ * The app's client of the backend's transform and template calls (spec §7
+ * "Transforms and templates"). Every answer is checked against the shared
+ * contract; a failure comes back as the spec's message (§8), never thrown.
+ */
+
+async function call<S extends z.ZodTypeAny>(
+  request: Request,
+  path: string,
+  schema: S,
+  failure: string,
+  init: { method?: string; json?: unknown } = {}
+): Promise<Outcome<z.output<S>>> {
+  const outcome = await callBackend<unknown>(request, path, init, failure);
+  if (!outcome.ok) return outcome;
+  const parsed = schema.safeParse(outcome.data);
+  return parsed.success ? { ok: true, data: parsed.data as z.output<S> } : { ok: false, status: 502, message: failure };
+}
+
+/** A list that the backend may send bare or wrapped as `{ [key]: [...] }`. */
+const listOf = <T extends z.ZodTypeAny>(item: T, key: string) =>
+  z.union([z.array(item), z.object({ [key]: z.array(item) }).transform((o) => o[key] as z.output<T>[])]) as unknown as z.ZodType<
+    z.output<T>[],
+    z.ZodTypeDef,
+    unknown
+  >;
+
+const enc = encodeURIComponent;
+
+export function loadTransformConfig(request: Request): Promise<Outcome<TransformConfig>> {
+  return call(request, "/transforms/config", transformConfigSchema, M.loadFailed);
+}
+
+/** POST /transforms/validate-draft: the server's checks of the first screen (the name is unique). */
+export async function validateDraft(request: Request, body: Record<string, unknown>): Promise<Outcome<{ ok: true }>> {
+  const outcome = await callBackend<unknown>(request, "/transforms/validate-draft", { method: "POST", json: body }, M.loadFailed);
+  return outcome.ok ? { ok: true, data: { ok: true } } : outcome;
+}
+
+export function loadTransform(request: Request, id: string): Promise<Outcome<Transform>> {
+  return call(request, `/transforms/${enc(id)}`, transformSchema, M.loadFailed);
+}
+
+export function loadTransformRuns(request: Request, id: string): Promise<Outcome<TransformRun[]>> {
+  return call(request, `/transforms/${enc(id)}/runs`, listOf(transformRunSchema, "runs"), "Failed to fetch transform runs");
+}
+
+export function runTransform(request: Request, id: string): Promise<Outcome<unknown>> {
+  return callBackend(request, `/transforms/${enc(id)}/run`, { method: "POST", json: {} }, "Failed to start a transform run");
+}
+
+export function deleteTransform(request: Request, id: string): Promise<Outcome<unknown>> {
+  return callBackend(request, `/transforms/delete/${enc(id)}`, { method: "DELETE" }, M.deleteFailed);
+}
+
+const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]).or(z.unknown().transform((v) => JSON.stringify(v)));
+const resultsSchema = z
+  .object({
+    table: z.string().optional(),
+    columns: z.array(z.string()).optional(),
+    rows: z.array(z.record(cell)),
+    total: z.number().optional(),
+  })
+  .transform((r) => ({
+    columns: r.columns ?? [...new Set(r.rows.flatMap((row) => Object.keys(row)))],
+    rows: r.rows as Record<string, string | number | boolean | null>[],
+    total: r.total ?? null,
+  }));
+export type ResultRows = z.infer<typeof resultsSchema>;
+
+export function loadResults(request: Request, id: string, table: string, limit = 5): Promise<Outcome<ResultRows>> {
+  return call(request, `/transforms/${enc(id)}/results?table=${enc(table)}&limit=${limit}`, resultsSchema, `Failed to load the results of ${table}`);
+}
+
+export async function createTransform(request: Request, body: TransformCreate): Promise<Outcome<{ transform_id: string }>> {
+  const outcome = await callBackend<{ transform_id?: unknown; id?: unknown }>(request, "/transforms/create", { method: "POST", json: body }, M.createFailed);
+  if (!outcome.ok) return outcome;
+  const id = outcome.data.transform_id ?? outcome.data.id;
+  return typeof id === "string" ? { ok: true, data: { transform_id: id } } : { ok: false, status: 502, message: M.createFailed };
+}
+
+/* ---- templates ---------------------------------------------------------------------------------- */
+
+export function loadCategories(request: Request): Promise<Outcome<TemplateCategory[]>> {
+  return call(request, "/templates/categories", listOf(templateCategorySchema, "categories"), M.fetchCategoriesFailed);
+}
+
+const templateSummarySchema = templateSchema.partial({ mermaid_code: true, setup_steps: true, inputs: true }).passthrough();
+export type TemplateSummary = z.infer<typeof templateSummarySchema>;
+
+export function loadTemplates(request: Request, category: string): Promise<Outcome<TemplateSummary[]>> {
+  return call(request, `/templates/categories/${enc(category)}/templates`, listOf(templateSummarySchema, "templates"), M.fetchTemplatesFailed);
+}
+
+/** The destination the template flow uses (the connector's first BigQuery or Snowflake one, or its local one). */
+const wizardDestinationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  integration_name: z.string(),
+  integration_label: z.string().optional(),
+  category: z.string(),
+  config: z.record(z.unknown()).default({}),
+  description: z.string().optional(),
+});
+export type WizardDestination = z.infer<typeof wizardDestinationSchema>;
+
+/** Node descriptions (mermaid node id → text) for the flowchart's tooltips, when the template offers them. */
+const templateDetailSchema = templateSchema.extend({
+  destination: wizardDestinationSchema.nullable().optional(),
+  node_descriptions: z.record(z.string()).optional(),
+});
+export type TemplateDetail = z.infer<typeof templateDetailSchema>;
+
+export async function loadTemplate(request: Request, id: string, connectorId?: string): Promise<Outcome<TemplateDetail>> {
+  const query = connectorId ? `?connector_id=${enc(connectorId)}` : "";
+  const outcome = await call(
+    request,
+    `/templates/${enc(id)}${query}`,
+    z.union([templateDetailSchema, z.object({ template: templateDetailSchema }).transform((o) => o.template)]),
+    M.fetchTemplateDetailsFailed
+  );
+  if (!outcome.ok && outcome.status === 404) return { ...outcome, message: M.templateNotFound };
+  return outcome;
+}
+
+export function loadTemplateInputs(request: Request, id: string): Promise<Outcome<Record<string, TemplateInput>>> {
+  const inputs = z.record(templateInputSchema);
+  return call(request, `/templates/${enc(id)}/metadata`, z.union([z.object({ inputs }).transform((o) => o.inputs), inputs]), M.loadTemplateFailed);
+}
+
+/** GET /templates/{id}/setup-steps?connector_id=, in step order; none falls back to the two default steps (spec §4). */
+export async function loadSetupSteps(request: Request, id: string, connectorId: string): Promise<Outcome<SetupStep[]>> {
+  const outcome = await call(
+    request,
+    `/templates/${enc(id)}/setup-steps?connector_id=${enc(connectorId)}`,
+    listOf(setupStepSchema, "steps"),
+    M.loadTemplateFailed
+  );
+  if (!outcome.ok) return outcome;
+  if (outcome.data.length) return { ok: true, data: [...outcome.data].sort((a, b) => a.step - b.step) };
+  return {
+    ok: true,
+    data: [
+      {
+        step: 1,
+        title: DEFAULT_SETUP_STEP_TITLES[0],
+        description: "Check the destination this transform reads the connector's data from.",
+        required: true,
+        type: "destination_setup",
+        requirement_inputs: [],
+      },
+      {
+        step: 2,
+        title: DEFAULT_SETUP_STEP_TITLES[1],
+        description: "Review the access this transform needs before you configure it.",
+        required: true,
+        type: "permissions_review",
+        requirement_inputs: [],
+      },
+    ],
+  };
+}
+
+export async function previewTemplate(
+  request: Request,
+  id: string,
+  body: { connector_id: string; inputs: Record<string, unknown>; requirement_inputs: Record<string, unknown>; file_types: string[] }
+): Promise<Outcome<PreviewResponse>> {
+  return call(request, `/templates/${enc(id)}/preview`, previewResponseSchema, M.previewFailed, { method: "POST", json: { template_id: id, ...body } });
+}
+
+/* ---- permission instructions -------------------------------------------------------------------- */
+
+export interface GrantInstructions {
+  serviceAccount: ServiceAccountInfo | null;
+  instructions: IntegrationInstructions | null;
+  error: string | null;
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/**
+ * What the destination screens' calls add to a step that asks for grants: the
+ * platform's service account (BigQuery / Cloud Storage, with its e-mail to
+ * copy) and, when the step carries no SQL or instructions of its own, the
+ * destination's setup instructions. A local destination needs nothing.
+ */
+export async function loadGrantInstructions(request: Request, destination: WizardDestination, step: SetupStep): Promise<GrantInstructions> {
+  const c = destination.config;
+  const ownText = !!step.sql || !!step.instructions?.length;
+  if (destination.integration_name === "bigquery" || destination.integration_name === "storage") {
+    const account = await loadServiceAccount(request, destination.integration_name);
+    if (!account.ok) return { serviceAccount: null, instructions: null, error: "Service account information is not available." };
+    if (ownText) return { serviceAccount: account.data, instructions: null, error: null };
+    const instructions = await loadInstructions(request, destination.integration_name, {
+      category: "WAREHOUSE",
+      permission_type: step.permission === "dataset_query_access" ? "dataset_query_access" : "dataset_write",
+      project_id: text(c.project_id),
+      dataset_name: text(c.dataset_name),
+      bucket_name: text(c.bucket_name),
+    });
+    return {
+      serviceAccount: account.data,
+      instructions: instructions.ok ? instructions.data : null,
+      error: instructions.ok ? null : "Unable to load instructions.",
+    };
+  }
+  if ((destination.integration_name === "snowflake" || destination.integration_name === "snowflake_stage") && !ownText) {
+    const instructions = await loadInstructions(request, destination.integration_name, {
+      category: destination.integration_name === "snowflake" ? "WAREHOUSE" : "STORAGE",
+      account: text(c.account),
+      user: text(c.user),
+      warehouse: text(c.warehouse),
+      database: text(c.database),
+      schema: text(c.schema),
+      stage_name: text(c.stage_name),
+    });
+    return { serviceAccount: null, instructions: instructions.ok ? instructions.data : null, error: instructions.ok ? null : "Unable to load instructions." };
+  }
+  return { serviceAccount: null, instructions: null, error: null };
+}
+
+/* ---- template inputs from a form ---------------------------------------------------------------- */
+
+const words = (key: string) => {
+  const w = key.replace(/[_.-]+/g, " ").trim();
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+/**
+ * A template's inputs read from the config form (fields `in.<key>`), by type
+ * (spec §5): integers within min and max, lists comma separated with each item
+ * trimmed, required ones filled. Hidden inputs keep their defaults. `raw` is
+ * what to show again in the form.
+ */
+export function parseTemplateInputs(
+  defs: Record<string, TemplateInput>,
+  form: FormData
+): { values: Record<string, unknown>; raw: Record<string, string>; errors: string[] } {
+  const values: Record<string, unknown> = {};
+  const raw: Record<string, string> = {};
+  const errors: string[] = [];
+  for (const [key, def] of Object.entries(defs)) {
+    const label = def.label ?? words(key);
+    if (def.hidden) {
+      if (def.default !== undefined) values[key] = def.default;
+      continue;
+    }
+    const name = `in.${key}`;
+    if (def.type === "boolean") {
+      const on = form.getAll(name).includes("true");
+      values[key] = on;
+      raw[key] = String(on);
+      continue;
+    }
+    const entry = form.get(name);
+    const text = typeof entry === "string" ? entry.trim() : "";
+    raw[key] = typeof entry === "string" ? entry : "";
+    if (def.type === "list[string]") {
+      const items = text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
+      if (def.required && items.length === 0) errors.push(`Please fill in ${label}`);
+      else values[key] = items;
+      continue;
+    }
+    if (!text) {
+      if (def.required) errors.push(`Please fill in ${label}`);
+      continue;
+    }
+    if (def.type === "integer") {
+      if (!/^-?\d+$/.test(text)) {
+        errors.push(`${label} must be a whole number`);
+        continue;
+      }
+      const n = Number(text);
+      if ((def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) {
+        errors.push(
+          def.min !== undefined && def.max !== undefined
+            ? `${label} must be between ${def.min} and ${def.max}`
+            : def.min !== undefined
+            ? `${label} must be at least ${def.min}`
+            : `${label} must be at most ${def.max}`
+        );
+        continue;
+      }
+      values[key] = n;
+    } else if (def.type === "enum") {
+      if (def.enum && !def.enum.includes(text)) errors.push(`Please choose one of the options for ${label}`);
+      else values[key] = text;
+    } else values[key] = text;
+  }
+  return { values, raw, errors };
+}
