@@ -21,7 +21,8 @@ import {
 import { connectorDestinations, destinations, sources, syncRuns } from "../db/schema.js";
 import { toDestination } from "../db/destinations.js";
 import { writerFor, type DestinationObject, type DestinationWriter, type Row } from "../integrations/destinations/index.js";
-import { generateMeetings, hashString, toGongCall, toText, toVtt, type Meeting } from "../integrations/sources/datagen.js";
+import { hashString, toGongCall, toText, toVtt, type Meeting } from "../integrations/sources/datagen.js";
+import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, readRecords, type EmailMessage, type SourceRecord } from "../integrations/sources/readers.js";
 import { CONNECTOR_MESSAGES as M } from "../../contract/connectors.js";
 import { integrationLabel } from "../../contract/sources.js";
 
@@ -34,8 +35,8 @@ import { integrationLabel } from "../../contract/sources.js";
 export const SYNC_QUEUE = "sync-connector";
 export const SCHEDULER_QUEUE = "sync-scheduler";
 export const SYNC_RETRY_LIMIT = 3;
-/** The source integrations a run can read so far. */
-export const READABLE_INTEGRATIONS = ["datagen"];
+/** The source integrations a run can read (all four: see backend/integrations/sources/readers.ts). */
+export { READABLE_INTEGRATIONS };
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -78,8 +79,8 @@ export async function enqueueRun(db: Database, boss: PgBoss, connector: { id: st
 
 /* ---- one run ----------------------------------------------------------------------------------------
  * A run has two halves kept apart: reading the source's records for the window
- * (readMeetings: the data generator today; the Zoom/Teams/Gmail readers plug in
- * there) and writing them in batches to every destination (writeRecords /
+ * (readRecords in backend/integrations/sources/readers.ts: the data generator,
+ * Zoom, Teams, Gmail) and writing them in batches to every destination (writeRecords /
  * writeBatch: what the destinations receive does not depend on the source). */
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -238,25 +239,25 @@ export async function writeRecords<T>(
   return result;
 }
 
-/** The reading half: the source's records whose time falls in the lookback window ending at `until`, oldest first, one at a time. */
-function readMeetings(
-  source: { id: string; integrationName: string; metadata: Record<string, unknown> },
-  window: { lookbackDays: number; until: Date },
-  options: { meetingsPerDay?: number } = {},
-): Iterable<Meeting> {
-  if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {
-    throw new PermanentSyncError(
-      `Reading from ${integrationLabel(source.integrationName) ?? source.integrationName} is not available on this server yet: only the data generator can be synced.`,
-    );
+/**
+ * A batch of source records: meetings as files and rows of `meetings` and
+ * `transcript_utterances`, e-mails as files and rows of `email_messages`.
+ */
+export function recordBatch(platform: string, sourceId: string, records: SourceRecord[]): SyncBatch {
+  const meetings: Meeting[] = [];
+  const messages: EmailMessage[] = [];
+  for (const record of records) {
+    if (record.kind === "meeting") meetings.push(record.meeting);
+    else messages.push(record.message);
   }
-  return generateMeetings({
-    sourceId: source.id,
-    company: typeof source.metadata.company === "string" ? source.metadata.company : "",
-    from: new Date(window.until.getTime() - window.lookbackDays * DAY_MS),
-    to: window.until,
-    // Volume: the caller's, else the source's own (a number in its metadata; the benchmark and tests set it), else the default.
-    meetingsPerDay: options.meetingsPerDay ?? (typeof source.metadata.meetings_per_day === "number" ? source.metadata.meetings_per_day : undefined),
-  });
+  const batch = meetingBatch(platform, sourceId, meetings);
+  if (messages.length > 0) {
+    batch.records += messages.length;
+    batch.objects.push(...messages.flatMap((m) => messageFiles(platform, sourceId, m)));
+    batch.tables.push({ table: "email_messages", rows: messages.map((m) => messageRow(sourceId, m)), key: ["message_id"] });
+  }
+  batch.tables = batch.tables.filter((t) => t.rows.length > 0);
+  return batch;
 }
 
 /**
@@ -270,7 +271,11 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   if (!connector) throw new PermanentSyncError("The connector no longer exists.");
   const [source] = await db.select().from(sources).where(eq(sources.id, connector.sourceId));
   if (!source) throw new PermanentSyncError("The connector's source no longer exists.");
-  const records = readMeetings(source, { lookbackDays: connector.lookbackDays, until }, options);
+  if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {
+    throw new PermanentSyncError(`Reading from ${integrationLabel(source.integrationName) ?? source.integrationName} is not available on this server.`);
+  }
+  // The reading half (backend/integrations/sources/readers.ts): the records whose time falls in the window, one at a time.
+  const records = readRecords(services, source, { from: new Date(until.getTime() - connector.lookbackDays * DAY_MS), to: until }, options);
   const targets = await db
     .select({ d: destinations })
     .from(connectorDestinations)
@@ -278,7 +283,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
     .where(eq(connectorDestinations.connectorId, connector.id));
   if (targets.length === 0) throw new PermanentSyncError("The connector has no destinations.");
   const format = source.metadata.format === "gong" ? "gong" : "zoom";
-  const platform = connector.platform ?? format;
+  const platform = connector.platform ?? (source.integrationName === "datagen" ? format : source.integrationName);
 
   const writers: NamedWriter[] = [];
   try {
@@ -289,7 +294,11 @@ export async function syncConnector(services: SyncServices, connectorId: string,
         throw new PermanentSyncError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }
     }
-    return await writeRecords(writers, records, (meetings) => meetingBatch(platform, source.id, meetings), options.batchSize);
+    return await writeRecords(writers, records, (batch) => recordBatch(platform, source.id, batch), options.batchSize);
+  } catch (error) {
+    // Revoked consent, a missing scope, a deleted user: retrying cannot help; the message says what to fix.
+    if (error instanceof PermanentReadError) throw new PermanentSyncError(error.message);
+    throw error;
   } finally {
     for (const { writer } of writers) await writer.close().catch(() => {});
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -24,6 +24,8 @@ import {
   type SourceRecord,
 } from "../../backend/integrations/sources/readers.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
+import { syncConnector } from "../../backend/jobs/sync-connector.job.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
 import type { Meeting } from "../../backend/integrations/sources/datagen.js";
 import { startFakeZoom, type FakeZoom, type FakeZoomRecording } from "../fakes/zoom.js";
 import { startFakeMicrosoft, type FakeMicrosoft } from "../fakes/graph.js";
@@ -124,6 +126,40 @@ const messages = (records: SourceRecord[]): EmailMessage[] => records.map((r) =>
 const lastDays = (days: number) => ({ from: new Date(ANCHOR.getTime() - days * DAY), to: ANCHOR });
 const credentialSecret = async (sourceId: string) => (await pool.query("SELECT c.secret FROM credentials c JOIN sources s ON s.credential_id = c.id WHERE s.id = $1", [sourceId])).rows[0].secret as string;
 const sourceStatus = async (sourceId: string) => (await pool.query("SELECT status FROM sources WHERE id = $1", [sourceId])).rows[0].status as string | null;
+
+/**
+ * A connector from the source to a new local destination, synced twice over the
+ * `days` before ANCHOR by the sync engine itself; answers the first run's result
+ * and the destination's folder.
+ */
+async function syncToLocal(sourceId: string, platform: string, days: number) {
+  const destination = await call("POST", "/destinations/create", { name: `Disk for ${platform} ${randomBytes(3).toString("hex")}`, integration_name: "local" });
+  expect(destination.status, JSON.stringify(destination.body)).toBe(201);
+  const connector = await call("POST", "/connectors/create", {
+    name: `Sync ${platform} ${randomBytes(3).toString("hex")}`,
+    frequency: "daily",
+    source_id: sourceId,
+    platform,
+    destination_ids: [destination.body.destination.id],
+    lookback_days: days,
+  });
+  expect(connector.status, JSON.stringify(connector.body)).toBe(201);
+  const services = { db: handle.db, secrets, config: { DATA_DIR: dataDir } };
+  const first = await syncConnector(services, connector.body.id, ANCHOR);
+  // Again over the same window: nothing may be there twice.
+  const second = await syncConnector(services, connector.body.id, ANCHOR);
+  expect(second.records).toBe(first.records);
+  return { first, root: resolveLocalRoot(dataDir, destination.body.destination.config.folder as string) };
+}
+
+async function warehouse<T>(root: string, sql: string): Promise<T[]> {
+  const writer = new LocalWriter(root);
+  try {
+    return (await writer.query(sql)) as T[];
+  } finally {
+    await writer.close();
+  }
+}
 
 describe("the reader module", () => {
   it("reads every integration the product offers", () => {
@@ -263,6 +299,22 @@ describe("Zoom", () => {
     expect(meetings(await read(orgSource, lastDays(90)))).toHaveLength(9);
     const jillRanges = new Set(zoom.requests.filter((r) => r.path === "/v2/users/KDcuGIm1QgePTO8WbOqwIQ/recordings").map((r) => `${r.query!.from}..${r.query!.to}`));
     expect([...jillRanges]).toEqual(["2025-12-09..2026-01-07", "2026-01-08..2026-02-06", "2026-02-07..2026-03-08", "2026-03-09..2026-03-10"]);
+  });
+
+  it("a Zoom connector's run writes each transcript once, as .vtt and .txt files and as rows", async () => {
+    const expected = meetings(await read(orgSource, lastDays(7)));
+    expect(expected.length).toBeGreaterThan(0);
+    const { first, root } = await syncToLocal(orgSource, "zoom", 7);
+    expect(first.records).toBe(expected.length);
+    const rows = await warehouse<{ meeting_id: string; platform: string }>(root, "SELECT meeting_id, platform FROM meetings ORDER BY meeting_id");
+    expect(rows.map((r) => r.meeting_id)).toEqual(expected.map((m) => m.id).sort());
+    expect(new Set(rows.map((r) => r.platform))).toEqual(new Set(["zoom"]));
+    const [lines] = await warehouse<{ n: number; d: number }>(root, "SELECT count(*)::INT AS n, count(DISTINCT utterance_id)::INT AS d FROM transcript_utterances");
+    expect(lines).toEqual({ n: expected.reduce((n, m) => n + m.utterances.length, 0), d: expected.reduce((n, m) => n + m.utterances.length, 0) });
+    for (const m of expected) {
+      const base = path.join(root, "files", "zoom", orgSource, m.startedAt.toISOString().slice(0, 10), m.id);
+      expect(existsSync(`${base}.vtt`) && existsSync(`${base}.txt`), base).toBe(true);
+    }
   });
 
   it("a GROUP source reads only the group's members", async () => {
@@ -515,6 +567,16 @@ describe("Gmail", () => {
     expect(google.requests.filter((r) => r.path.endsWith("/messages") && r.query?.pageToken)).toHaveLength(2);
     const q = google.requests.find((r) => r.path.endsWith("/messages"))!.query!.q!;
     expect(q).toBe(`after:${window.from.getTime() / 1000 - 1} before:${window.to.getTime() / 1000 + 1}`);
+  });
+
+  it("a Gmail connector's run writes each message once, as .json and .txt files and as email_messages rows", async () => {
+    const expected = messages(await read(groupSource, lastDays(7)));
+    expect(expected.length).toBeGreaterThan(0);
+    const { first, root } = await syncToLocal(groupSource, "gmail", 7);
+    expect(first.records).toBe(expected.length);
+    const rows = await warehouse<{ message_id: string }>(root, "SELECT message_id FROM email_messages ORDER BY message_id");
+    expect(rows.map((r) => r.message_id)).toEqual(expected.map((m) => m.id).sort());
+    expect(await warehouse(root, "SELECT table_name FROM information_schema.tables WHERE table_name IN ('meetings', 'transcript_utterances')")).toEqual([]);
   });
 
   it("an ORG source reads every user of the Workspace; the window filters; a second read gives the same ids", async () => {
