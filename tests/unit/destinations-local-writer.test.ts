@@ -30,6 +30,34 @@ describe("LocalWriter", () => {
     await writer.close();
   });
 
+  it("writers of one warehouse in one process share it: each sees the other's rows, none are lost, and the last close releases the file", async () => {
+    const dir = root();
+    const sync = new LocalWriter(dir);
+    const transform = new LocalWriter(dir);
+    await sync.upsertRows("meetings", [{ meeting_id: "m1", title: "Kickoff" }], ["meeting_id"]);
+    expect(await transform.query("SELECT meeting_id FROM meetings")).toEqual([{ meeting_id: "m1" }]);
+    // Both write at once, to the same table and to another one.
+    await Promise.all([
+      sync.upsertRows("meetings", [{ meeting_id: "m2", title: "Renewal" }], ["meeting_id"]),
+      transform.upsertRows("tx_topics", [{ topic_id: 1, label: "pricing" }], ["topic_id"]),
+    ]);
+    expect(await sync.query("SELECT count(*)::INT AS n FROM tx_topics")).toEqual([{ n: 1 }]);
+    await sync.close();
+    // The other writer's connection still works after the first one closed.
+    expect(await transform.query("SELECT meeting_id FROM meetings ORDER BY meeting_id")).toEqual([{ meeting_id: "m1" }, { meeting_id: "m2" }]);
+    await transform.close();
+    // Released: another process can open the file now.
+    const script = `import { DuckDBInstance } from "@duckdb/node-api"; const i = await DuckDBInstance.create(${JSON.stringify(path.join(dir, "warehouse.duckdb"))}); const c = await i.connect(); const r = await c.runAndReadAll("SELECT count(*)::INT AS n FROM meetings"); console.log(JSON.stringify(r.getRowObjectsJson()));`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..") });
+      let text = "";
+      child.stdout.on("data", (chunk) => (text += chunk));
+      child.stderr.on("data", (chunk) => (text += chunk));
+      child.once("exit", (code) => (code === 0 ? resolve(text.trim()) : reject(new Error(text))));
+    });
+    expect(JSON.parse(out)).toEqual([{ n: 2 }]);
+  });
+
   it("upserts rows into DuckDB by key, adding new columns; a rerun does not duplicate", async () => {
     const dir = root();
     const writer = new LocalWriter(dir);

@@ -85,6 +85,43 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   if (failure) throw failure.error;
 }
 
+/**
+ * One DuckDB instance per warehouse file in this process. Two instances of one
+ * file in a process do not see each other's writes (and would corrupt it), while
+ * DuckDB's file lock only keeps other processes out: a sync, a transform run
+ * and the API's reads in one process must share an instance. Each writer opens
+ * its own connection on it; the last writer to close releases the file.
+ */
+const instances = new Map<string, { instance: Promise<DuckDBInstance>; users: number }>();
+
+async function acquireInstance(file: string): Promise<DuckDBInstance> {
+  let entry = instances.get(file);
+  if (!entry) {
+    const created = { instance: DuckDBInstance.create(file), users: 0 };
+    instances.set(file, created);
+    created.instance.catch(() => {
+      if (instances.get(file) === created) instances.delete(file);
+    });
+    entry = created;
+  }
+  entry.users++;
+  try {
+    return await entry.instance;
+  } catch (error) {
+    entry.users--;
+    throw error;
+  }
+}
+
+async function releaseInstance(file: string): Promise<void> {
+  const entry = instances.get(file);
+  if (!entry) return;
+  entry.users--;
+  if (entry.users > 0) return;
+  instances.delete(file);
+  (await entry.instance.catch(() => null))?.closeSync();
+}
+
 export class LocalWriter implements DestinationWriter {
   private instance?: DuckDBInstance;
   private connection?: DuckDBConnection;
@@ -108,7 +145,11 @@ export class LocalWriter implements DestinationWriter {
     return result;
   }
 
-  constructor(readonly root: string) {}
+  private readonly file: string;
+
+  constructor(readonly root: string) {
+    this.file = path.resolve(root, WAREHOUSE_FILE);
+  }
 
   /** Creates the folders and the warehouse file (idempotent). */
   async prepare(): Promise<void> {
@@ -119,8 +160,14 @@ export class LocalWriter implements DestinationWriter {
   private async db(): Promise<DuckDBConnection> {
     if (!this.connection) {
       await mkdirAsync(this.root, { recursive: true });
-      this.instance = await DuckDBInstance.create(path.join(this.root, WAREHOUSE_FILE));
-      this.connection = await this.instance.connect();
+      const instance = await acquireInstance(this.file);
+      try {
+        this.connection = await instance.connect();
+      } catch (error) {
+        await releaseInstance(this.file);
+        throw error;
+      }
+      this.instance = instance;
     }
     return this.connection;
   }
@@ -249,9 +296,10 @@ export class LocalWriter implements DestinationWriter {
 
   async close(): Promise<void> {
     this.connection?.closeSync();
-    this.instance?.closeSync();
+    const held = this.instance !== undefined;
     this.connection = undefined;
     this.instance = undefined;
+    if (held) await releaseInstance(this.file);
     this.writing = false;
     this.tables.clear();
     this.folders.clear();
