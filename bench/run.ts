@@ -11,13 +11,17 @@
  * Prints a table and writes bench/RESULTS.md. Exits 0 when the figures were
  * measured, even if a target is missed (it is a report); 1 when they could not be.
  *
- * Environment: BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
+ * Then (issue 5) the sync throughput benchmark, bench/sync.ts, and (issue 6) one run of every transform template
+ * on 1,000 synced transcripts, bench/transform.ts; all three sections go to bench/RESULTS.md.
+ *
+ * Environment: BENCH_PARTS (default "pages,sync,transforms") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
  * (default 1000), BENCH_QUIET_WAIT (default 60) seconds to wait for other
  * processes to leave the CPUs before each timed section (0: do not wait),
  * BENCH_BUILD_DIR (default node_modules/.cache/tributary-bench/build),
  * BENCH_KEEP_DATA=1 keeps the data folder and product log, BENCH_NO_WRITE=1
  * skips writing RESULTS.md.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -30,6 +34,7 @@ import { alternate, load, problems, type LoadResult } from "./lib/load.js";
 import { firstLoadJs, type PageJs } from "./lib/js-size.js";
 import { cpuDelta, outsideCores, sampleCpu, sumCpu, type CpuSample } from "./lib/cpu.js";
 import { describeMachine, kb, mdTable, ms, rps, textTable, type Target } from "./lib/report.js";
+import { runSyncBench } from "./sync.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -93,7 +98,7 @@ async function waitForQuiet(launcherPid: number, maxSeconds = QUIET_WAIT, thresh
   }
 }
 
-async function main(product: Product) {
+async function main(product: Product): Promise<string> {
   const machine = describeMachine(root);
   const startedAt = new Date();
 
@@ -213,14 +218,7 @@ async function main(product: Product) {
   if (missed.length) say(`Targets missed: ${missed.map((t) => `${t.name} = ${t.value} (target ${t.target})`).join("; ")}.`);
   else say("All targets met.");
 
-  if (!process.env.BENCH_NO_WRITE) {
-    const file = path.join(root, "bench/RESULTS.md");
-    writeFileSync(
-      file,
-      resultsMarkdown({ startedAt, machine, seeded, targets, figures, pages, heaviest, staticPath, noise, pageRps: pageRps.result, staticRps: staticRps.result, latency: latency.result }),
-    );
-    say(`Wrote ${path.relative(process.cwd(), file)}.`);
-  }
+  return resultsMarkdown({ startedAt, machine, seeded, targets, figures, pages, heaviest, staticPath, noise, pageRps: pageRps.result, staticRps: staticRps.result, latency: latency.result });
 }
 
 function resultsMarkdown(r: {
@@ -278,6 +276,22 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 `;
 }
 
+/**
+ * Which parts run: BENCH_PARTS, a comma-separated subset of "pages" (issue 2: the list pages through the
+ * started product), "sync" (issue 5: bench/sync.ts) and "transforms" (issue 6: bench/transform.ts). Default: all.
+ */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,transforms").split(",").map((p) => p.trim()));
+const sections: string[] = [];
+
+/** bench/transform.ts in its own process (it starts its own Postgres); its stdout is the markdown section. */
+function transformSection(): string {
+  say("Transforms: 1,000 synced transcripts, one run of every template (bench/transform.ts)…");
+  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/transform.ts")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`bench/transform.ts failed (exit ${run.status})`);
+  console.log(run.stdout);
+  return `## Transforms (issue 6)\n\nProduced by \`bench/transform.ts\`: the real sync fills a local destination (DuckDB) with about 1,000 data-generator transcripts, then the real runner runs every template once (read from the warehouse → analysis → result tables written back). No target is set.\n${run.stdout.replace(/^\s*### /m, "\n### ")}`;
+}
+
 // Run: start the product, measure, stop it whatever happens.
 let product: Product | undefined;
 let exitCode = 0;
@@ -288,11 +302,30 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.once("SIGINT", onSignal);
 process.once("SIGTERM", onSignal);
 try {
-  say(`Starting Tributary as \`npm start\` does (ports 3200/4200/4201/54349)…`);
-  const t0 = Date.now();
-  await startProduct(root, (line) => console.log(line), { onLaunched: (launched) => (product = launched) });
-  say(`Running after ${((Date.now() - t0) / 1000).toFixed(1)} s (data in ${product!.dataDir}).`);
-  await main(product!);
+  if (PARTS.has("pages")) {
+    say(`Starting Tributary as \`npm start\` does (ports 3200/4200/4201/54349)…`);
+    const t0 = Date.now();
+    await startProduct(root, (line) => console.log(line), { onLaunched: (launched) => (product = launched) });
+    say(`Running after ${((Date.now() - t0) / 1000).toFixed(1)} s (data in ${product!.dataDir}).`);
+    sections.push(await main(product!));
+    say("Stopping Tributary…");
+    await product!.stop({ keepData: Boolean(process.env.BENCH_KEEP_DATA) });
+    product = undefined;
+  }
+  if (PARTS.has("sync")) {
+    say("Sync throughput: data generator → local destination at 1×, 10×, 100× (bench/sync.ts)…");
+    const report = await runSyncBench({ log: (line) => say(`sync: ${line}`) });
+    console.log(report.markdown);
+    sections.push(
+      `## Sync throughput (issue 5)\n\nProduced by \`bench/sync.ts\` (its header says how): a real connector's sync, data generator → local destination (files + DuckDB), each volume in a fresh process, next to writing the same files with plain streams on the same disk.\n\n${report.markdown}\n`,
+    );
+  }
+  if (PARTS.has("transforms")) sections.push(transformSection());
+  if (!process.env.BENCH_NO_WRITE && sections.length) {
+    const file = path.join(root, "bench/RESULTS.md");
+    writeFileSync(file, sections.join("\n"));
+    say(`Wrote ${path.relative(process.cwd(), file)}.`);
+  }
 } catch (error) {
   exitCode = 1;
   console.error(`[bench] FAILED: ${(error as Error).stack ?? error}`);
