@@ -9,6 +9,7 @@ import {
   DEFAULT_ACTION_CUES,
   DEFAULT_RISK_KEYWORDS,
   keywordMentions,
+  sentimentOf,
   sentimentOverTime,
   speakerMetrics,
   stem,
@@ -110,6 +111,17 @@ describe("analyses on generated meetings", () => {
     const mentions = keywordMentions(churnLines, { keywords: ["cancel"], caseSensitive: false });
     expect(mentions).toHaveLength(churnLines.length);
     for (const m of mentions) expect(m.sentiment).toBeLessThan(0);
+  });
+
+  it("reads the churn-risk talk as the most negative of the business topics", () => {
+    const average = (topic: string) => {
+      const scores = meetings.flatMap((m) => m.utterances.filter((u) => u.topic === topic)).map((u) => sentimentOf(u.text).score);
+      expect(scores.length).toBeGreaterThan(20);
+      return scores.reduce((a, b) => a + b, 0) / scores.length;
+    };
+    const churn = average(CHURN);
+    expect(churn).toBeLessThan(0);
+    for (const topic of TOPICS.map((t) => t.name).filter((name) => name !== CHURN)) expect(churn, topic).toBeLessThan(average(topic));
   });
 
   it("scores every real account, and sentiment over time covers every day", () => {

@@ -150,13 +150,13 @@ export const TOPICS: readonly Topic[] = [
     name: "Renewal and churn risk",
     internal: [
       (s) => `Your renewal comes up on ${s.date}; I wanted to check how things are going before then.`,
-      () => `What would make this an easy yes for the renewal?`,
-      () => `I hear you. Let me escalate the reliability issue and come back with a plan this week.`,
+      () => `I am sorry about the outages last month; that is not the service we promised you.`,
+      () => `I hear you. Let me escalate the reliability problems and come back with a plan this week.`,
     ],
     external: [
-      () => `To be candid, we are evaluating whether to renew; adoption has been lower than we hoped.`,
-      () => `Leadership is asking about cost cutting, so every tool is under review right now.`,
-      () => `If the sync failures continue we may have to cancel at the end of the term.`,
+      () => `To be candid, we are evaluating whether to renew; adoption has been poor and the team is disappointed.`,
+      () => `Leadership is asking about cost cutting, so every tool is under review and this one is at risk.`,
+      () => `If the sync failures continue we may have to cancel at the end of the term; the outages hurt us badly.`,
       () => `We are happy overall and plan to renew, maybe even expand to another team.`,
     ],
   },
