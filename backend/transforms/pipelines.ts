@@ -22,6 +22,23 @@ type Speakers = "all" | "internal" | "external";
 const affiliationIs = (line: Line, who: Speakers) => who === "all" || (line.affiliation ?? "").toLowerCase() === who;
 const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 
+/**
+ * The words of people's and companies' names (speakers, accounts, and the host company a title
+ * names before " / "): a meeting's topic is what is discussed, not who discusses it.
+ */
+function nameWords(data: { meetings: MeetingMeta[]; lines: Line[] }): string[] {
+  const words = new Set<string>();
+  const add = (text: string | null | undefined) => {
+    for (const word of (text ?? "").toLowerCase().split(/[^a-z']+/)) if (word.length > 1) words.add(word);
+  };
+  for (const m of data.meetings) {
+    add(m.account);
+    if (m.title.includes(" / ")) add(m.title.split(" / ")[0]);
+  }
+  for (const line of data.lines) add(line.speaker_name);
+  return [...words];
+}
+
 export function executePipeline(
   d: TemplateDefinition,
   values: Record<string, unknown>,
@@ -45,7 +62,7 @@ export function executePipeline(
         numTopics: Number(values.num_topics),
         topWords: Number(values.top_words),
         seed: Number(values.seed ?? 42),
-        extraStopwords: list(values.extra_stopwords),
+        extraStopwords: [...list(values.extra_stopwords), ...nameWords(data)],
         minDocumentWords: Number(values.min_document_words ?? 20),
       });
       const labels = new Map(result.topics.map((t) => [t.topic_id, t.label]));
