@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import type { UserInfo } from "@contract/auth";
 import { env } from "./env.server";
@@ -59,38 +58,6 @@ function signInUrl(request: Request): string {
 }
 
 /**
- * Backend sessions this process saw valid in the last few seconds, by a hash of
- * the browser's Cookie header. A page's own backend calls check the session on
- * every request anyway (a 401 there signs the user out too); this only spares
- * the layout's extra round trip when pages come in quick succession. Logging
- * out here forgets the entry at once. See docs/decisions/2026-11-22-page-performance.md.
- */
-const VALID_FOR_MS = 5_000;
-const MAX_REMEMBERED = 10_000;
-const recentlyValid = new Map<string, number>();
-const cookieKey = (request: Request) => createHash("sha256").update(request.headers.get("cookie") ?? "").digest("base64url");
-
-/** Forgets that this browser's session was valid (logout). */
-export function forgetValidSession(request: Request) {
-  recentlyValid.delete(cookieKey(request));
-}
-
-function rememberValid(key: string) {
-  if (recentlyValid.size >= MAX_REMEMBERED) {
-    // Oldest first (a Map iterates in insertion order): drop the expired, or else the oldest tenth.
-    const now = Date.now();
-    let dropped = 0;
-    for (const [k, until] of recentlyValid) {
-      if (until > now && dropped >= MAX_REMEMBERED / 10) break;
-      recentlyValid.delete(k);
-      dropped++;
-    }
-  }
-  recentlyValid.delete(key);
-  recentlyValid.set(key, Date.now() + VALID_FOR_MS);
-}
-
-/**
  * The signed-in user, or a redirect to sign-in that remembers where they were.
  * Authenticated means: the app holds user info AND the backend says the session is valid.
  */
@@ -98,19 +65,14 @@ export async function requireUser(request: Request): Promise<UserInfo> {
   const session = await getSession(request);
   const user = session.get("user_info");
   if (!user) throw redirect(signInUrl(request));
-  const key = cookieKey(request);
-  const until = recentlyValid.get(key);
-  if (until !== undefined && until > Date.now()) return user;
   const response = await backendFetch(request, "/validate-session");
   if (response.status === 401) {
-    recentlyValid.delete(key);
     session.unset("user_info");
     session.flash("authError", "Your session has ended. Please sign in again.");
     throw redirect(signInUrl(request), { headers: { "set-cookie": await sessionStorage().commitSession(session) } });
   }
   if (!response.ok) throw new Response("Tributary's server is not answering right now. Please try again in a moment.", { status: 503 });
   await response.body?.cancel();
-  rememberValid(key);
   return user;
 }
 

@@ -53,12 +53,14 @@ export async function insertDestination(client: pg.Client, ownerId: string, fiel
 export async function insertConnector(
   client: pg.Client,
   ownerId: string,
-  fields: { name: string; description?: string; sourceId: string; destinationIds: string[]; createdAt?: string; lastSyncedAt?: string | null },
+  fields: { name: string; description?: string; sourceId: string; destinationIds: string[]; createdAt?: string; lastSyncedAt?: string | null; paused?: boolean },
 ): Promise<string> {
+  // Paused unless asked otherwise: a seeded connector's schedule would otherwise come due (its created_at is in the
+  // past) and the running product's scheduler would queue runs that change what the list shows.
   const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO connectors (owner_id, name, description, source_id, frequency, lookback_days, created_at, last_synced_at)
-     VALUES ($1, $2, $3, $4, 'daily', 7, COALESCE($5::timestamptz, now()), $6) RETURNING id`,
-    [ownerId, fields.name, fields.description ?? "", fields.sourceId, fields.createdAt ?? null, fields.lastSyncedAt ?? null],
+    `INSERT INTO connectors (owner_id, name, description, source_id, frequency, lookback_days, created_at, last_synced_at, paused)
+     VALUES ($1, $2, $3, $4, 'daily', 7, COALESCE($5::timestamptz, now()), $6, $7) RETURNING id`,
+    [ownerId, fields.name, fields.description ?? "", fields.sourceId, fields.createdAt ?? null, fields.lastSyncedAt ?? null, fields.paused ?? true],
   );
   const id = rows[0]!.id;
   for (const destinationId of fields.destinationIds) {
