@@ -22,25 +22,9 @@ import type { WarehouseTarget } from "./catalogue.js";
  * writes (`meetings`, `transcript_utterances`, filtered by source_id).
  */
 
-/** One transcript line (structurally the analysis library's `Line`). */
-export interface Line {
-  meeting_id: string;
-  utterance_id: string;
-  speaker_id: string;
-  speaker_name: string;
-  affiliation: string | null;
-  spoken_at: Date;
-  start_ms: number;
-  end_ms: number;
-  text: string;
-}
-/** One meeting (structurally the analysis library's `MeetingMeta`). */
-export interface MeetingMeta {
-  meeting_id: string;
-  title: string;
-  started_at: Date;
-  account: string | null;
-}
+/** What the warehouse readers answer: the analysis library's own shapes. */
+export type { Line, MeetingMeta } from "./analysis/index.js";
+import type { Line, MeetingMeta } from "./analysis/index.js";
 
 /** The integrations whose rows are queryable tables; the wizard prefers the cloud ones (§6). */
 export const CLOUD_WAREHOUSES = ["bigquery", "snowflake", "snowflake_stage"];
