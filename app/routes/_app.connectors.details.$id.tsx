@@ -1,9 +1,9 @@
-import { useEffect } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { CONNECTOR_MESSAGES as M, type Connector, type SyncRun } from "@contract/connectors";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { runDuration, useRefreshWhile } from "~/components/run-timing";
 import { DateTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
@@ -76,13 +76,6 @@ const STATUS_STYLE: Record<string, string> = {
 };
 const STATUS_LABEL: Record<string, string> = { queued: "Queued", running: "Running", succeeded: "Succeeded", failed: "Failed" };
 
-function duration(run: SyncRun): string {
-  if (!run.started_at) return "—";
-  const ms = new Date(run.finished_at ?? Date.now()).getTime() - new Date(run.started_at).getTime();
-  if (!run.finished_at) return "…";
-  return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
 function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
@@ -119,7 +112,7 @@ function RunHistory({ runs, error }: { runs: SyncRun[]; error: string | null }) 
                     <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[run.status] ?? ""}`}>{STATUS_LABEL[run.status] ?? run.status}</span>
                   </td>
                   <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{duration(run)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
                   <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
                   <td className="px-4 py-3 whitespace-nowrap">{bytes(run.bytes)}</td>
                   <td className="max-w-xs px-4 py-3 break-words text-red-800">{run.error ?? ""}</td>
@@ -131,18 +124,6 @@ function RunHistory({ runs, error }: { runs: SyncRun[]; error: string | null }) 
       ) : null}
     </section>
   );
-}
-
-/** While a run is queued or running: re-load every 2 s with JS; without JS the page refreshes itself. */
-function useRefreshWhile(active: boolean) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [active, revalidator]);
 }
 
 export default function ConnectorDetails() {

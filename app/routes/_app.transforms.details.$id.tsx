@@ -1,9 +1,9 @@
-import { useEffect } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { TRANSFORM_MESSAGES as M, type TransformRun } from "@contract/transforms";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { runDuration, useRefreshWhile } from "~/components/run-timing";
 import { DateTime } from "~/components/date-time";
 import { DetailRow } from "~/components/detail-row";
 import { ErrorBlock } from "~/components/error-block";
@@ -88,13 +88,6 @@ function StatusBadge({ status }: { status: string }) {
   return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100 text-slate-700"}`}>{titleCase(status)}</span>;
 }
 
-function duration(run: TransformRun): string {
-  if (!run.started_at) return "—";
-  if (!run.finished_at) return "…";
-  const ms = new Date(run.finished_at).getTime() - new Date(run.started_at).getTime();
-  return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
 function RunHistory({ runs, error }: { runs: TransformRun[]; error: string | null }) {
   const timeZone = useTimeZone();
   return (
@@ -125,7 +118,7 @@ function RunHistory({ runs, error }: { runs: TransformRun[]; error: string | nul
                     <StatusBadge status={run.status} />
                   </td>
                   <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{duration(run)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
                   <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
                   <td className="px-4 py-3 text-slate-600">{titleCase(run.trigger)}</td>
                   <td className="max-w-xs px-4 py-3 break-words text-red-800">{run.error ?? ""}</td>
@@ -137,18 +130,6 @@ function RunHistory({ runs, error }: { runs: TransformRun[]; error: string | nul
       ) : null}
     </section>
   );
-}
-
-/** While a run is queued or running: re-load every 2 s with JS; without JS the page refreshes itself. */
-function useRefreshWhile(active: boolean) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [active, revalidator]);
 }
 
 export default function TransformDetails() {
