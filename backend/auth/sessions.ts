@@ -1,6 +1,7 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
 import { sessions, users } from "../db/schema.js";
+import { prepared } from "../db/prepared.js";
 import { randomToken, sha256 } from "../lib/crypto.js";
 import type { VerifiedIdentity } from "./identity.js";
 import type { UserInfo } from "../../contract/auth.js";
@@ -43,14 +44,21 @@ export async function createSession(db: Database, userId: string, ttlHours: numb
   return { token, expiresAt };
 }
 
+/** Every API call checks its session: a prepared statement (see db/prepared.ts). */
+const sessionUserQuery = (db: Database) =>
+  prepared(db, "session_user", (d) =>
+    d
+      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql`now()`)))
+      .limit(1)
+      .prepare("session_user"),
+  );
+
 export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
   if (!token || token.length > 200) return null;
-  const rows = await db
-    .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, sql`now()`)))
-    .limit(1);
+  const rows = await sessionUserQuery(db).execute({ hash: sha256(token) });
   return rows[0] ?? null;
 }
 

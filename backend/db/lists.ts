@@ -10,6 +10,7 @@ import { lastRun, linkedDestinations, toConnector } from "./connectors.js";
 import { toSource } from "./sources.js";
 import { toDestination } from "./destinations.js";
 import { lastTransformRun, toTransform } from "./transforms.js";
+import { prepared } from "./prepared.js";
 
 /**
  * Every list is one user's records, newest first, a page at a time. The
@@ -21,70 +22,97 @@ export interface Page<T> {
   total: number;
 }
 
-const window = (page: PageQuery) => ({ limit: page.page_size, offset: (page.page - 1) * page.page_size });
+/** The parameters every list statement takes. */
+const params = (ownerId: string, page: PageQuery) => ({ owner: ownerId, limit: page.page_size, offset: (page.page - 1) * page.page_size });
+const owner = sql.placeholder("owner");
+const limit = sql.placeholder("limit");
+const offset = sql.placeholder("offset");
+
+/** The lists are what every page shows: prepared statements (parsed and planned once per connection, see prepared.ts). */
+const sourcesPage = (db: Database) =>
+  prepared(db, "list_sources", (d) =>
+    d
+      .select({ s: sources, connectorCount: sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")` })
+      .from(sources)
+      .where(eq(sources.ownerId, owner))
+      .orderBy(desc(sources.createdAt), desc(sources.id))
+      .limit(limit)
+      .offset(offset)
+      .prepare("list_sources"),
+  );
+const sourcesTotal = (db: Database) =>
+  prepared(db, "count_sources", (d) => d.select({ total: count() }).from(sources).where(eq(sources.ownerId, owner)).prepare("count_sources"));
 
 export async function listSources(db: Database, ownerId: string, page: PageQuery): Promise<Page<Source>> {
-  const connectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({ s: sources, connectorCount })
-      .from(sources)
-      .where(eq(sources.ownerId, ownerId))
-      .orderBy(desc(sources.createdAt), desc(sources.id))
-      .limit(window(page).limit)
-      .offset(window(page).offset),
-    db.select({ total: count() }).from(sources).where(eq(sources.ownerId, ownerId)),
-  ]);
+  const values = params(ownerId, page);
+  const [rows, [{ total }]] = await Promise.all([sourcesPage(db).execute(values), sourcesTotal(db).execute(values)]);
   return {
     total,
     rows: rows.map(({ s, connectorCount }) => toSource(s, connectorCount)),
   };
 }
 
-export async function listDestinations(db: Database, ownerId: string, page: PageQuery): Promise<Page<Destination>> {
-  const connectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({ d: destinations, connectorCount })
+const destinationsPage = (db: Database) =>
+  prepared(db, "list_destinations", (d) =>
+    d
+      .select({ d: destinations, connectorCount: sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")` })
       .from(destinations)
-      .where(eq(destinations.ownerId, ownerId))
+      .where(eq(destinations.ownerId, owner))
       .orderBy(desc(destinations.createdAt), desc(destinations.id))
-      .limit(window(page).limit)
-      .offset(window(page).offset),
-    db.select({ total: count() }).from(destinations).where(eq(destinations.ownerId, ownerId)),
-  ]);
+      .limit(limit)
+      .offset(offset)
+      .prepare("list_destinations"),
+  );
+const destinationsTotal = (db: Database) =>
+  prepared(db, "count_destinations", (d) => d.select({ total: count() }).from(destinations).where(eq(destinations.ownerId, owner)).prepare("count_destinations"));
+
+export async function listDestinations(db: Database, ownerId: string, page: PageQuery): Promise<Page<Destination>> {
+  const values = params(ownerId, page);
+  const [rows, [{ total }]] = await Promise.all([destinationsPage(db).execute(values), destinationsTotal(db).execute(values)]);
   return {
     total,
     rows: rows.map(({ d, connectorCount }) => toDestination(d, connectorCount)),
   };
 }
 
-export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
-  const [rows, [{ total }]] = await Promise.all([
-    db
+const connectorsPage = (db: Database) =>
+  prepared(db, "list_connectors", (d) =>
+    d
       .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun })
       .from(connectors)
       .leftJoin(sources, eq(sources.id, connectors.sourceId))
-      .where(eq(connectors.ownerId, ownerId))
+      .where(eq(connectors.ownerId, owner))
       .orderBy(desc(connectors.createdAt), desc(connectors.id))
-      .limit(window(page).limit)
-      .offset(window(page).offset),
-    db.select({ total: count() }).from(connectors).where(eq(connectors.ownerId, ownerId)),
-  ]);
+      .limit(limit)
+      .offset(offset)
+      .prepare("list_connectors"),
+  );
+const connectorsTotal = (db: Database) =>
+  prepared(db, "count_connectors", (d) => d.select({ total: count() }).from(connectors).where(eq(connectors.ownerId, owner)).prepare("count_connectors"));
+
+export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
+  const values = params(ownerId, page);
+  const [rows, [{ total }]] = await Promise.all([connectorsPage(db).execute(values), connectorsTotal(db).execute(values)]);
   return { total, rows: rows.map(({ c, sourceName, linked, run }) => toConnector(c, sourceName, linked, run)) };
 }
 
-export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {
-  const [rows, [{ total }]] = await Promise.all([
-    db
+const transformsPage = (db: Database) =>
+  prepared(db, "list_transforms", (d) =>
+    d
       .select({ t: transforms, connectorName: connectors.name, run: lastTransformRun })
       .from(transforms)
       .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
-      .where(eq(transforms.ownerId, ownerId))
+      .where(eq(transforms.ownerId, owner))
       .orderBy(desc(transforms.createdAt), desc(transforms.id))
-      .limit(window(page).limit)
-      .offset(window(page).offset),
-    db.select({ total: count() }).from(transforms).where(eq(transforms.ownerId, ownerId)),
-  ]);
+      .limit(limit)
+      .offset(offset)
+      .prepare("list_transforms"),
+  );
+const transformsTotal = (db: Database) =>
+  prepared(db, "count_transforms", (d) => d.select({ total: count() }).from(transforms).where(eq(transforms.ownerId, owner)).prepare("count_transforms"));
+
+export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {
+  const values = params(ownerId, page);
+  const [rows, [{ total }]] = await Promise.all([transformsPage(db).execute(values), transformsTotal(db).execute(values)]);
   return { total, rows: rows.map(({ t, connectorName, run }) => toTransform(t, connectorName, run)) };
 }

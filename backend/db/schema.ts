@@ -66,7 +66,7 @@ export const sources = pgTable("sources", {
   requiredIntegrationCategories: text("required_integration_categories").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-}, (t) => [index("sources_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id)]);
+}, (t) => [index("sources_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
 
 export const destinations = pgTable("destinations", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -81,7 +81,7 @@ export const destinations = pgTable("destinations", {
   credentialId: uuid("credential_id").references(() => credentials.id, { onDelete: "set null" }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-}, (t) => [index("destinations_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id)]);
+}, (t) => [index("destinations_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
 
 export const connectors = pgTable("connectors", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -97,7 +97,7 @@ export const connectors = pgTable("connectors", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
-  index("connectors_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id),
+  index("connectors_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   index("connectors_source_idx").on(t.sourceId),
 ]);
 
@@ -126,7 +126,7 @@ export const transforms = pgTable("transforms", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
-  index("transforms_owner_created_idx").on(t.ownerId, t.createdAt.desc(), t.id),
+  index("transforms_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   index("transforms_connector_idx").on(t.connectorId),
 ]);
 
@@ -147,7 +147,7 @@ export const syncRuns = pgTable("sync_runs", {
   createdAt: createdAt(),
   startedAt: timestamp("started_at", { withTimezone: true }),
   finishedAt: timestamp("finished_at", { withTimezone: true }),
-}, (t) => [index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc(), t.id)]);
+}, (t) => [index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
 
 /** One run of a transform: queued by its schedule, "Run now" or creation, run by a worker (backend/jobs/run-transform.job.ts). */
 export const transformRuns = pgTable("transform_runs", {
@@ -168,4 +168,4 @@ export const transformRuns = pgTable("transform_runs", {
   createdAt: createdAt(),
   startedAt: timestamp("started_at", { withTimezone: true }),
   finishedAt: timestamp("finished_at", { withTimezone: true }),
-}, (t) => [index("transform_runs_transform_created_idx").on(t.transformId, t.createdAt.desc(), t.id)]);
+}, (t) => [index("transform_runs_transform_created_idx").on(t.transformId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
