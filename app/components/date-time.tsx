@@ -37,10 +37,17 @@ export function readTimeZone(cookieHeader: string | null): string {
   return zone.length < 64 && isTimeZone(zone) ? zone : "UTC";
 }
 
+const SHAPE = /^([A-Z][a-z]{2} \d{1,2}), (\d{4}), (\d{1,2}:\d{2}:\d{2})\s(AM|PM)$/;
+
 /** The spec's date display: "Jan 5,2025 3:04:05 PM". */
 export function formatDateTime(value: string | Date, timeZone = "UTC"): string {
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return "";
+  // format() is about three times cheaper than formatToParts() (a list page shows 50 dates): "Jan 5, 2025, 3:04:05 PM"
+  // (ICU puts a narrow no-break space before PM) becomes "Jan 5,2025 3:04:05 PM".
+  const text = formatter(timeZone).format(date);
+  const match = SHAPE.exec(text);
+  if (match) return `${match[1]},${match[2]} ${match[3]} ${match[4]}`;
   const parts: Record<string, string> = {};
   for (const part of formatter(timeZone).formatToParts(date)) parts[part.type] = part.value;
   return `${parts.month} ${parts.day},${parts.year} ${parts.hour}:${parts.minute}:${parts.second} ${parts.dayPeriod}`;
