@@ -1,6 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
 import { backendFetch } from "./backend.server";
+import { sessionEnded } from "./session.server";
 
 export interface ListPage<T> {
   rows: T[];
@@ -33,7 +34,8 @@ export async function loadListPage<T, R = T>(
   } catch {
     return failed;
   }
-  if (response.status === 401) throw redirect(`/?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  // This call is what proves the session on a list page (the layout does not ask /validate-session for these).
+  if (response.status === 401) throw await sessionEnded(request);
   if (!response.ok) {
     await response.body?.cancel();
     return failed;

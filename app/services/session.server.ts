@@ -62,18 +62,31 @@ function signInUrl(request: Request): string {
  * Authenticated means: the app holds user info AND the backend says the session is valid.
  */
 export async function requireUser(request: Request): Promise<UserInfo> {
-  const session = await getSession(request);
-  const user = session.get("user_info");
-  if (!user) throw redirect(signInUrl(request));
+  const user = await requireUserInfo(request);
   const response = await backendFetch(request, "/validate-session");
-  if (response.status === 401) {
-    session.unset("user_info");
-    session.flash("authError", "Your session has ended. Please sign in again.");
-    throw redirect(signInUrl(request), { headers: { "set-cookie": await sessionStorage().commitSession(session) } });
-  }
+  if (response.status === 401) throw await sessionEnded(request);
   if (!response.ok) throw new Response("Tributary's server is not answering right now. Please try again in a moment.", { status: 503 });
   await response.body?.cancel();
   return user;
+}
+
+/**
+ * The user info the app holds, or a redirect to sign-in, WITHOUT asking the
+ * backend: only for a loader whose own backend call answers 401 through
+ * `sessionEnded` (the list pages: see the _app layout).
+ */
+export async function requireUserInfo(request: Request): Promise<UserInfo> {
+  const user = (await getSession(request)).get("user_info");
+  if (!user) throw redirect(signInUrl(request));
+  return user;
+}
+
+/** The backend said the session is over (401): forget the user and send them to sign-in, remembering where they were. */
+export async function sessionEnded(request: Request): Promise<Response> {
+  const session = await getSession(request);
+  session.unset("user_info");
+  session.flash("authError", "Your session has ended. Please sign in again.");
+  return redirect(signInUrl(request), { headers: { "set-cookie": await sessionStorage().commitSession(session) } });
 }
 
 /** The user if signed in (without a backend round trip), for pages that only adapt to it. */
