@@ -20,8 +20,9 @@ const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")
 const app = express();
 app.disable("x-powered-by");
 // Brotli's default 4 MB window costs far more CPU than these ~80 KB pages gain from it; 256 KB compresses
-// them to the same size at under half the CPU.
-app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
+// them to the same size at under half the CPU. Quality 3 instead of compression's 4: half the CPU again
+// (0.28 instead of 0.60 ms for a 73 KB list page) for an answer 8% larger (11.5 instead of 10.6 KB).
+app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
 // Remix flushes after every chunk React writes, which makes the compressor close a block each time (twice
 // the bytes, more CPU). These pages stream nothing late, so one compressed stream per response is right.
 app.use((_req, res, next) => {
