@@ -1,4 +1,6 @@
+import cluster from "node:cluster";
 import { readdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,37 +14,123 @@ import type { ServerBuild } from "@remix-run/node";
  * by the routes. Started by scripts/start.ts (or alone, with the same env).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-// The build is a production build: React must run in production mode too (development mode costs ~10x CPU per render).
-process.env.NODE_ENV = "production";
-const buildDir = path.resolve(root, process.env.TRIBUTARY_BUILD_DIR || "build");
-const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
 
-const app = express();
-app.disable("x-powered-by");
-// Brotli's default 4 MB window costs far more CPU than these ~80 KB pages gain from it; 256 KB compresses
-// them to the same size at under half the CPU. Quality 3 instead of compression's 4: half the CPU again
-// (0.28 instead of 0.60 ms for a 73 KB list page) for an answer 8% larger (11.5 instead of 10.6 KB).
-app.use(compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } } }));
-// Remix flushes after every chunk React writes, which makes the compressor close a block each time (twice
-// the bytes, more CPU). These pages stream nothing late, so one compressed stream per response is right.
-app.use((_req, res, next) => {
-  (res as unknown as { flush?: () => void }).flush = () => {};
-  next();
-});
-app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-// The few top-level public files (favicon…), looked up in a set: a static middleware on "/" would stat the
-// disk for every page request.
-const publicDir = path.join(buildDir, "client");
-const publicFiles = new Set(readdirSync(publicDir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => `/${e.name}`));
-const publicStatic = express.static(publicDir, { maxAge: "1h", index: false });
-app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
-// Always "production": never send stack traces to browsers.
-app.all("*", createRequestHandler({ build, mode: "production" }));
+/**
+ * WEB_CONCURRENCY web server processes (default: one per CPU, at most 4) share the port through node:cluster.
+ * Rendering a page is JavaScript on one thread: with a single process the web server saturates one core while the
+ * backend and Postgres leave the other half idle (docs/decisions/2026-11-22-page-performance.md).
+ */
+function webConcurrency(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return Math.min(4, Math.max(1, os.availableParallelism()));
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${value}")`);
+  return n;
+}
+const processes = webConcurrency(process.env.WEB_CONCURRENCY);
+if (cluster.isPrimary && processes > 1) {
+  await runPrimary(processes);
+} else {
+  await runServer();
+}
 
-const port = Number(process.env.PORT ?? 3000);
-const onListening = () => console.log(`app listening on port ${port}`);
-const server = process.env.HOST ? app.listen(port, process.env.HOST, onListening) : app.listen(port, onListening);
-server.keepAliveTimeout = 65_000;
-const stop = () => server.close(() => process.exit(0));
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+/** Forks the web servers, replaces one that dies (unless it keeps dying), and stops them all on SIGINT/SIGTERM. */
+async function runPrimary(count: number) {
+  let stopping = false;
+  const deaths: number[] = [];
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths.length && now - deaths[0]! > 60_000) deaths.shift();
+    console.error(`web server process ${worker.process.pid} exited (${signal ?? `code ${code}`})`);
+    // Crashing again and again (a broken build, a port in use): stop, so that the launcher reports it.
+    if (deaths.length > 5) process.exit(1);
+    cluster.fork();
+  });
+  let listening = 0;
+  cluster.on("listening", () => {
+    if (++listening === count) console.log(`app listening on port ${process.env.PORT ?? 3000} (${count} processes)`);
+  });
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(0);
+    for (const worker of workers) worker?.process.kill("SIGTERM");
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  for (let i = 0; i < count; i++) cluster.fork();
+}
+
+async function runServer() {
+  // The build is a production build: React must run in production mode too (development mode costs ~10x CPU per render).
+  process.env.NODE_ENV = "production";
+  const buildDir = path.resolve(root, process.env.TRIBUTARY_BUILD_DIR || "build");
+  const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
+
+  const app = express();
+  app.disable("x-powered-by");
+  // Brotli's default 4 MB window costs far more CPU than these ~80 KB pages gain from it; 256 KB compresses
+  // them to the same size at under half the CPU. Quality 3 instead of compression's 4: half the CPU again
+  // (0.28 instead of 0.60 ms for a 73 KB list page) for an answer 8% larger (11.5 instead of 10.6 KB).
+  app.use(
+    compression({
+      brotli: {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
+          [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+        },
+      },
+    })
+  );
+  // Remix flushes after every chunk React writes, which makes the compressor close a block each time (twice
+  // the bytes, more CPU). These pages stream nothing late, so one compressed stream per response is right.
+  app.use((_req, res, next) => {
+    (res as unknown as { flush?: () => void }).flush = () => {};
+    next();
+  });
+  app.use(
+    "/assets",
+    express.static(path.join(buildDir, "client/assets"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+    })
+  );
+  // The few top-level public files (favicon…), looked up in a set: a static middleware on "/" would stat the
+  // disk for every page request.
+  const publicDir = path.join(buildDir, "client");
+  const publicFiles = new Set(
+    readdirSync(publicDir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `/${e.name}`)
+  );
+  const publicStatic = express.static(publicDir, {
+    maxAge: "1h",
+    index: false,
+  });
+  app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
+  // Always "production": never send stack traces to browsers.
+  app.all("*", createRequestHandler({ build, mode: "production" }));
+
+  const port = Number(process.env.PORT ?? 3000);
+  const onListening = () => {
+    if (!cluster.isWorker) console.log(`app listening on port ${port}`);
+  };
+  const server = process.env.HOST ? app.listen(port, process.env.HOST, onListening) : app.listen(port, onListening);
+  server.keepAliveTimeout = 65_000;
+  const stop = () => {
+    server.close(() => process.exit(0));
+    // Keep-alive connections would hold close() open: end the idle ones now, and give busy ones a moment.
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 3_000).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  // A worker whose primary is gone (killed) must not live on, holding the port.
+  if (cluster.isWorker) process.on("disconnect", () => process.exit(0));
+}
