@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
 import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
-import { generateMeetings } from "../../backend/integrations/sources/datagen.js";
+import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen.js";
 import { meetingBatch, PermanentSyncError, writeRecords } from "../../backend/jobs/sync-connector.job.js";
 
 const roots: string[] = [];
@@ -156,6 +156,45 @@ describe("LocalWriter guarantees", () => {
     expect(latestPerKey([{ m: "x", i: 1 }, { m: "x1", i: "" }], ["m", "i"])).toHaveLength(2);
   });
 
+  it("overlapping batches (new keys take a plain INSERT, a batch meeting existing keys replaces) neither duplicate nor lose a row, and a replaced row keeps none of its old columns", async () => {
+    const dir = root();
+    const writer = new LocalWriter(dir);
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+    // First window: k0..k2999, all new.
+    await writer.upsertRows("lines", range(0, 3000).map((i) => ({ id: `k${i}`, n: i, note: "first", extra: i })), ["id"]);
+    // An overlapping window: k2000..k4999 (a third already there), without the "extra" column.
+    await writer.upsertRows("lines", range(2000, 5000).map((i) => ({ id: `k${i}`, n: i + 10_000, note: "second" })), ["id"]);
+    // New keys again after a batch that met existing ones.
+    await writer.upsertRows("lines", range(5000, 6000).map((i) => ({ id: `k${i}`, n: i, note: "third" })), ["id"]);
+    const summary = "SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d, count(extra)::INT AS extra, sum(n)::BIGINT AS s, count(*) FILTER (WHERE note = 'second')::INT AS second FROM lines";
+    const expected = { n: 6000, d: 6000, extra: 2000, s: String([...range(0, 2000), ...range(2000, 5000).map((i) => i + 10_000), ...range(5000, 6000)].reduce((a, b) => a + b, 0)), second: 3000 };
+    expect(await writer.query(summary)).toEqual([expected]);
+    expect(await writer.query("SELECT id, n, note, extra FROM lines WHERE id IN ('k1999', 'k2000', 'k2999', 'k3000') ORDER BY n")).toEqual([
+      { id: "k1999", n: 1999, note: "first", extra: 1999 },
+      { id: "k2000", n: 12000, note: "second", extra: null },
+      { id: "k2999", n: 12999, note: "second", extra: null },
+      { id: "k3000", n: 13000, note: "second", extra: null },
+    ]);
+    // A failing batch, overlapping or all new, leaves the table as it was.
+    await expect(writer.upsertRows("lines", [{ id: "k0", n: 1 }, { id: "k9000", n: "oops" }], ["id"])).rejects.toThrow(/oops|convert|Conversion/i);
+    await expect(writer.upsertRows("lines", [{ id: "k9001", n: 1 }, { id: "k9002", n: "oops" }], ["id"])).rejects.toThrow(/oops|convert|Conversion/i);
+    expect(await writer.query(summary)).toEqual([expected]);
+    await writer.close();
+    // The overlapping window again from a new writer (nothing cached): the same table.
+    const again = new LocalWriter(dir);
+    await again.upsertRows("lines", range(2000, 5000).map((i) => ({ id: `k${i}`, n: i + 10_000, note: "second" })), ["id"]);
+    expect(await again.query(summary)).toEqual([expected]);
+    // A composite key, overlapping: (x,1) is replaced, (x,3) is new, (x,2) stays.
+    await again.upsertRows("pairs", [{ m: "x", i: 1, v: "a", w: "old" }, { m: "x", i: 2, v: "b", w: "old" }], ["m", "i"]);
+    await again.upsertRows("pairs", [{ m: "x", i: 1, v: "c" }, { m: "x", i: 3, v: "d" }], ["m", "i"]);
+    expect(await again.query("SELECT m, i, v, w FROM pairs ORDER BY i")).toEqual([
+      { m: "x", i: 1, v: "c", w: null },
+      { m: "x", i: 2, v: "b", w: "old" },
+      { m: "x", i: 3, v: "d", w: null },
+    ]);
+    await again.close();
+  });
+
   it("runs calls made at the same time one after the other (one transaction at a time on the connection)", async () => {
     const writer = new LocalWriter(root());
     const batches = Array.from({ length: 6 }, (_, b) => Array.from({ length: 500 }, (_, i) => ({ id: `b${b}-${i}`, b, i })));
@@ -273,6 +312,29 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
     expect(await reader.query("SELECT (SELECT count(*) FROM meetings)::INT AS m, (SELECT count(*) FROM transcript_utterances)::INT AS u, (SELECT count(DISTINCT utterance_id) FROM transcript_utterances)::INT AS d")).toEqual([
       { m: all.length, u: lines, d: lines },
     ]);
+    await reader.close();
+  });
+
+  it("overlapping lookback windows write each meeting and each line once, as one run over their union would", async () => {
+    const dir = root();
+    const day = 86_400_000;
+    const window = (fromDays: number, toDays: number) => generateMeetings({ sourceId: SOURCE, company: "Acme Rockets", from: new Date(to.getTime() - fromDays * day), to: new Date(to.getTime() - toDays * day), meetingsPerDay: 40 });
+    const run = async (meetings: Iterable<Meeting>) => {
+      const writer = new LocalWriter(dir);
+      try {
+        return await writeRecords([{ name: "Disk", writer }], meetings, (batch) => meetingBatch("zoom", SOURCE, batch), 25);
+      } finally {
+        await writer.close();
+      }
+    };
+    await run(window(3, 1)); // days -3 and -2
+    await run(window(2, 0)); // days -2 (again) and -1
+    const all = [...window(3, 0)];
+    const lines = all.flatMap((m) => m.utterances.map((u) => `${m.id}-${String(u.index).padStart(4, "0")}`)).sort();
+    const reader = new LocalWriter(dir);
+    expect(await reader.query("SELECT (SELECT count(*) FROM meetings)::INT AS m, (SELECT count(DISTINCT meeting_id) FROM meetings)::INT AS dm, (SELECT count(*) FROM transcript_utterances)::INT AS u")).toEqual([{ m: all.length, dm: all.length, u: lines.length }]);
+    const ids = await reader.query("SELECT utterance_id FROM transcript_utterances ORDER BY utterance_id");
+    expect(ids.map((r) => r.utterance_id)).toEqual(lines);
     await reader.close();
   });
 

@@ -2,7 +2,7 @@ import { mkdir, rename, unlink, writeFile } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from "@duckdb/node-api";
+import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
 import { checkName, checkObjectPath, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
 
 /**
@@ -60,11 +60,37 @@ function stageKind(name: string, kind: ColumnKind, rows: Row[]): StageKind {
   return "text";
 }
 
-function append(appender: DuckDBAppender, kind: StageKind, value: Row[string] | undefined) {
-  if (value === null || value === undefined) return appender.appendNull();
-  if (kind === "double") return appender.appendDouble(value as number);
-  if (kind === "boolean") return appender.appendBoolean(value as boolean);
-  appender.appendVarchar(typeof value === "string" ? value : String(scalar(value)));
+const STAGE_TYPES = { double: DOUBLE, boolean: BOOLEAN, text: VARCHAR } as const;
+const STAGE_SQL_TYPES = { double: "DOUBLE", boolean: "BOOLEAN", text: "VARCHAR" } as const;
+/** Rows per data chunk: DuckDB's vector size (the most a chunk holds). */
+const CHUNK_ROWS = 2048;
+
+/**
+ * Appends the batch column by column, one data chunk of up to CHUNK_ROWS rows at a time: numbers and
+ * booleans are copied into their vectors in one call per column, where the appender took one call per value
+ * (and one per row); text still takes one call per value.
+ */
+function appendChunks(appender: DuckDBAppender, staged: { name: string; kind: StageKind }[], batch: Row[]) {
+  const types = staged.map((c) => STAGE_TYPES[c.kind]);
+  for (let offset = 0; offset < batch.length; offset += CHUNK_ROWS) {
+    const count = Math.min(CHUNK_ROWS, batch.length - offset);
+    const chunk = DuckDBDataChunk.create(types, count);
+    staged.forEach((column, index) => {
+      const values = new Array<DuckDBValue>(count);
+      for (let i = 0; i < count; i++) {
+        const value = batch[offset + i]![column.name];
+        values[i] = value === null || value === undefined ? null : column.kind === "text" ? (typeof value === "string" ? value : String(scalar(value))) : (value as number | boolean);
+      }
+      chunk.setColumnValues(index, values);
+    });
+    appender.appendDataChunk(chunk);
+  }
+}
+
+/** DuckDB refused a key that the table already holds (the fast path's plain INSERT met an existing row). */
+function isKeyConflict(error: unknown): boolean {
+  const message = (error as Error)?.message ?? "";
+  return /constraint/i.test(message) && /duplicate key|primary key|unique/i.test(message);
 }
 
 /** Runs `work` on at most `limit` items at a time; rejects with the first error once the started ones have settled. */
@@ -207,10 +233,13 @@ export class LocalWriter implements DestinationWriter {
   }
 
   /**
-   * One transaction per call: the table and any new columns are created, the
-   * rows are appended (DuckDB's appender) to a temporary staging table, then
-   * merged with one INSERT OR REPLACE on the key. An error anywhere rolls all
-   * of it back, so the table is either as before or holds the whole batch.
+   * One transaction per call. The batch is first appended (DuckDB data chunks) to a connection-local
+   * TEMP staging table (outside the transaction: nothing of the warehouse changes there). Then, in one
+   * transaction: the table and any new columns are created, and the staged rows are merged:
+   *  - fast path: a plain INSERT, which DuckDB refuses as a whole if any key is already in the table;
+   *  - otherwise (that refusal): ROLLBACK, and a new transaction does INSERT OR REPLACE on the key.
+   * An error anywhere rolls the transaction back, so the table is either as before or holds the whole
+   * batch. Every column of the table is written, so a replaced row keeps nothing of the old one.
    * A key given twice in one batch keeps its last row.
    */
   async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
@@ -230,35 +259,48 @@ export class LocalWriter implements DestinationWriter {
       await db.run(`SET threads = ${WRITE_THREADS}`);
       this.writing = true;
     }
-    let names: string[] | undefined;
-    await db.run("BEGIN TRANSACTION");
+    const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${STAGE_TABLE} (${staged.map((c) => `${q(c.name)} ${STAGE_SQL_TYPES[c.kind]}`).join(", ")})`);
     try {
-      names = await this.ensureTable(db, table, columns, key);
-      const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
-      const stageType = { double: "DOUBLE", boolean: "BOOLEAN", text: "VARCHAR" } as const;
-      await db.run(`CREATE OR REPLACE TEMP TABLE ${STAGE_TABLE} (${staged.map((c) => `${q(c.name)} ${stageType[c.kind]}`).join(", ")})`);
       const appender = await db.createAppender(STAGE_TABLE, "main", "temp");
       try {
-        for (const row of batch) {
-          for (const column of staged) append(appender, column.kind, row[column.name]);
-          appender.endRow();
-        }
+        appendChunks(appender, staged, batch);
         appender.flushSync();
       } finally {
         appender.closeSync();
       }
+      let names: string[];
+      try {
+        names = await this.merge(db, table, columns, key, "INSERT");
+      } catch (error) {
+        if (!isKeyConflict(error)) throw error;
+        names = await this.merge(db, table, columns, key, "INSERT OR REPLACE");
+      }
+      this.tables.set(table, names);
+    } finally {
+      await db.run(`DROP TABLE IF EXISTS temp.main.${STAGE_TABLE}`).catch(() => {});
+    }
+  }
+
+  /** One transaction: the table and the batch's new columns, then `verb` INTO the table from the staging table. */
+  private async merge(db: DuckDBConnection, table: string, columns: Map<string, ColumnKind>, key: string[], verb: "INSERT" | "INSERT OR REPLACE"): Promise<string[]> {
+    const cached = this.tables.get(table);
+    const ready = cached !== undefined && [...columns.keys()].every((name) => cached.some((n) => n.toLowerCase() === name.toLowerCase()));
+    try {
+      // The common case (the table and its columns known): one round trip for the whole transaction.
+      const names = ready ? cached : (await db.run("BEGIN TRANSACTION"), await this.ensureTable(db, table, columns, key));
       // Every column of the table, so that a replaced row keeps nothing of the old one (DuckDB names are case-insensitive).
       const given = new Map([...columns.keys()].map((name) => [name.toLowerCase(), name]));
       const select = names.map((n) => (given.has(n.toLowerCase()) ? q(given.get(n.toLowerCase())!) : `NULL AS ${q(n)}`));
-      await db.run(`INSERT OR REPLACE INTO ${q(table)} (${names.map(q).join(", ")}) SELECT ${select.join(", ")} FROM temp.main.${STAGE_TABLE}`);
-      await db.run(`DROP TABLE temp.main.${STAGE_TABLE}`);
-      await db.run("COMMIT");
+      const insert = `${verb} INTO ${q(table)} (${names.map(q).join(", ")}) SELECT ${select.join(", ")} FROM temp.main.${STAGE_TABLE}`;
+      await db.run(ready ? `BEGIN TRANSACTION; ${insert}; COMMIT` : `${insert}; COMMIT`);
+      return names;
     } catch (error) {
-      this.tables.delete(table);
+      // A refused key changes nothing of the table's columns; any other error may have: read them again.
+      if (!isKeyConflict(error)) this.tables.delete(table);
       await db.run("ROLLBACK").catch(() => {});
       throw error;
     }
-    this.tables.set(table, names);
   }
 
   /** Creates the table and the batch's new columns (inside the caller's transaction); answers every column of the table in order. */
