@@ -241,7 +241,9 @@ async function child(args: ChildArgs): Promise<VolumeResult> {
 
 function runChild(args: ChildArgs): Promise<VolumeResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ["--import", "tsx", here, "--child", JSON.stringify(args)], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    // The sync runs as scripts/start.ts runs the backend's workers (MALLOC_ARENA_MAX).
+    const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" };
+    const proc = spawn(process.execPath, ["--import", "tsx", here, "--child", JSON.stringify(args)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     proc.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -145,7 +145,10 @@ try {
     DATA_DIR: dataDir,
   };
   const tsx = ["--import", "tsx"];
-  const backend = spawn(process.execPath, [...tsx, path.join(root, "backend/main.ts"), "--role", "all"], { cwd: root, env, stdio: "inherit" });
+  // glibc gives each thread that allocates its own malloc arena; DuckDB's and libuv's threads in the sync workers
+  // then hold ~30 MiB more at peak for nothing (docs/decisions/2026-11-22-local-destination.md).
+  const backendEnv = { ...env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" };
+  const backend = spawn(process.execPath, [...tsx, path.join(root, "backend/main.ts"), "--role", "all"], { cwd: root, env: backendEnv, stdio: "inherit" });
   children.push(backend);
   await waitForHttp(`${env.BACKEND_URL}/healthz`, backend, "backend");
   const app = spawn(process.execPath, [...tsx, path.join(root, "scripts/serve-app.ts")], { cwd: root, env, stdio: "inherit" });
