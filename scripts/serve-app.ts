@@ -87,8 +87,9 @@ async function runServer() {
       },
     })
   );
-  // Remix flushes after every chunk React writes, which makes the compressor close a block each time (twice
-  // the bytes, more CPU). These pages stream nothing late, so one compressed stream per response is right.
+  // Remix's adapter flushes after every chunk of a body, which makes the compressor close a block each time
+  // (twice the bytes, more CPU). Documents are one chunk now (app/entry.server.tsx), but client navigations'
+  // `.data` answers still come in many; nothing is streamed late, so one compressed stream per response is right.
   app.use((_req, res, next) => {
     (res as unknown as { flush?: () => void }).flush = () => {};
     next();

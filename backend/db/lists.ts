@@ -28,6 +28,18 @@ const owner = sql.placeholder("owner");
 const limit = sql.placeholder("limit");
 const offset = sql.placeholder("offset");
 
+/** One page and the total, from a list's two prepared statements (run side by side). */
+async function pageOf<R>(
+  rows: { execute(values: ReturnType<typeof params>): Promise<R[]> },
+  total: { execute(values: ReturnType<typeof params>): Promise<{ total: number }[]> },
+  ownerId: string,
+  page: PageQuery,
+): Promise<{ rows: R[]; total: number }> {
+  const values = params(ownerId, page);
+  const [found, [counted]] = await Promise.all([rows.execute(values), total.execute(values)]);
+  return { rows: found, total: counted!.total };
+}
+
 /** The lists are what every page shows: prepared statements (parsed and planned once per connection, see prepared.ts). */
 const sourcesPage = (db: Database) =>
   prepared(db, "list_sources", (d) =>
@@ -44,12 +56,8 @@ const sourcesTotal = (db: Database) =>
   prepared(db, "count_sources", (d) => d.select({ total: count() }).from(sources).where(eq(sources.ownerId, owner)).prepare("count_sources"));
 
 export async function listSources(db: Database, ownerId: string, page: PageQuery): Promise<Page<Source>> {
-  const values = params(ownerId, page);
-  const [rows, [{ total }]] = await Promise.all([sourcesPage(db).execute(values), sourcesTotal(db).execute(values)]);
-  return {
-    total,
-    rows: rows.map(({ s, connectorCount }) => toSource(s, connectorCount)),
-  };
+  const { rows, total } = await pageOf(sourcesPage(db), sourcesTotal(db), ownerId, page);
+  return { total, rows: rows.map(({ s, connectorCount }) => toSource(s, connectorCount)) };
 }
 
 const destinationsPage = (db: Database) =>
@@ -67,12 +75,8 @@ const destinationsTotal = (db: Database) =>
   prepared(db, "count_destinations", (d) => d.select({ total: count() }).from(destinations).where(eq(destinations.ownerId, owner)).prepare("count_destinations"));
 
 export async function listDestinations(db: Database, ownerId: string, page: PageQuery): Promise<Page<Destination>> {
-  const values = params(ownerId, page);
-  const [rows, [{ total }]] = await Promise.all([destinationsPage(db).execute(values), destinationsTotal(db).execute(values)]);
-  return {
-    total,
-    rows: rows.map(({ d, connectorCount }) => toDestination(d, connectorCount)),
-  };
+  const { rows, total } = await pageOf(destinationsPage(db), destinationsTotal(db), ownerId, page);
+  return { total, rows: rows.map(({ d, connectorCount }) => toDestination(d, connectorCount)) };
 }
 
 const connectorsPage = (db: Database) =>
@@ -91,8 +95,7 @@ const connectorsTotal = (db: Database) =>
   prepared(db, "count_connectors", (d) => d.select({ total: count() }).from(connectors).where(eq(connectors.ownerId, owner)).prepare("count_connectors"));
 
 export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
-  const values = params(ownerId, page);
-  const [rows, [{ total }]] = await Promise.all([connectorsPage(db).execute(values), connectorsTotal(db).execute(values)]);
+  const { rows, total } = await pageOf(connectorsPage(db), connectorsTotal(db), ownerId, page);
   return { total, rows: rows.map(({ c, sourceName, linked, run }) => toConnector(c, sourceName, linked, run)) };
 }
 
@@ -112,7 +115,6 @@ const transformsTotal = (db: Database) =>
   prepared(db, "count_transforms", (d) => d.select({ total: count() }).from(transforms).where(eq(transforms.ownerId, owner)).prepare("count_transforms"));
 
 export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {
-  const values = params(ownerId, page);
-  const [rows, [{ total }]] = await Promise.all([transformsPage(db).execute(values), transformsTotal(db).execute(values)]);
+  const { rows, total } = await pageOf(transformsPage(db), transformsTotal(db), ownerId, page);
   return { total, rows: rows.map(({ t, connectorName, run }) => toTransform(t, connectorName, run)) };
 }
