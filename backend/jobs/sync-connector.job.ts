@@ -169,6 +169,14 @@ async function settleAll(promises: Promise<unknown>[]): Promise<void> {
   if (failed) throw failed.reason;
 }
 
+/** A destination's failure, named; the OS's refusals (read-only, disk full, …) are permanent. */
+function writeError(name: string, error: unknown): Error {
+  const e = error as Error & { code?: string };
+  const message = `Writing to destination "${name}" failed: ${e.message}`;
+  if (e.code && PERMANENT_CODES.includes(e.code)) return new PermanentSyncError(message);
+  return Object.assign(new Error(message), { cause: error });
+}
+
 /** Writes one batch to every destination; answers the bytes of objects written (over all destinations). */
 export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Promise<number> {
   for (const { name, writer } of writers) {
@@ -182,10 +190,7 @@ export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Prom
         await rows();
       }
     } catch (error) {
-      const e = error as Error & { code?: string };
-      const message = `Writing to destination "${name}" failed: ${e.message}`;
-      if (e.code && PERMANENT_CODES.includes(e.code)) throw new PermanentSyncError(message);
-      throw Object.assign(new Error(message), { cause: error });
+      throw writeError(name, error);
     }
   }
   return batch.objects.reduce((n, o) => n + (typeof o.body === "string" ? Buffer.byteLength(o.body) : o.body.byteLength), 0) * writers.length;
@@ -236,6 +241,14 @@ export async function writeRecords<T>(
     await writing?.catch(() => {});
   }
   await writing;
+  // Writers that gather rows (the local warehouse) merge what they hold: the run is done once it is in.
+  for (const { name, writer } of writers) {
+    try {
+      await writer.flush?.();
+    } catch (error) {
+      throw writeError(name, error);
+    }
+  }
   return result;
 }
 
@@ -289,7 +302,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   try {
     for (const { d } of targets) {
       try {
-        writers.push({ name: d.name, writer: await writerFor(toDestination(d, 0), connector.ownerId, services) });
+        writers.push({ name: d.name, writer: await writerFor(toDestination(d, 0), connector.ownerId, services, { bulk: true }) });
       } catch (error) {
         throw new PermanentSyncError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }

@@ -195,6 +195,64 @@ describe("LocalWriter guarantees", () => {
     await again.close();
   });
 
+  it("a bulk writer (holdRows) merges once it holds enough rows, and at flush, query and close; a key given again later keeps its later row", async () => {
+    const dir = root();
+    const bulk = new LocalWriter(dir, { holdRows: 1000 });
+    const other = new LocalWriter(dir);
+    const tables = async () => (await other.query("SELECT table_name FROM duckdb_tables() ORDER BY table_name")).map((r) => r.table_name);
+    const rows = (from: number, to: number, note = "first") => Array.from({ length: to - from }, (_, k) => ({ id: `k${from + k}`, n: from + k, note }));
+    await bulk.upsertRows("lines", rows(0, 600), ["id"]);
+    await bulk.upsertRows("heads", [{ id: "h1" }], ["id"]);
+    expect(await tables()).toEqual([]); // held: nothing in the warehouse yet
+    await bulk.upsertRows("lines", rows(600, 1100), ["id"]);
+    // 1,101 rows held: both tables merged, in one transaction.
+    expect(await tables()).toEqual(["heads", "lines"]);
+    expect(await other.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 1100 }]);
+    // Held again; k5 twice in two calls (the first is merged before the second is held), k1100.. new.
+    await bulk.upsertRows("lines", rows(1100, 1200).concat(rows(5, 6, "second")), ["id"]);
+    await bulk.upsertRows("lines", rows(5, 6, "third"), ["id"]);
+    expect(await other.query("SELECT note FROM lines WHERE id = 'k5'")).toEqual([{ note: "second" }]);
+    await bulk.flush();
+    expect(await other.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM lines")).toEqual([{ n: 1200, d: 1200 }]);
+    expect(await other.query("SELECT note FROM lines WHERE id = 'k5'")).toEqual([{ note: "third" }]);
+    // A merge's error comes out at the flush; the table is as before it.
+    await bulk.upsertRows("lines", [{ id: "k0", n: "oops", note: "bad" }], ["id"]);
+    await expect(bulk.flush()).rejects.toThrow(/oops|convert|Conversion/i);
+    expect(await other.query("SELECT count(*)::INT AS n, max(n)::INT AS m FROM lines WHERE note = 'bad' OR id = 'k0'")).toEqual([{ n: 1, m: 0 }]);
+    // The bulk writer's own reads see what it holds; close merges the rest.
+    await bulk.upsertRows("lines", rows(1200, 1210), ["id"]);
+    expect(await bulk.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 1210 }]);
+    await bulk.upsertRows("lines", rows(1210, 1220), ["id"]);
+    await bulk.close();
+    expect(await other.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 1220 }]);
+    await other.close();
+  });
+
+  it("makes tables without a key constraint, merges into a table that has one (made by an earlier version), and two writers of the same keys never both insert them", async () => {
+    const dir = root();
+    const writer = new LocalWriter(dir);
+    await writer.upsertRows("fresh", [{ id: "a", n: 1 }], ["id"]);
+    await writer.query("CREATE TABLE keyed (id VARCHAR, n DOUBLE, PRIMARY KEY (id))");
+    await writer.query("INSERT INTO keyed VALUES ('a', 1), ('b', 2)");
+    expect(await writer.query("SELECT table_name FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY' ORDER BY table_name")).toEqual([{ table_name: "keyed" }]);
+    await writer.upsertRows("keyed", [{ id: "a", n: 10 }, { id: "c", n: 3 }], ["id"]);
+    await writer.upsertRows("keyed", [{ id: "a", n: 11 }, { id: "c", n: 4 }], ["id"]);
+    expect(await writer.query("SELECT id, n FROM keyed ORDER BY id")).toEqual([
+      { id: "a", n: 11 },
+      { id: "b", n: 2 },
+      { id: "c", n: 4 },
+    ]);
+    // Two writers (a sync and another connector's sync of the same source) merge the same keys at once.
+    const same = Array.from({ length: 3000 }, (_, i) => ({ id: `s${i}`, n: i }));
+    const first = new LocalWriter(dir, { holdRows: 10_000 });
+    const second = new LocalWriter(dir, { holdRows: 10_000 });
+    await Promise.all([first.upsertRows("shared", same, ["id"]), second.upsertRows("shared", same, ["id"])]);
+    await Promise.all([first.flush(), second.flush()]);
+    expect(await writer.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM shared")).toEqual([{ n: 3000, d: 3000 }]);
+    await Promise.all([first.close(), second.close()]);
+    await writer.close();
+  });
+
   it("runs calls made at the same time one after the other (one transaction at a time on the connection)", async () => {
     const writer = new LocalWriter(root());
     const batches = Array.from({ length: 6 }, (_, b) => Array.from({ length: 500 }, (_, i) => ({ id: `b${b}-${i}`, b, i })));

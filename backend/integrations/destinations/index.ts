@@ -4,22 +4,26 @@ import type { Database } from "../../db/client.js";
 import { findCredential } from "../../db/destinations.js";
 import { BigQueryWriter, GcsWriter } from "./cloud-writers.js";
 import { platformServiceAccount } from "./google.js";
-import { LocalWriter, resolveLocalRoot } from "./local.js";
+import { BULK_ROWS, LocalWriter, resolveLocalRoot } from "./local.js";
 import { SnowflakeWriter } from "./snowflake.js";
 import type { DestinationWriter } from "./writer.js";
 
 export type { DestinationWriter, DestinationObject, Row } from "./writer.js";
 
-/** The writer for one of the owner's destinations (the sync engine's entry point). */
+/**
+ * The writer for one of the owner's destinations (the sync engine's entry point). `bulk`: a large load
+ * whose caller flushes at the end; writers that gain by it gather rows before writing them.
+ */
 export async function writerFor(
   destination: Destination,
   ownerId: string,
   services: { db: Database; secrets: SecretBox; config: { DATA_DIR: string } },
+  options: { bulk?: boolean } = {},
 ): Promise<DestinationWriter> {
   const config = destination.config as Record<string, string | undefined>;
   switch (destination.integration_name) {
     case "local":
-      return new LocalWriter(resolveLocalRoot(services.config.DATA_DIR, config.folder!));
+      return new LocalWriter(resolveLocalRoot(services.config.DATA_DIR, config.folder!), { holdRows: options.bulk ? BULK_ROWS : 0 });
     case "storage":
       return new GcsWriter(platformServiceAccount(), config.project_id!, config.bucket_name!);
     case "bigquery":

@@ -18,6 +18,12 @@ export interface DestinationWriter {
   writeObjects(objects: DestinationObject[]): Promise<void>;
   /** Inserts rows, replacing any row with the same values in `key` columns. Creates the table (and new columns) as needed. */
   upsertRows(table: string, rows: Row[], key: string[]): Promise<void>;
+  /**
+   * A writer that gathers rows over upsertRows calls (a bulk load) makes them durable here; an error of
+   * theirs may come out of a later upsertRows call or of flush. Absent: upsertRows writes before it returns.
+   */
+  flush?(): Promise<void>;
+  /** Lets go of connections (after writing what a flush would write). */
   close(): Promise<void>;
   /**
    * True when writeObjects and upsertRows may run at the same time (they share

@@ -1,0 +1,60 @@
+import { Worker } from "node:worker_threads";
+
+/**
+ * Writes the local destination's files on a worker thread, one per process (made on first use; it
+ * does not keep the process alive). Each file is written to a temporary sibling then renamed over its
+ * path, so a reader (or a crash) never sees half a file. Jobs run in the order given.
+ */
+export interface FileJob {
+  id: number;
+  /** Tells this job's temporary files apart from any other's. */
+  tag: string;
+  files: { target: string; body: string | Uint8Array }[];
+}
+export interface FileJobDone {
+  id: number;
+  error?: { message: string; code?: string };
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+let nextTag = 0;
+const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+
+function fail(error: Error) {
+  for (const { reject } of waiting.values()) reject(error);
+  waiting.clear();
+}
+
+function thread(): Worker {
+  if (worker) return worker;
+  // Plain JavaScript: it needs none of this process's flags (a loader, or --input-type, which a file refuses).
+  const made = new Worker(new URL("./file-writer.worker.mjs", import.meta.url), { execArgv: [] });
+  made.unref();
+  made.on("message", (done: FileJobDone) => {
+    const job = waiting.get(done.id);
+    if (!job) return;
+    waiting.delete(done.id);
+    if (!done.error) job.resolve();
+    else job.reject(Object.assign(new Error(done.error.message), done.error.code ? { code: done.error.code } : {}));
+  });
+  const lost = (error: Error) => {
+    if (worker === made) worker = undefined;
+    fail(error);
+  };
+  made.on("error", lost);
+  made.on("exit", (code) => lost(new Error(`The file writer thread stopped (exit code ${code})`)));
+  worker = made;
+  return made;
+}
+
+/** Writes `files` (absolute targets), each whole or not at all; rejects with the first failure (its OS code kept). */
+export function writeFiles(tag: string, files: FileJob["files"]): Promise<void> {
+  if (files.length === 0) return Promise.resolve();
+  const id = nextId++;
+  const job: FileJob = { id, tag: `${tag}-${(nextTag++).toString(36)}`, files };
+  return new Promise<void>((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    thread().postMessage(job);
+  });
+}
