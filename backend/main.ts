@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { startBackend, type Role } from "./server.js";
 import { createLogger } from "./lib/log.js";
+import { tuneWorkerHeap } from "./lib/worker-heap.js";
 
 /** `tsx backend/main.ts [--role api|worker|all]`: the API and the workers, or either alone. */
 const { values } = parseArgs({ options: { role: { type: "string", default: "all" } } });
@@ -9,6 +10,7 @@ if (!["api", "worker", "all"].includes(role)) {
   console.error(`Unknown role "${role}": use api, worker or all.`);
   process.exit(2);
 }
+if (role !== "api") tuneWorkerHeap();
 const log = createLogger(process.env.LOG_LEVEL);
 try {
   const backend = await startBackend({ role, log });

@@ -46,6 +46,7 @@ import { SecretBox } from "../backend/lib/crypto.js";
 import { LocalWriter, localFolder, resolveLocalRoot } from "../backend/integrations/destinations/local.js";
 import { generateMeetings, type Meeting } from "../backend/integrations/sources/datagen.js";
 import { meetingBatch, syncConnector } from "../backend/jobs/sync-connector.job.js";
+import { tuneWorkerHeap } from "../backend/lib/worker-heap.js";
 import { mdTable } from "./lib/report.js";
 
 const here = fileURLToPath(import.meta.url);
@@ -199,6 +200,8 @@ async function oneStream(args: ChildArgs, file: string): Promise<number> {
 }
 
 async function child(args: ChildArgs): Promise<VolumeResult> {
+  // The sync runs as backend/main.ts runs the workers.
+  tuneWorkerHeap();
   const handle = connectDatabase(args.databaseUrl, 2);
   try {
     const services = { db: handle.db, secrets: new SecretBox(randomBytes(32).toString("base64url")), config: { DATA_DIR: args.dataDir } };

@@ -253,6 +253,33 @@ describe("LocalWriter guarantees", () => {
     await writer.close();
   });
 
+  it("writes under a small memory limit, lifts it for a value larger than the limit without losing a row, and reads get DuckDB's own limit back", async () => {
+    const dir = root();
+    const writer = new LocalWriter(dir, { holdRows: 10_000 });
+    const reader = new LocalWriter(dir);
+    const limit = async () => (await reader.query("SELECT current_setting('memory_limit') AS v"))[0]!.v as string;
+    const own = await limit();
+    await writer.upsertRows("docs", [{ id: "small", body: "s" }], ["id"]);
+    expect(await limit()).toMatch(/MiB$/); // the writer's limit (tens of MiB), not DuckDB's default (most of the RAM)
+    expect(await limit()).not.toBe(own);
+    // Two values of 48 MiB each: more than the write limit holds at once.
+    const big = (c: string) => c.repeat(48 * 2 ** 20);
+    await writer.upsertRows("docs", [{ id: "a", body: big("a") }, { id: "b", body: big("b") }], ["id"]);
+    await writer.upsertRows("docs", [{ id: "c", body: "c" }], ["id"]);
+    await writer.flush();
+    expect(await reader.query("SELECT id, length(body)::INT AS n, left(body, 1) AS first FROM docs ORDER BY id")).toEqual([
+      { id: "a", n: 48 * 2 ** 20, first: "a" },
+      { id: "b", n: 48 * 2 ** 20, first: "b" },
+      { id: "c", n: 1, first: "c" },
+      { id: "small", n: 1, first: "s" },
+    ]);
+    await writer.close();
+    // DuckDB shows a limit rounded down ('18.8 GiB' set reads '18.7 GiB'): the same within 1%.
+    const bytes = (v: string) => parseFloat(v) * 2 ** (10 * ["KiB", "MiB", "GiB", "TiB"].indexOf(v.split(" ")[1]!) + 10);
+    expect(Math.abs(bytes(await limit()) / bytes(own) - 1)).toBeLessThan(0.01);
+    await reader.close();
+  });
+
   it("runs calls made at the same time one after the other (one transaction at a time on the connection)", async () => {
     const writer = new LocalWriter(root());
     const batches = Array.from({ length: 6 }, (_, b) => Array.from({ length: 500 }, (_, i) => ({ id: `b${b}-${i}`, b, i })));

@@ -21,6 +21,14 @@ export const FILES_DIR = "files";
  * CPU per row with one thread). Reads (query) get DuckDB's default back.
  */
 const WRITE_THREADS = 1;
+/**
+ * DuckDB's memory limit while writing. Without one, its buffer pool keeps every block a merge reads (the key
+ * column of the whole table, for the DELETE) and the staged rows stay in memory: the sync's peak grew with
+ * the warehouse. With it, those blocks are dropped and staged rows beyond it go to DuckDB's temporary
+ * files. Measured at 100× (2.1M lines): peak RSS 480 → 340 MiB, at about the same speed. A merge that still
+ * runs out of memory under it (a huge value) is run once more without it. Reads get DuckDB's default back.
+ */
+const WRITE_MEMORY_LIMIT = "32MB";
 
 const mkdirAsync = promisify(mkdir);
 
@@ -96,13 +104,32 @@ interface SharedInstance {
   users: number;
   /** The merge running on this file, if any: the next one waits for it. */
   merging: Promise<unknown>;
+  /**
+   * DuckDB's own memory limit, read when the instance is made (before any writer sets WRITE_MEMORY_LIMIT), so
+   * that it can be put back: RESET memory_limit changes the setting but not the limit its buffer pool enforces.
+   */
+  memoryLimit: string;
 }
 const instances = new Map<string, SharedInstance>();
 
 async function acquireInstance(file: string): Promise<SharedInstance> {
   let entry = instances.get(file);
   if (!entry) {
-    const created: SharedInstance = { instance: DuckDBInstance.create(file), users: 0, merging: Promise.resolve() };
+    const created: SharedInstance = { instance: DuckDBInstance.create(file), users: 0, merging: Promise.resolve(), memoryLimit: "" };
+    created.instance = created.instance.then(async (instance) => {
+      try {
+        const connection = await instance.connect();
+        try {
+          created.memoryLimit = String((await connection.runAndReadAll("SELECT current_setting('memory_limit')")).getRows()[0]![0]);
+        } finally {
+          connection.closeSync();
+        }
+        return instance;
+      } catch (error) {
+        instance.closeSync();
+        throw error;
+      }
+    });
     instances.set(file, created);
     created.instance.catch(() => {
       if (instances.get(file) === created) instances.delete(file);
@@ -183,6 +210,8 @@ export class LocalWriter implements DestinationWriter {
   private sequence = 0;
   /** DuckDB is set for writing (WRITE_THREADS) rather than for reading. */
   private writing = false;
+  /** WRITE_MEMORY_LIMIT is in force (set with `writing`, lifted when a value needs more). */
+  private memoryLimited = false;
   /** Files go through the file writer thread and rows through DuckDB's connection: a batch can write both at once. */
   readonly concurrentWrites = true;
   /** The connection runs one transaction (or query) at a time: calls made meanwhile wait their turn. */
@@ -273,8 +302,9 @@ export class LocalWriter implements DestinationWriter {
   private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[]): Promise<void> {
     const db = await this.db();
     if (!this.writing) {
-      await db.run(`SET threads = ${WRITE_THREADS}`);
+      await db.run(`SET threads = ${WRITE_THREADS}; SET memory_limit = '${WRITE_MEMORY_LIMIT}'`);
       this.writing = true;
+      this.memoryLimited = true;
     }
     const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
     const ids = this.holdRows > 0 ? batch.map((row) => keyText(row, key)) : undefined;
@@ -290,13 +320,25 @@ export class LocalWriter implements DestinationWriter {
       pending = { stage, staged, columns, key, rows: 0, keys: ids ? new Set() : undefined };
       this.pending.set(table, pending);
     }
-    try {
+    const append = async () => {
       const appender = await db.createAppender(pending.stage, "main", "temp");
       try {
         appendChunks(appender, staged, batch);
         appender.flushSync();
       } finally {
         appender.closeSync();
+      }
+    };
+    try {
+      try {
+        await append();
+      } catch (error) {
+        if (!isOutOfMemory(error) || !this.memoryLimited) throw error;
+        // A value too large for the write limit: lift it, drop what this batch staged (rows are numbered in the
+        // order appended) and stage the batch again.
+        await this.liftMemoryLimit(db);
+        await db.run(`DELETE FROM temp.main.${pending.stage} WHERE rowid >= ${pending.rows}`);
+        await append();
       }
     } catch (error) {
       // This batch may be staged in part: every row staged and not merged is dropped, as a failed merge drops them.
@@ -324,24 +366,41 @@ export class LocalWriter implements DestinationWriter {
     try {
       await takeTurn(this.shared!, async () => {
         try {
-          // The common case (every table and its columns known): one round trip for the whole transaction.
-          const known = work.every(([table, p]) => this.ready(table, p.columns));
-          if (!known) await db.run("BEGIN TRANSACTION");
-          const statements: string[] = [];
-          for (const [table, p] of work) {
-            const columns = known ? this.tables.get(table)! : await this.ensureTable(db, table, p.columns);
-            statements.push(...mergeStatements(table, columns, p));
-          }
-          await db.run(known ? `BEGIN TRANSACTION; ${statements.join("; ")}; COMMIT` : `${statements.join("; ")}; COMMIT`);
+          await this.mergeStaged(db, work);
         } catch (error) {
-          // The columns may have changed in the rolled-back transaction: read them again next time.
-          for (const [table] of work) this.tables.delete(table);
-          await db.run("ROLLBACK").catch(() => {});
-          throw error;
+          if (!isOutOfMemory(error) || !this.memoryLimited) throw error;
+          await this.liftMemoryLimit(db);
+          await this.mergeStaged(db, work);
         }
       });
     } finally {
       await this.discard();
+    }
+  }
+
+  /** Lifts WRITE_MEMORY_LIMIT for the rest of this writer's writes (for the whole instance, until a read resets it). */
+  private async liftMemoryLimit(db: DuckDBConnection): Promise<void> {
+    await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
+    this.memoryLimited = false;
+  }
+
+  /** The merge's one transaction, rolled back whole on any error. */
+  private async mergeStaged(db: DuckDBConnection, work: [string, Pending][]): Promise<void> {
+    try {
+      // The common case (every table and its columns known): one round trip for the whole transaction.
+      const known = work.every(([table, p]) => this.ready(table, p.columns));
+      if (!known) await db.run("BEGIN TRANSACTION");
+      const statements: string[] = [];
+      for (const [table, p] of work) {
+        const columns = known ? this.tables.get(table)! : await this.ensureTable(db, table, p.columns);
+        statements.push(...mergeStatements(table, columns, p));
+      }
+      await db.run(known ? `BEGIN TRANSACTION; ${statements.join("; ")}; COMMIT` : `${statements.join("; ")}; COMMIT`);
+    } catch (error) {
+      // The columns may have changed in the rolled-back transaction: read them again next time.
+      for (const [table] of work) this.tables.delete(table);
+      await db.run("ROLLBACK").catch(() => {});
+      throw error;
     }
   }
 
@@ -385,8 +444,9 @@ export class LocalWriter implements DestinationWriter {
       this.tables.clear();
       const db = await this.db();
       if (this.writing) {
-        await db.run("RESET threads");
+        await db.run(`RESET threads; SET memory_limit = '${this.shared!.memoryLimit}'`);
         this.writing = false;
+        this.memoryLimited = false;
       }
       const result = await db.runAndReadAll(sql);
       return result.getRowObjectsJson() as Record<string, unknown>[];
@@ -404,9 +464,15 @@ export class LocalWriter implements DestinationWriter {
       this.shared = undefined;
       if (held) await releaseInstance(this.file);
       this.writing = false;
+      this.memoryLimited = false;
       this.tables.clear();
     }
   }
+}
+
+/** DuckDB could not get the memory it needed (under its memory limit). */
+function isOutOfMemory(error: unknown): boolean {
+  return /out of memory|could not allocate/i.test((error as Error)?.message ?? "");
 }
 
 /** A row's key as text, as latestPerKey compares keys. */
