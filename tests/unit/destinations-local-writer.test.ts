@@ -228,6 +228,25 @@ describe("LocalWriter guarantees", () => {
     await other.close();
   });
 
+  it("a bulk writer stages the next rows while the last ones merge: later rows win across merges, and a background merge's error comes out", async () => {
+    const dir = root();
+    const bulk = new LocalWriter(dir, { holdRows: 100 });
+    const rows = (note: string, n: number | string = 1) => Array.from({ length: 100 }, (_, k) => ({ id: `k${k}`, n, note }));
+    // Each call fills a lane: its merge starts in the background and the next call stages on the other lane.
+    for (const note of ["first", "second", "third"]) await bulk.upsertRows("lines", rows(note), ["id"]);
+    await bulk.flush();
+    expect(await bulk.query("SELECT note, count(*)::INT AS n FROM lines GROUP BY note")).toEqual([{ note: "third", n: 100 }]);
+    // A merge that fails in the background: the call that needs its lane again (or flush) hears of it.
+    await bulk.upsertRows("lines", rows("bad", "oops"), ["id"]);
+    await bulk.upsertRows("lines", rows("fourth"), ["id"]).then(
+      () => expect.unreachable("the failed merge was not reported"),
+      (error: Error) => expect(error.message).toMatch(/oops|convert|Conversion/i),
+    );
+    await bulk.flush();
+    expect(await bulk.query("SELECT note, count(*)::INT AS n FROM lines GROUP BY note")).toEqual([{ note: "fourth", n: 100 }]);
+    await bulk.close();
+  });
+
   it("makes tables without a key constraint, merges into a table that has one (made by an earlier version), and two writers of the same keys never both insert them", async () => {
     const dir = root();
     const writer = new LocalWriter(dir);

@@ -197,14 +197,30 @@ export interface LocalWriterOptions {
  */
 export const BULK_ROWS = 122_880;
 
+/**
+ * A connection and the rows staged on it (TEMP tables belong to their connection). A writer that holds
+ * rows has two: while one lane's rows are merged in the background, the next rows are staged on the other.
+ */
+interface Lane {
+  connection?: DuckDBConnection;
+  /** Rows staged and not merged yet, per table (in the order first staged). */
+  pending: Map<string, Pending>;
+  rows: number;
+  /** This lane's merge running in the background, if any (its error comes out when it is awaited). */
+  merging?: Promise<void>;
+}
+
 export class LocalWriter implements DestinationWriter {
   private shared?: SharedInstance;
-  private connection?: DuckDBConnection;
+  /** Lane 0's connection also runs this writer's reads. */
+  private readonly lanes: [Lane, Lane] = [
+    { pending: new Map(), rows: 0 },
+    { pending: new Map(), rows: 0 },
+  ];
+  /** The lane rows are staged on. */
+  private current = 0;
   /** Each table's columns in order with their types, as last read or committed by this writer. */
   private readonly tables = new Map<string, TableColumns>();
-  /** Rows staged and not merged yet, per table (in the order first staged). */
-  private readonly pending = new Map<string, Pending>();
-  private pendingRows = 0;
   /** Tells this writer's temporary files (and staging tables) apart from another writer's. */
   private readonly tag = randomBytes(6).toString("hex");
   private sequence = 0;
@@ -214,7 +230,7 @@ export class LocalWriter implements DestinationWriter {
   private memoryLimited = false;
   /** Files go through the file writer thread and rows through DuckDB's connection: a batch can write both at once. */
   readonly concurrentWrites = true;
-  /** The connection runs one transaction (or query) at a time: calls made meanwhile wait their turn. */
+  /** Calls run one at a time (a connection runs one transaction or query at a time): calls made meanwhile wait their turn. */
   private turn: Promise<unknown> = Promise.resolve();
   private readonly holdRows: number;
 
@@ -240,19 +256,21 @@ export class LocalWriter implements DestinationWriter {
     await this.db();
   }
 
-  private async db(): Promise<DuckDBConnection> {
-    if (!this.connection) {
+  /** The lane's connection (lane 0's by default), opened on first use on the file's shared instance. */
+  private async db(lane: Lane = this.lanes[0]): Promise<DuckDBConnection> {
+    if (!this.shared) {
       await mkdirAsync(this.root, { recursive: true });
       const shared = await acquireInstance(this.file);
       try {
-        this.connection = await (await shared.instance).connect();
+        this.lanes[0].connection = await (await shared.instance).connect();
       } catch (error) {
         await releaseInstance(this.file);
         throw error;
       }
       this.shared = shared;
     }
-    return this.connection;
+    lane.connection ??= await (await this.shared.instance).connect();
+    return lane.connection;
   }
 
   /**
@@ -276,9 +294,11 @@ export class LocalWriter implements DestinationWriter {
    * every staged row. Every column of the table is written, so a replaced row keeps nothing of the old one.
    * A key given twice keeps its last row.
    *
-   * When the writer holds rows (`holdRows`), a call returns once its rows are staged, and the merge runs
-   * when `holdRows` rows are staged, at flush(), query() or close(): an error of the merge comes out there.
-   * Otherwise each call's rows are merged before it returns.
+   * When the writer holds rows (`holdRows`), a call returns once its rows are staged. Once `holdRows` rows
+   * are staged, their merge starts in the background and the next rows are staged on the other lane; a
+   * merge waits for the one before it, so rows are merged in the order given. flush(), query() and close()
+   * merge what is staged and wait for every merge; a merge's error comes out there, or at the call that
+   * next needs its lane. Otherwise each call's rows are merged before it returns.
    */
   async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
     checkName("table", table);
@@ -290,35 +310,78 @@ export class LocalWriter implements DestinationWriter {
     const batch = latestPerKey(rows, key);
     return this.exclusive(async () => {
       await this.stage(table, columns, batch, key);
-      if (this.pendingRows >= this.holdRows) await this.merge();
+      const lane = this.lanes[this.current];
+      if (this.holdRows === 0) await this.mergeLane(lane);
+      else if (lane.rows >= this.holdRows) await this.rotate();
     });
   }
 
-  /** Merges every row staged so far (a writer that holds rows); nothing to do otherwise. */
+  /** Merges every row staged so far and waits for every merge (a writer that holds rows); nothing to do otherwise. */
   flush(): Promise<void> {
-    return this.exclusive(() => this.merge());
+    return this.exclusive(() => this.mergeAll());
+  }
+
+  /** Starts merging the current lane in the background and stages on the other, once its own merge has ended. */
+  private async rotate(): Promise<void> {
+    const full = this.lanes[this.current];
+    full.merging = this.mergeLane(full);
+    full.merging.catch(() => {}); // awaited later, by settle
+    this.current = 1 - this.current;
+    await this.settle(this.lanes[this.current]);
+  }
+
+  /** Waits for the lane's background merge, if any; throws its error. */
+  private async settle(lane: Lane): Promise<void> {
+    const merging = lane.merging;
+    lane.merging = undefined;
+    await merging;
+  }
+
+  /** Merges the current lane and waits for the other's merge (which started first and merges first); throws the first error. */
+  private async mergeAll(): Promise<void> {
+    const lane = this.lanes[this.current];
+    const mine = this.mergeLane(lane);
+    mine.catch(() => {});
+    let failure: unknown;
+    try {
+      await this.settle(this.lanes[1 - this.current]);
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      await mine;
+    } catch (error) {
+      failure ??= error;
+    }
+    if (failure !== undefined) throw failure;
   }
 
   private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[]): Promise<void> {
-    const db = await this.db();
     if (!this.writing) {
+      const db = await this.db();
       await db.run(`SET threads = ${WRITE_THREADS}; SET memory_limit = '${WRITE_MEMORY_LIMIT}'`);
       this.writing = true;
       this.memoryLimited = true;
     }
     const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
     const ids = this.holdRows > 0 ? batch.map((row) => keyText(row, key)) : undefined;
-    let pending = this.pending.get(table);
-    // Rows of another shape, or a key staged already (its later row must win): merge what is staged first.
+    let lane = this.lanes[this.current];
+    let pending = lane.pending.get(table);
+    // Rows of another shape, or a key staged already (its later row must win): what is staged is merged first.
     if (pending && (!sameStage(pending, staged, key) || ids?.some((id) => pending!.keys?.has(id)))) {
-      await this.merge();
+      if (this.holdRows === 0) await this.mergeLane(lane);
+      else {
+        await this.rotate();
+        lane = this.lanes[this.current];
+      }
       pending = undefined;
     }
+    const db = await this.db(lane);
     if (!pending) {
       const stage = `tributary_stage_${this.tag}_${(this.sequence++).toString(36)}`;
       await db.run(`CREATE TEMP TABLE ${stage} (${staged.map((c) => `${q(c.name)} ${STAGE_SQL_TYPES[c.kind]}`).join(", ")})`);
       pending = { stage, staged, columns, key, rows: 0, keys: ids ? new Set() : undefined };
-      this.pending.set(table, pending);
+      lane.pending.set(table, pending);
     }
     const append = async () => {
       const appender = await db.createAppender(pending.stage, "main", "temp");
@@ -341,28 +404,28 @@ export class LocalWriter implements DestinationWriter {
         await append();
       }
     } catch (error) {
-      // This batch may be staged in part: every row staged and not merged is dropped, as a failed merge drops them.
-      await this.discard();
+      // This batch may be staged in part: every row of the lane is dropped, as a failed merge drops them.
+      await this.discard(lane);
       throw error;
     }
     pending.rows += batch.length;
-    this.pendingRows += batch.length;
+    lane.rows += batch.length;
     if (ids) for (const id of ids) pending.keys!.add(id);
   }
 
-  /** Drops every staging table and forgets what was staged. */
-  private async discard(): Promise<void> {
-    const stages = [...this.pending.values()].map((p) => p.stage);
-    this.pending.clear();
-    this.pendingRows = 0;
-    for (const stage of stages) await this.connection?.run(`DROP TABLE IF EXISTS temp.main.${stage}`).catch(() => {});
+  /** Drops the lane's staging tables and forgets what was staged there. */
+  private async discard(lane: Lane): Promise<void> {
+    const stages = [...lane.pending.values()].map((p) => p.stage);
+    lane.pending.clear();
+    lane.rows = 0;
+    for (const stage of stages) await lane.connection?.run(`DROP TABLE IF EXISTS temp.main.${stage}`).catch(() => {});
   }
 
-  /** One transaction (taking its turn on the file): every staged table merged. */
-  private async merge(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const db = await this.db();
-    const work = [...this.pending];
+  /** One transaction (taking its turn on the file): every table staged on the lane merged. */
+  private async mergeLane(lane: Lane): Promise<void> {
+    if (lane.pending.size === 0) return;
+    const db = await this.db(lane);
+    const work = [...lane.pending];
     try {
       await takeTurn(this.shared!, async () => {
         try {
@@ -374,7 +437,7 @@ export class LocalWriter implements DestinationWriter {
         }
       });
     } finally {
-      await this.discard();
+      await this.discard(lane);
     }
   }
 
@@ -438,11 +501,12 @@ export class LocalWriter implements DestinationWriter {
   /** Runs a read query on the warehouse (for checks and the transforms issue). */
   async query(sql: string): Promise<Record<string, unknown>[]> {
     return this.exclusive(async () => {
-      // A read sees every row given before it.
-      await this.merge();
+      // A read sees every row given before it, and what other writers of the file in this process are merging.
+      await this.mergeAll();
+      const db = await this.db();
+      await this.shared!.merging;
       // The query may change a table's columns: read them again next time.
       this.tables.clear();
-      const db = await this.db();
       if (this.writing) {
         await db.run(`RESET threads; SET memory_limit = '${this.shared!.memoryLimit}'`);
         this.writing = false;
@@ -456,11 +520,13 @@ export class LocalWriter implements DestinationWriter {
   /** Merges what is staged (its error comes out here), then lets go of the warehouse. */
   async close(): Promise<void> {
     try {
-      await this.exclusive(() => this.merge());
+      await this.exclusive(() => this.mergeAll());
     } finally {
-      this.connection?.closeSync();
+      for (const lane of this.lanes) {
+        lane.connection?.closeSync();
+        lane.connection = undefined;
+      }
       const held = this.shared !== undefined;
-      this.connection = undefined;
       this.shared = undefined;
       if (held) await releaseInstance(this.file);
       this.writing = false;
