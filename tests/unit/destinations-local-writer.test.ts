@@ -343,6 +343,29 @@ describe("LocalWriter guarantees", () => {
     await writer.close();
   });
 
+  it("the file thread does not keep a process alive once its writes are done", async () => {
+    const dir = root();
+    const local = fileURLToPath(new URL("../../backend/integrations/destinations/local.ts", import.meta.url));
+    const code = `
+      import { LocalWriter } from ${JSON.stringify(local)};
+      const w = new LocalWriter(${JSON.stringify(dir)});
+      await w.writeObjects([{ path: "a/one.txt", body: "one" }, { path: "a/two.txt", body: "two" }]);
+      await w.close();
+      console.log("closed");
+    `;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 20_000);
+      child.once("exit", () => (clearTimeout(timer), resolve(true)));
+    });
+    if (!exited) child.kill("SIGKILL");
+    expect(out).toContain("closed");
+    expect(exited).toBe(true);
+    expect(readFileSync(path.join(dir, "files/a/two.txt"), "utf8")).toBe("two");
+  }, 30_000);
+
   it("a process killed mid-batch loses nothing and duplicates nothing once the batch is written again", async () => {
     const dir = root();
     const local = fileURLToPath(new URL("../../backend/integrations/destinations/local.ts", import.meta.url));

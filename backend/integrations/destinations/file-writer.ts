@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 
 /**
  * Writes the local destination's files on a worker thread, one per process (made on first use; it
- * does not keep the process alive). Each file is written to a temporary sibling then renamed over its
+ * keeps the process alive only while a job is waiting). Each file is written to a temporary sibling then renamed over its
  * path, so a reader (or a crash) never sees half a file. Jobs run in the order given.
  */
 export interface FileJob {
@@ -30,11 +30,11 @@ function thread(): Worker {
   if (worker) return worker;
   // Plain JavaScript: it needs none of this process's flags (a loader, or --input-type, which a file refuses).
   const made = new Worker(new URL("./file-writer.worker.mjs", import.meta.url), { execArgv: [] });
-  made.unref();
   made.on("message", (done: FileJobDone) => {
     const job = waiting.get(done.id);
     if (!job) return;
     waiting.delete(done.id);
+    if (waiting.size === 0) made.unref();
     if (!done.error) job.resolve();
     else job.reject(Object.assign(new Error(done.error.message), done.error.code ? { code: done.error.code } : {}));
   });
@@ -44,6 +44,9 @@ function thread(): Worker {
   };
   made.on("error", lost);
   made.on("exit", (code) => lost(new Error(`The file writer thread stopped (exit code ${code})`)));
+  // Referenced only while a job is waiting (see writeFiles). After the listeners: adding a "message"
+  // listener refs the worker's port again, which kept a process whose work was done from exiting.
+  made.unref();
   worker = made;
   return made;
 }
@@ -54,7 +57,10 @@ export function writeFiles(tag: string, files: FileJob["files"]): Promise<void> 
   const id = nextId++;
   const job: FileJob = { id, tag: `${tag}-${(nextTag++).toString(36)}`, files };
   return new Promise<void>((resolve, reject) => {
+    const writer = thread();
+    // A process waiting for its files must stay alive until they are written; an idle thread must not hold it.
+    if (waiting.size === 0) writer.ref();
     waiting.set(id, { resolve, reject });
-    thread().postMessage(job);
+    writer.postMessage(job);
   });
 }
