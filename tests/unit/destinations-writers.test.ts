@@ -3,6 +3,7 @@ import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { BigQueryWriter, GcsWriter } from "../../backend/integrations/destinations/cloud-writers.js";
+import { columnsOf } from "../../backend/integrations/destinations/writer.js";
 import { MERGE_MAX_BINDS, MERGE_MAX_BYTES, MERGE_MAX_ROWS, mergeChunks, SnowflakeWriter } from "../../backend/integrations/destinations/snowflake.js";
 
 /** The cloud writers, through the official SDKs, against the local fakes: idempotent by path and key. */
@@ -261,5 +262,22 @@ describe("SnowflakeWriter", () => {
     await expect(writer.upsertRows("bad", [{ id: null, n: 1 }], ["id"])).rejects.toThrow("Row without key column id");
     await expect(writer.upsertRows("bad", [{ id: "a", n: 1, N: 2 }], ["id"])).rejects.toThrow('Columns "n" and "N" are the same column in Snowflake');
     await writer.close();
+  });
+});
+
+describe("columnsOf", () => {
+  it("takes a column's kind from its first non-null value, keeps a string when one follows a null, and makes an always-null column a string", () => {
+    const when = new Date("2026-11-20T00:00:00Z");
+    const kinds = columnsOf([
+      { id: "a", n: null, s: null, t: when, always: null, mixed: 1 },
+      { id: "b", n: 2, s: 3, t: null, always: null, mixed: "x", late: true },
+      { id: "c", n: 3, s: "text", t: when, always: null, mixed: 2, late: false, meta: { k: 1 } },
+    ]);
+    expect(Object.fromEntries(kinds)).toEqual({ id: "string", n: "number", s: "string", t: "timestamp", always: "string", mixed: "number", late: "boolean", meta: "json" });
+    expect([...kinds.keys()]).toEqual(["id", "n", "s", "t", "always", "mixed", "late", "meta"]);
+  });
+
+  it("refuses a column name a destination could not take, wherever it first appears", () => {
+    expect(() => columnsOf([{ id: "a" }, { id: "b", "bad name": 1 }])).toThrow(/Invalid column name "bad name"/);
   });
 });

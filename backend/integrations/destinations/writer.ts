@@ -61,16 +61,30 @@ export function kindOf(value: RowValue): ColumnKind | null {
   return "json";
 }
 
-/** The column kinds of a batch of rows (first non-null value decides; a column that is always null is a string). */
+/**
+ * The column kinds of a batch of rows: a column takes the kind of its first non-null value, unless that comes
+ * after a null and some row holds a string there; a column that is always null is a string. Each name is checked
+ * once, and a column is looked at again only while it may still change (a sync passes ~100k rows a second).
+ */
 export function columnsOf(rows: Row[]): Map<string, ColumnKind> {
   const columns = new Map<string, ColumnKind>();
+  /** Columns whose kind is "string" only because their values so far were null. */
+  const undecided = new Set<string>();
   for (const row of rows) {
-    for (const [name, value] of Object.entries(row)) {
-      checkName("column", name);
-      const kind = kindOf(value);
-      if (!columns.has(name) || (columns.get(name) === "string" && kind && kind !== "string" && rows.every((r) => kindOf(r[name]) !== "string"))) {
-        columns.set(name, kind ?? columns.get(name) ?? "string");
+    for (const name in row) {
+      if (!Object.hasOwn(row, name)) continue;
+      const known = columns.get(name);
+      if (known !== undefined && !undecided.has(name)) continue;
+      const kind = kindOf(row[name]);
+      if (known === undefined) {
+        checkName("column", name);
+        columns.set(name, kind ?? "string");
+        if (kind === null) undecided.add(name);
+        continue;
       }
+      if (kind === null) continue;
+      undecided.delete(name);
+      if (kind !== "string" && rows.every((r) => kindOf(r[name]) !== "string")) columns.set(name, kind);
     }
   }
   return columns;
