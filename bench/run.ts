@@ -22,7 +22,7 @@
  * skips writing RESULTS.md.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
@@ -295,9 +295,14 @@ function transformSection(): string {
 // Run: start the product, measure, stop it whatever happens.
 let product: Product | undefined;
 let exitCode = 0;
+/** Data folders of parts that have ended, deleted once every part has run. */
+const leftData: string[] = [];
 const onSignal = (signal: NodeJS.Signals) => {
   say(`${signal}: stopping Tributary…`);
-  void (product?.stop({ keepData: Boolean(process.env.BENCH_KEEP_DATA) }) ?? Promise.resolve()).finally(() => process.exit(130));
+  void (product?.stop({ keepData: Boolean(process.env.BENCH_KEEP_DATA) }) ?? Promise.resolve()).finally(() => {
+    for (const dir of leftData) rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
 };
 process.once("SIGINT", onSignal);
 process.once("SIGTERM", onSignal);
@@ -309,7 +314,10 @@ try {
     say(`Running after ${((Date.now() - t0) / 1000).toFixed(1)} s (data in ${product!.dataDir}).`);
     sections.push(await main(product!));
     say("Stopping Tributary…");
-    await product!.stop({ keepData: Boolean(process.env.BENCH_KEEP_DATA) });
+    // Its data is deleted at the very end: on ext4, creating files is several times slower for some minutes
+    // after many are deleted (docs/decisions/2026-11-22-local-destination.md), and the sync writes files next.
+    await product!.stop({ keepData: true });
+    if (!process.env.BENCH_KEEP_DATA) leftData.push(product!.dataDir);
     product = undefined;
   }
   if (PARTS.has("sync")) {
@@ -336,5 +344,6 @@ try {
     await product.stop({ keepData: exitCode !== 0 || Boolean(process.env.BENCH_KEEP_DATA) });
     say("Stopped.");
   }
+  for (const dir of leftData) rmSync(dir, { recursive: true, force: true });
 }
 process.exit(exitCode);
