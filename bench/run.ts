@@ -297,10 +297,13 @@ let product: Product | undefined;
 let exitCode = 0;
 /** Data folders of parts that have ended, deleted once every part has run. */
 const leftData: string[] = [];
+const removeLeftData = () => {
+  for (const dir of leftData.splice(0)) rmSync(dir, { recursive: true, force: true });
+};
 const onSignal = (signal: NodeJS.Signals) => {
   say(`${signal}: stopping Tributary…`);
   void (product?.stop({ keepData: Boolean(process.env.BENCH_KEEP_DATA) }) ?? Promise.resolve()).finally(() => {
-    for (const dir of leftData) rmSync(dir, { recursive: true, force: true });
+    removeLeftData();
     process.exit(130);
   });
 };
@@ -344,6 +347,6 @@ try {
     await product.stop({ keepData: exitCode !== 0 || Boolean(process.env.BENCH_KEEP_DATA) });
     say("Stopped.");
   }
-  for (const dir of leftData) rmSync(dir, { recursive: true, force: true });
+  removeLeftData();
 }
 process.exit(exitCode);

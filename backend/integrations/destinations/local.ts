@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
 import { writeFiles } from "./file-writer.js";
-import { checkName, checkObjectPath, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
+import { checkName, checkObjectPath, columnsOf, latestPerKey, rowKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
 
 /**
  * The local destination (no cloud account needed): under
@@ -25,8 +25,9 @@ const WRITE_THREADS = 1;
  * DuckDB's memory limit while writing. Without one, its buffer pool keeps every block a merge reads (the key
  * column of the whole table, for the DELETE) and the staged rows stay in memory: the sync's peak grew with
  * the warehouse. With it, those blocks are dropped and staged rows beyond it go to DuckDB's temporary
- * files. Measured at 100× (2.1M lines): peak RSS 480 → 340 MiB, at about the same speed. A merge that still
- * runs out of memory under it (a huge value) is run once more without it. Reads get DuckDB's default back.
+ * files. Measured at 100× (2.1M lines): peak RSS 480 → 340 MiB, at about the same speed. Staging or a merge
+ * that still runs out of memory under it (a huge value) is run once more without it (`unlimitedOnce`).
+ * Reads get DuckDB's default back.
  */
 const WRITE_MEMORY_LIMIT = "32MB";
 
@@ -364,7 +365,7 @@ export class LocalWriter implements DestinationWriter {
       this.memoryLimited = true;
     }
     const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
-    const ids = this.holdRows > 0 ? batch.map((row) => keyText(row, key)) : undefined;
+    const ids = this.holdRows > 0 ? batch.map((row) => rowKey(row, key)) : undefined;
     let lane = this.lanes[this.current];
     let pending = lane.pending.get(table);
     // Rows of another shape, or a key staged already (its later row must win): what is staged is merged first.
@@ -393,16 +394,8 @@ export class LocalWriter implements DestinationWriter {
       }
     };
     try {
-      try {
-        await append();
-      } catch (error) {
-        if (!isOutOfMemory(error) || !this.memoryLimited) throw error;
-        // A value too large for the write limit: lift it, drop what this batch staged (rows are numbered in the
-        // order appended) and stage the batch again.
-        await this.liftMemoryLimit(db);
-        await db.run(`DELETE FROM temp.main.${pending.stage} WHERE rowid >= ${pending.rows}`);
-        await append();
-      }
+      // Staged again after an out-of-memory error without what this batch staged (rows are numbered in the order appended).
+      await this.unlimitedOnce(db, append, () => db.run(`DELETE FROM temp.main.${pending.stage} WHERE rowid >= ${pending.rows}`));
     } catch (error) {
       // This batch may be staged in part: every row of the lane is dropped, as a failed merge drops them.
       await this.discard(lane);
@@ -427,24 +420,27 @@ export class LocalWriter implements DestinationWriter {
     const db = await this.db(lane);
     const work = [...lane.pending];
     try {
-      await takeTurn(this.shared!, async () => {
-        try {
-          await this.mergeStaged(db, work);
-        } catch (error) {
-          if (!isOutOfMemory(error) || !this.memoryLimited) throw error;
-          await this.liftMemoryLimit(db);
-          await this.mergeStaged(db, work);
-        }
-      });
+      await takeTurn(this.shared!, () => this.unlimitedOnce(db, () => this.mergeStaged(db, work)));
     } finally {
       await this.discard(lane);
     }
   }
 
-  /** Lifts WRITE_MEMORY_LIMIT for the rest of this writer's writes (for the whole instance, until a read resets it). */
-  private async liftMemoryLimit(db: DuckDBConnection): Promise<void> {
-    await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
-    this.memoryLimited = false;
+  /**
+   * Runs `work`; when it runs out of memory under WRITE_MEMORY_LIMIT (a value larger than the limit), lifts the
+   * limit for the rest of this writer's writes (for the whole instance, until a read puts DuckDB's own back),
+   * undoes what the failed attempt left, and runs it once more.
+   */
+  private async unlimitedOnce(db: DuckDBConnection, work: () => Promise<void>, undo?: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!isOutOfMemory(error) || !this.memoryLimited) throw error;
+      await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
+      this.memoryLimited = false;
+      await undo?.();
+      await work();
+    }
   }
 
   /** The merge's one transaction, rolled back whole on any error. */
@@ -539,11 +535,6 @@ export class LocalWriter implements DestinationWriter {
 /** DuckDB could not get the memory it needed (under its memory limit). */
 function isOutOfMemory(error: unknown): boolean {
   return /out of memory|could not allocate/i.test((error as Error)?.message ?? "");
-}
-
-/** A row's key as text, as latestPerKey compares keys. */
-function keyText(row: Row, key: string[]): string {
-  return key.length === 1 ? String(scalar(row[key[0]!] ?? null)) : key.map((k) => String(scalar(row[k] ?? null))).join("\u0000");
 }
 
 /**

@@ -104,9 +104,11 @@ export function scalar(value: RowValue): string | number | boolean | null {
  */
 export function latestPerKey(rows: Row[], key: string[]): Row[] {
   const byKey = new Map<string, Row>();
-  for (const row of rows) {
-    const id = key.length === 1 ? String(scalar(row[key[0]!] ?? null)) : key.map((k) => String(scalar(row[k] ?? null))).join("\u0000");
-    byKey.set(id, row);
-  }
+  for (const row of rows) byKey.set(rowKey(row, key), row);
   return byKey.size === rows.length ? rows : [...byKey.values()];
+}
+
+/** A row's key as text, as latestPerKey compares keys (the parts of a composite key joined by NUL). */
+export function rowKey(row: Row, key: string[]): string {
+  return key.length === 1 ? String(scalar(row[key[0]!] ?? null)) : key.map((k) => String(scalar(row[k] ?? null))).join("\u0000");
 }
