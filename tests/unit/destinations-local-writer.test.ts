@@ -81,6 +81,39 @@ describe("LocalWriter", () => {
     await reader.close();
   });
 
+  it("stages every value as given, whether its batch is packed into one text per column or appended value by value", async () => {
+    const dir = root();
+    const writer = new LocalWriter(dir, { holdRows: 10_000 });
+    const rows: Row[] = [
+      { id: "a", text: "plain", n: 0.1, ok: true, at: new Date("2026-11-20T10:00:00.123Z"), meta: { host: "ann", tags: ["x"] } },
+      { id: "b", text: "", n: -1.5e300, ok: false, at: null, meta: null },
+      { id: "c", text: null, n: null, ok: null, at: new Date("1999-12-31T23:59:59Z"), meta: { nested: { q: 'say "hi"' } } },
+      { id: "d", text: "NULL", n: 1e21, ok: true, at: null, meta: null },
+      { id: "e", text: "été 🚀 \n tab\t, comma; \\ back", n: Number.NaN, ok: false, at: null, meta: null },
+      { id: "f", text: "\u0000", n: Number.POSITIVE_INFINITY, ok: null, at: null, meta: null },
+      { id: "g", text: " ", n: 5e-324, ok: true, at: null, meta: null },
+    ];
+    // A value holding the packing's separator or NULL mark sends its whole batch to the appender.
+    await writer.upsertRows("packed", rows, ["id"]);
+    await writer.upsertRows("appended", [...rows, { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null }], ["id"]);
+    await writer.upsertRows("one", [{ id: "only", text: "" }], ["id"]);
+    await writer.flush();
+    const read = (table: string) =>
+      writer.query(`SELECT id, "text", n, ok, epoch_ms("at")::DOUBLE AS "at", meta::VARCHAR AS meta FROM ${table} ORDER BY id`);
+    const expected = rows.map((r) => ({
+      id: r.id,
+      text: r.text,
+      n: typeof r.n === "number" && !Number.isFinite(r.n) ? String(r.n) : r.n, // query() answers in JSON: NaN as "NaN"
+      ok: r.ok,
+      at: r.at instanceof Date ? r.at.getTime() : null,
+      meta: r.meta === null ? null : JSON.stringify(r.meta),
+    }));
+    expect(await read("packed")).toEqual(expected);
+    expect(await read("appended")).toEqual([...expected, { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null }]);
+    expect(await writer.query("SELECT id, text FROM one")).toEqual([{ id: "only", text: "" }]);
+    await writer.close();
+  });
+
   it("keeps folders inside DATA_DIR and honours ALLOW_LOCAL_DESTINATION", () => {
     expect(resolveLocalRoot("/data", "destinations/a/b")).toBe("/data/destinations/a/b");
     expect(() => resolveLocalRoot("/data", "../etc")).toThrow(/outside DATA_DIR/);

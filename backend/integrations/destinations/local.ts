@@ -2,7 +2,7 @@ import { mkdir } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
-import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
+import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from "@duckdb/node-api";
 import { writeFiles } from "./file-writer.js";
 import { checkName, checkObjectPath, columnsOf, latestPerKey, rowKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
 
@@ -66,6 +66,57 @@ const STAGE_TYPES = { double: DOUBLE, boolean: BOOLEAN, text: VARCHAR } as const
 const STAGE_SQL_TYPES = { double: "DOUBLE", boolean: "BOOLEAN", text: "VARCHAR" } as const;
 /** Rows per data chunk: DuckDB's vector size (the most a chunk holds). */
 const CHUNK_ROWS = 2048;
+
+/** Separates a packed column's values; a value that is only NULL_MARK is NULL. */
+const SEPARATOR = "\u001e";
+const NULL_MARK = "\u001f";
+/**
+ * A packed column (all its values joined) at most this long, in UTF-16 units; a longer one (huge e-mail bodies)
+ * is staged by the appender, which also knows what to do when a value outgrows DuckDB's memory limit.
+ */
+const PACKED_MAX_CHARS = 8 * 2 ** 20;
+
+/**
+ * The batch as one text per column, values joined by SEPARATOR, NULL as NULL_MARK (numbers and booleans as
+ * their text, which the INSERT casts back), or null when a value holds either character or a column would be
+ * longer than PACKED_MAX_CHARS: the appender stages that batch.
+ */
+function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]): string[] | null {
+  const packed: string[] = [];
+  for (const column of staged) {
+    let text = "";
+    for (let i = 0; i < batch.length; i++) {
+      const value = batch[i]![column.name];
+      let item: string;
+      if (value === null || value === undefined) item = NULL_MARK;
+      else if (typeof value === "string") {
+        if (value.includes(SEPARATOR) || value.includes(NULL_MARK)) return null;
+        item = value;
+      } else if (typeof value === "number" || typeof value === "boolean") item = String(value);
+      else {
+        item = String(scalar(value));
+        if (item.includes(SEPARATOR) || item.includes(NULL_MARK)) return null;
+      }
+      text = i === 0 ? item : text + SEPARATOR + item;
+      if (text.length > PACKED_MAX_CHARS) return null;
+    }
+    packed.push(text);
+  }
+  return packed;
+}
+
+/**
+ * The INSERT that stages packed columns: DuckDB splits each text back into its values, on its own thread (an
+ * appender's per-value calls and flush run on the event loop's), and casts them to the staging types.
+ */
+function packedInsert(stage: string, staged: { name: string; kind: StageKind }[]): string {
+  const values = staged.map((c, i) => {
+    const value = `NULLIF(v${i}, chr(31))`;
+    return c.kind === "text" ? value : `CAST(${value} AS ${STAGE_SQL_TYPES[c.kind]})`;
+  });
+  const split = staged.map((_, i) => `unnest(string_split($${i + 1}, chr(30))) AS v${i}`);
+  return `INSERT INTO temp.main.${stage} SELECT ${values.join(", ")} FROM (SELECT ${split.join(", ")})`;
+}
 
 /**
  * Appends the batch column by column, one data chunk of up to CHUNK_ROWS rows at a time: numbers and
@@ -172,6 +223,8 @@ interface Pending {
   rows: number;
   /** The keys staged (text, as latestPerKey compares them), when rows are held across calls. */
   keys?: Set<string>;
+  /** The INSERT of packed columns into the staging table, once prepared. */
+  insert?: DuckDBPreparedStatement;
 }
 
 /** A table's columns in order, with their DuckDB types. */
@@ -384,7 +437,16 @@ export class LocalWriter implements DestinationWriter {
       pending = { stage, staged, columns, key, rows: 0, keys: ids ? new Set() : undefined };
       lane.pending.set(table, pending);
     }
+    const packed = packColumns(staged, batch);
     const append = async () => {
+      if (packed) {
+        // Prepared once per staging table: db.run(sql, values) takes three trips to DuckDB's threads, each
+        // waiting for the event loop (busy reading the next batch) to pick up its answer.
+        pending.insert ??= await db.prepare(packedInsert(pending.stage, staged));
+        pending.insert.bind(packed);
+        await pending.insert.run();
+        return;
+      }
       const appender = await db.createAppender(pending.stage, "main", "temp");
       try {
         appendChunks(appender, staged, batch);
@@ -409,6 +471,7 @@ export class LocalWriter implements DestinationWriter {
   /** Drops the lane's staging tables and forgets what was staged there. */
   private async discard(lane: Lane): Promise<void> {
     const stages = [...lane.pending.values()].map((p) => p.stage);
+    for (const pending of lane.pending.values()) pending.insert?.destroySync();
     lane.pending.clear();
     lane.rows = 0;
     for (const stage of stages) await lane.connection?.run(`DROP TABLE IF EXISTS temp.main.${stage}`).catch(() => {});
