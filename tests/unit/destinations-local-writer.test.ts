@@ -92,6 +92,7 @@ describe("LocalWriter", () => {
       { id: "e", text: "été 🚀 \n tab\t, comma; \\ back", n: Number.NaN, ok: false, at: null, meta: null },
       { id: "f", text: "\u0000", n: Number.POSITIVE_INFINITY, ok: null, at: null, meta: null },
       { id: "g", text: " ", n: 5e-324, ok: true, at: null, meta: null },
+      { id: "i", text: "-0", n: -0, ok: null, at: null, meta: null },
     ];
     // A value holding the packing's separator or NULL mark sends its whole batch to the appender.
     await writer.upsertRows("packed", rows, ["id"]);
@@ -103,13 +104,14 @@ describe("LocalWriter", () => {
     const expected = rows.map((r) => ({
       id: r.id,
       text: r.text,
-      n: typeof r.n === "number" && !Number.isFinite(r.n) ? String(r.n) : r.n, // query() answers in JSON: NaN as "NaN"
+      n: typeof r.n === "number" && !Number.isFinite(r.n) ? String(r.n) : r.n, // query() answers NaN as "NaN"; toEqual tells -0 from 0
       ok: r.ok,
       at: r.at instanceof Date ? r.at.getTime() : null,
       meta: r.meta === null ? null : JSON.stringify(r.meta),
     }));
     expect(await read("packed")).toEqual(expected);
-    expect(await read("appended")).toEqual([...expected, { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null }]);
+    const h = { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null };
+    expect(await read("appended")).toEqual([...expected, h].sort((a, b) => a.id.localeCompare(b.id)));
     expect(await writer.query("SELECT id, text FROM one")).toEqual([{ id: "only", text: "" }]);
     await writer.close();
   });

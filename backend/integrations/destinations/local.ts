@@ -92,7 +92,8 @@ function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]):
       else if (typeof value === "string") {
         if (value.includes(SEPARATOR) || value.includes(NULL_MARK)) return null;
         item = value;
-      } else if (typeof value === "number" || typeof value === "boolean") item = String(value);
+      } else if (typeof value === "number") item = Object.is(value, -0) ? "-0" : String(value);
+      else if (typeof value === "boolean") item = String(value);
       else {
         item = String(scalar(value));
         if (item.includes(SEPARATOR) || item.includes(NULL_MARK)) return null;
