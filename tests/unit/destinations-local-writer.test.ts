@@ -111,7 +111,7 @@ describe("LocalWriter", () => {
     }));
     expect(await read("packed")).toEqual(expected);
     const h = { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null };
-    expect(await read("appended")).toEqual([...expected, h].sort((a, b) => a.id.localeCompare(b.id)));
+    expect(await read("appended")).toEqual([...expected, h].sort((a, b) => String(a.id).localeCompare(String(b.id))));
     expect(await writer.query("SELECT id, text FROM one")).toEqual([{ id: "only", text: "" }]);
     await writer.close();
   });
