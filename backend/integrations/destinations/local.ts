@@ -89,13 +89,10 @@ function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]):
       const value = batch[i]![column.name];
       let item: string;
       if (value === null || value === undefined) item = NULL_MARK;
-      else if (typeof value === "string") {
-        if (value.includes(SEPARATOR) || value.includes(NULL_MARK)) return null;
-        item = value;
-      } else if (typeof value === "number") item = Object.is(value, -0) ? "-0" : String(value);
+      else if (typeof value === "number") item = Object.is(value, -0) ? "-0" : String(value);
       else if (typeof value === "boolean") item = String(value);
       else {
-        item = String(scalar(value));
+        item = typeof value === "string" ? value : String(scalar(value));
         if (item.includes(SEPARATOR) || item.includes(NULL_MARK)) return null;
       }
       text = i === 0 ? item : text + SEPARATOR + item;
@@ -112,10 +109,10 @@ function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]):
  */
 function packedInsert(stage: string, staged: { name: string; kind: StageKind }[]): string {
   const values = staged.map((c, i) => {
-    const value = `NULLIF(v${i}, chr(31))`;
+    const value = `NULLIF(v${i}, chr(${NULL_MARK.charCodeAt(0)}))`;
     return c.kind === "text" ? value : `CAST(${value} AS ${STAGE_SQL_TYPES[c.kind]})`;
   });
-  const split = staged.map((_, i) => `unnest(string_split($${i + 1}, chr(30))) AS v${i}`);
+  const split = staged.map((_, i) => `unnest(string_split($${i + 1}, chr(${SEPARATOR.charCodeAt(0)}))) AS v${i}`);
   return `INSERT INTO temp.main.${stage} SELECT ${values.join(", ")} FROM (SELECT ${split.join(", ")})`;
 }
 
