@@ -85,7 +85,10 @@ export async function enqueueRun(db: Database, boss: PgBoss, connector: { id: st
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Meetings per batch: each batch is one transaction per table and one round of files per destination. */
+/**
+ * Records per batch, unless every writer asks for fewer (`batchRecords`): each batch is one upsertRows call per
+ * table and one round of files per destination (a cloud warehouse merges each call).
+ */
 export const BATCH_MEETINGS = 200;
 const YIELD_EVERY_MS = 2;
 
@@ -161,6 +164,12 @@ export interface NamedWriter {
   writer: DestinationWriter;
 }
 
+/** Records per batch for these writers: the largest that any of them asks for, BATCH_MEETINGS for one that does not ask. */
+export function batchSizeFor(writers: NamedWriter[]): number {
+  if (writers.length === 0) return BATCH_MEETINGS;
+  return Math.max(1, ...writers.map(({ writer }) => writer.batchRecords ?? BATCH_MEETINGS));
+}
+
 const PERMANENT_CODES = ["EACCES", "EROFS", "EPERM", "ENOSPC", "ENOTDIR", "EISDIR"];
 
 /** Waits for every promise, then rejects with the first failure (so nothing is still writing when the caller hears of it). */
@@ -197,7 +206,7 @@ export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Prom
 }
 
 /**
- * Writes records to every destination in batches of `batchSize`, in order. The
+ * Writes records to every destination in batches of `batchSize` (by default what the writers ask for), in order. The
  * next batch is read and rendered while the previous one is being written
  * (at most two batches in memory, whatever the volume); a batch counts once
  * every destination has it.
@@ -206,7 +215,7 @@ export async function writeRecords<T>(
   writers: NamedWriter[],
   records: Iterable<T> | AsyncIterable<T>,
   toBatch: (items: T[]) => SyncBatch,
-  batchSize = BATCH_MEETINGS,
+  batchSize = batchSizeFor(writers),
 ): Promise<SyncResult> {
   const result: SyncResult = { records: 0, bytes: 0 };
   let writing: Promise<void> | undefined;

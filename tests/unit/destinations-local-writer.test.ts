@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
+import { BULK_BATCH_RECORDS, BULK_ROWS, LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
 import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
 import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen.js";
-import { meetingBatch, PermanentSyncError, writeRecords } from "../../backend/jobs/sync-connector.job.js";
+import { BATCH_MEETINGS, meetingBatch, PermanentSyncError, writeRecords } from "../../backend/jobs/sync-connector.job.js";
 
 const roots: string[] = [];
 function root() {
@@ -498,6 +498,41 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
     const ids = await reader.query("SELECT utterance_id FROM transcript_utterances ORDER BY utterance_id");
     expect(ids.map((r) => r.utterance_id)).toEqual(lines);
     await reader.close();
+  });
+
+  it("batches by the largest batch its writers ask for: a bulk local writer's small batches, a cloud writer's usual ones", async () => {
+    const recording = (batchRecords?: number) => {
+      const sizes: number[] = [];
+      const writer: DestinationWriter = {
+        writeObjects: async () => {},
+        upsertRows: async (table, rows) => {
+          if (table === "meetings") sizes.push(rows.length);
+        },
+        close: async () => {},
+        ...(batchRecords === undefined ? {} : { batchRecords }),
+      };
+      return { writer, sizes };
+    };
+    const many = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const toBatch = (items: number[]) => ({ records: items.length, objects: [], tables: [{ table: "meetings", rows: items.map((i) => ({ meeting_id: `m${i}` })), key: ["meeting_id"] }] });
+    // The bulk local writer asks for BULK_BATCH_RECORDS; one that merges every call asks for nothing.
+    expect(new LocalWriter(root(), { holdRows: BULK_ROWS }).batchRecords).toBe(BULK_BATCH_RECORDS);
+    expect(new LocalWriter(root()).batchRecords).toBeUndefined();
+    expect(BULK_BATCH_RECORDS).toBeLessThan(BATCH_MEETINGS);
+
+    const small = recording(3);
+    await writeRecords([{ name: "Small", writer: small.writer }], many(8), toBatch);
+    expect(small.sizes).toEqual([3, 3, 2]);
+    // Beside a writer that asks for nothing (a cloud warehouse, one merge per call), both get BATCH_MEETINGS.
+    const bulk = recording(3);
+    const cloud = recording();
+    await writeRecords([{ name: "Small", writer: bulk.writer }, { name: "Cloud", writer: cloud.writer }], many(BATCH_MEETINGS + 1), toBatch);
+    expect(cloud.sizes).toEqual([BATCH_MEETINGS, 1]);
+    expect(bulk.sizes).toEqual(cloud.sizes);
+    // A size given by the caller wins.
+    const given = recording(3);
+    await writeRecords([{ name: "Small", writer: given.writer }], many(5), toBatch, 4);
+    expect(given.sizes).toEqual([4, 1]);
   });
 
   it("a read error ends the run once the batch being written has finished (nothing left writing behind it)", async () => {

@@ -250,6 +250,15 @@ export interface LocalWriterOptions {
 export const BULK_ROWS = 122_880;
 
 /**
+ * Records per batch that a writer holding rows asks the sync engine for. Its merges do not follow the batches,
+ * so a batch only sets how much of the run the JavaScript heap holds at once: the batch being written and the
+ * next one being read. Smaller batches die young, before V8 copies them out of its young generation. Measured
+ * (bench/sync.ts on tmpfs), 50 meetings per batch against 200: peak RSS at 100× 331 against 392 MiB, at 1× 245
+ * against 256 MiB (growth 1.35× against 1.53×); lines/s the same within the runs' noise.
+ */
+export const BULK_BATCH_RECORDS = 50;
+
+/**
  * A connection and the rows staged on it (TEMP tables belong to their connection). A writer that holds
  * rows has two: while one lane's rows are merged in the background, the next rows are staged on the other.
  */
@@ -285,6 +294,8 @@ export class LocalWriter implements DestinationWriter {
   /** Calls run one at a time (a connection runs one transaction or query at a time): calls made meanwhile wait their turn. */
   private turn: Promise<unknown> = Promise.resolve();
   private readonly holdRows: number;
+  /** A writer that holds rows asks for small batches (BULK_BATCH_RECORDS); one that merges each call does not. */
+  readonly batchRecords?: number;
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const result = this.turn.then(work);
@@ -300,6 +311,7 @@ export class LocalWriter implements DestinationWriter {
   ) {
     this.file = path.resolve(root, WAREHOUSE_FILE);
     this.holdRows = Math.max(0, options.holdRows ?? 0);
+    if (this.holdRows > 0) this.batchRecords = BULK_BATCH_RECORDS;
   }
 
   /** Creates the folders and the warehouse file (idempotent). */

@@ -31,6 +31,11 @@ export interface DestinationWriter {
    * Absent: one after the other.
    */
   readonly concurrentWrites?: boolean;
+  /**
+   * Records per batch this writer works best with. The sync engine batches by the largest that its writers
+   * ask for, counting BATCH_MEETINGS (sync-connector.job.ts) for a writer that does not ask.
+   */
+  readonly batchRecords?: number;
 }
 
 /** Table and column names every destination accepts unquoted-safe: letters, digits, _; not starting with a digit. */
