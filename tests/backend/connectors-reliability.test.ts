@@ -44,7 +44,7 @@ beforeAll(async () => {
   // The queue is created by the first process to start: a short expiry, so a killed worker's job is retried soon.
   process.env.SYNC_JOB_EXPIRE_SECONDS = String(EXPIRE_SECONDS);
   api = await startBackend({ role: "api", log: createLogger("silent"), env });
-  workerEnv = { ...process.env, ...env, LOG_LEVEL: "silent", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" };
+  workerEnv = { ...process.env, ...env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" };
   url = `http://127.0.0.1:${api.port}`;
   db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'rel', 'rel@example.com', 'Rel User') RETURNING id");
@@ -60,10 +60,25 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The last lines the workers wrote (their log, at "info", and anything on stderr), shown when a run gets stuck. */
+const workerOutput: string[] = [];
+const OUTPUT_LINES = 200;
+let workerCount = 0;
+
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", "worker"], { cwd: root, env: workerEnv, stdio: "ignore" });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", "worker"], { cwd: root, env: workerEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const label = `worker ${++workerCount} (pid ${child.pid})`;
+  const keep = (stream: string) => (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n")) if (line.trim()) workerOutput.push(`${label} ${stream}: ${line.slice(0, 500)}`);
+    workerOutput.splice(0, Math.max(0, workerOutput.length - OUTPUT_LINES));
+  };
+  child.stdout!.on("data", keep("out"));
+  child.stderr!.on("data", keep("err"));
   workers.add(child);
-  child.once("exit", () => workers.delete(child));
+  child.once("exit", (code, signal) => {
+    workers.delete(child);
+    workerOutput.push(`${label} exited (${signal ?? code})`);
+  });
   return child;
 }
 
@@ -101,7 +116,23 @@ async function waitFor(runId: string, statuses: SyncRun["status"][], timeoutMs =
     if (statuses.includes(status)) return status;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`run ${runId} did not reach ${statuses.join("/")} (still ${await runStatus(runId)})`);
+  throw new Error(`run ${runId} did not reach ${statuses.join("/")} (still ${await runStatus(runId)})\n${await stuckReport(runId)}`);
+}
+
+/** What a stuck run looks like: its row, its pg-boss job, and what the workers wrote last. */
+async function stuckReport(runId: string): Promise<string> {
+  const run = await db.query("SELECT status, attempts, job_id, started_at, finished_at, error FROM sync_runs WHERE id = $1", [runId]);
+  const jobId = run.rows[0]?.job_id as string | undefined;
+  const job = jobId ? await db.query("SELECT state, retry_count, retry_limit, created_on, started_on, completed_on, expire_in::text, singleton_key, output FROM pgboss.job WHERE id = $1", [jobId]) : { rows: [] };
+  const others = await db.query("SELECT id, state, retry_count, started_on, singleton_key FROM pgboss.job WHERE name = 'sync-connector' AND state IN ('created', 'retry', 'active') ORDER BY created_on");
+  return [
+    `run: ${JSON.stringify(run.rows[0])}`,
+    `job: ${JSON.stringify(job.rows[0])}`,
+    `open sync jobs: ${JSON.stringify(others.rows)}`,
+    `workers running: ${[...workers].map((w) => w.pid).join(", ") || "none"}`,
+    "workers' last output:",
+    ...workerOutput,
+  ].join("\n");
 }
 
 /** Every object (temporary files of an interrupted write aside) and the warehouse's counts. */
