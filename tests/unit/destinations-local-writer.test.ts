@@ -263,6 +263,21 @@ describe("LocalWriter guarantees", () => {
     await other.close();
   });
 
+  it("a large merge is written to the warehouse file once: it checkpoints at commit instead of going through the WAL first", async () => {
+    const dir = root();
+    const bulk = new LocalWriter(dir, { holdRows: BULK_ROWS });
+    const text = "a transcript line of ordinary length, said by somebody in a meeting about pricing and renewal";
+    const rows = Array.from({ length: 60_000 }, (_, k) => ({ id: `u${k}`, n: k, text: `${text} ${k}` }));
+    await bulk.upsertRows("lines", rows, ["id"]);
+    await bulk.flush();
+    // Still open (no checkpoint at close yet): ~6 MB of rows, and the WAL holds none of them.
+    const wal = path.join(dir, "warehouse.duckdb.wal");
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBeLessThan(64 * 1024);
+    expect(statSync(path.join(dir, "warehouse.duckdb")).size).toBeGreaterThan(256 * 1024);
+    expect(await bulk.query("SELECT count(*)::INT AS n, max(n)::INT AS m FROM lines")).toEqual([{ n: 60_000, m: 59_999 }]);
+    await bulk.close();
+  });
+
   it("a bulk writer stages the next rows while the last ones merge: later rows win across merges, and a background merge's error comes out", async () => {
     const dir = root();
     const bulk = new LocalWriter(dir, { holdRows: 100 });

@@ -30,6 +30,15 @@ const WRITE_THREADS = 1;
  * Reads get DuckDB's default back.
  */
 const WRITE_MEMORY_LIMIT = "32MB";
+/**
+ * The WAL size past which a commit checkpoints (DuckDB's default is 16 MiB; DuckDB estimates a commit's size
+ * from its rows and column types). A commit that checkpoints, and would write more than
+ * `auto_checkpoint_skip_wal_threshold` to the WAL, skips the WAL and writes its rows to the database file once.
+ * A sync's last merge (under a row group) otherwise went to the WAL, and the checkpoint at close wrote it
+ * again. Measured on tmpfs (last merge + close): 1× 80–94 → 67–72 ms, 10× 292–322 → 226–232 ms; 100× the
+ * same within noise. Instance-wide: a transform's large write checkpoints at commit too.
+ */
+const CHECKPOINT_THRESHOLD = "1MB";
 
 const mkdirAsync = promisify(mkdir);
 
@@ -165,7 +174,7 @@ const instances = new Map<string, SharedInstance>();
 async function acquireInstance(file: string): Promise<SharedInstance> {
   let entry = instances.get(file);
   if (!entry) {
-    const created: SharedInstance = { instance: DuckDBInstance.create(file), users: 0, merging: Promise.resolve(), memoryLimit: "" };
+    const created: SharedInstance = { instance: DuckDBInstance.create(file, { checkpoint_threshold: CHECKPOINT_THRESHOLD }), users: 0, merging: Promise.resolve(), memoryLimit: "" };
     created.instance = created.instance.then(async (instance) => {
       try {
         const connection = await instance.connect();
