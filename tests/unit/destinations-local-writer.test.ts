@@ -297,6 +297,51 @@ describe("LocalWriter guarantees", () => {
     await bulk.close();
   });
 
+  it("a bulk writer takes a batch's tables at once: a later call still wins its keys, and a failed staging drops what its lane holds", async () => {
+    const dir = root();
+    const bulk = new LocalWriter(dir, { holdRows: 10_000 });
+    const lines = (from: number, to: number, note: string) => Array.from({ length: to - from }, (_, k) => ({ id: `k${from + k}`, n: from + k, note }));
+    // Called together, as the sync calls them. The third call stages into the table the second is staging into
+    // (with its own rows: it waits, it does not re-bind the statement meanwhile); the fourth's key k3 is staged.
+    await Promise.all([
+      bulk.upsertRows("heads", [{ id: "h1", title: "Kickoff" }], ["id"]),
+      bulk.upsertRows("lines", lines(0, 300, "first"), ["id"]),
+      bulk.upsertRows("lines", lines(300, 500, "first"), ["id"]),
+      bulk.upsertRows("lines", lines(3, 4, "later"), ["id"]),
+    ]);
+    await bulk.flush();
+    expect(await bulk.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d, sum(n)::INT AS s FROM lines")).toEqual([{ n: 500, d: 500, s: 124_750 }]);
+    expect(await bulk.query("SELECT note FROM lines WHERE id = 'k3'")).toEqual([{ note: "later" }]);
+    expect(await bulk.query("SELECT title FROM heads")).toEqual([{ title: "Kickoff" }]);
+
+    // The first staging of the next batch fails (simulated: DuckDB refuses nothing these rows could hold), while the
+    // other table's rows stage beside it. The failed call rejects; its lane is dropped whole, as after a failed
+    // merge, so the batch is written again whole or not at all; the writer goes on.
+    const writer = bulk as unknown as { unlimitedOnce: (...args: unknown[]) => Promise<void> };
+    const unlimitedOnce = writer.unlimitedOnce.bind(bulk);
+    let failNext = true;
+    writer.unlimitedOnce = async (...args: unknown[]) => {
+      if (!failNext) return unlimitedOnce(...args);
+      failNext = false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error("staging failed");
+    };
+    const results = await Promise.allSettled([
+      bulk.upsertRows("heads", [{ id: "h2", title: "Renewal" }], ["id"]),
+      bulk.upsertRows("lines", lines(500, 600, "second"), ["id"]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled"]);
+    await bulk.flush();
+    expect(await bulk.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 500 }]);
+    expect(await bulk.query("SELECT count(*)::INT AS n FROM heads")).toEqual([{ n: 1 }]);
+    await Promise.all([bulk.upsertRows("heads", [{ id: "h2", title: "Renewal" }], ["id"]), bulk.upsertRows("lines", lines(500, 600, "second"), ["id"])]);
+    await bulk.close();
+    const reader = new LocalWriter(dir);
+    expect(await reader.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 600 }]);
+    expect(await reader.query("SELECT id FROM heads ORDER BY id")).toEqual([{ id: "h1" }, { id: "h2" }]);
+    await reader.close();
+  });
+
   it("makes tables without a key constraint, merges into a table that has one (made by an earlier version), and two writers of the same keys never both insert them", async () => {
     const dir = root();
     const writer = new LocalWriter(dir);

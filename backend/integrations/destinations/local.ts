@@ -232,6 +232,8 @@ interface Pending {
   keys?: Set<string>;
   /** The INSERT of packed columns into the staging table, once prepared. */
   insert?: DuckDBPreparedStatement;
+  /** Rows still being staged into this table (a bulk writer's call returns while they are, see `stage`). */
+  staging?: Promise<void>;
 }
 
 /** A table's columns in order, with their DuckDB types. */
@@ -278,14 +280,18 @@ interface Lane {
   rows: number;
   /** This lane's merge running in the background, if any (its error comes out when it is awaited). */
   merging?: Promise<void>;
+  /** Rows being staged on this lane, settled or not (never rejected); a merge waits for them. */
+  staging: Set<Promise<void>>;
+  /** Staging failed on this lane: what it holds is dropped before it is used again. */
+  broken: boolean;
 }
 
 export class LocalWriter implements DestinationWriter {
   private shared?: SharedInstance;
   /** Lane 0's connection also runs this writer's reads. */
   private readonly lanes: [Lane, Lane] = [
-    { pending: new Map(), rows: 0 },
-    { pending: new Map(), rows: 0 },
+    { pending: new Map(), rows: 0, staging: new Set(), broken: false },
+    { pending: new Map(), rows: 0, staging: new Set(), broken: false },
   ];
   /** The lane rows are staged on. */
   private current = 0;
@@ -381,12 +387,15 @@ export class LocalWriter implements DestinationWriter {
     for (const row of rows) for (const k of key) if (row[k] === null || row[k] === undefined) throw new Error(`Row without key column ${k}`);
     const columns = columnsOf(rows);
     const batch = latestPerKey(rows, key);
-    return this.exclusive(async () => {
-      await this.stage(table, columns, batch, key);
+    const { staged } = await this.exclusive(async () => {
+      const call = await this.stage(table, columns, batch, key);
       const lane = this.lanes[this.current];
       if (this.holdRows === 0) await this.mergeLane(lane);
       else if (lane.rows >= this.holdRows) await this.rotate();
+      return call;
     });
+    // A bulk writer's rows may still be staging: the next call (another table of the batch) starts meanwhile.
+    await staged;
   }
 
   /** Merges every row staged so far and waits for every merge (a writer that holds rows); nothing to do otherwise. */
@@ -429,7 +438,16 @@ export class LocalWriter implements DestinationWriter {
     if (failure !== undefined) throw failure;
   }
 
-  private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[]): Promise<void> {
+  /**
+   * Stages a call's rows on the current lane. A writer that merges each call waits until they are staged. A
+   * bulk writer (holdRows) only starts staging them and answers the promise of their staging: DuckDB stages
+   * them on its own thread while the next call (the batch's next table, on the same connection, which DuckDB
+   * runs in turn) is prepared, instead of each call waiting for the event loop to pick up the one before. A
+   * table's next rows wait for its previous ones; a merge waits for every staging of its lane. A failed staging
+   * rejects its call, and everything its lane holds is dropped before the lane is used again (as when a merge
+   * fails).
+   */
+  private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[]): Promise<{ staged: Promise<void> }> {
     if (!this.writing) {
       const db = await this.db();
       await db.run(`SET threads = ${WRITE_THREADS}; SET memory_limit = '${WRITE_MEMORY_LIMIT}'`);
@@ -439,6 +457,8 @@ export class LocalWriter implements DestinationWriter {
     const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
     const ids = this.holdRows > 0 ? batch.map((row) => rowKey(row, key)) : undefined;
     let lane = this.lanes[this.current];
+    await lane.pending.get(table)?.staging;
+    if (lane.broken) await this.drain(lane);
     let pending = lane.pending.get(table);
     // Rows of another shape, or a key staged already (its later row must win): what is staged is merged first.
     if (pending && (!sameStage(pending, staged, key) || ids?.some((id) => pending!.keys?.has(id)))) {
@@ -474,17 +494,40 @@ export class LocalWriter implements DestinationWriter {
         appender.closeSync();
       }
     };
-    try {
-      // Staged again after an out-of-memory error without what this batch staged (rows are numbered in the order appended).
-      await this.unlimitedOnce(db, append, () => db.run(`DELETE FROM temp.main.${pending.stage} WHERE rowid >= ${pending.rows}`));
-    } catch (error) {
-      // This batch may be staged in part: every row of the lane is dropped, as a failed merge drops them.
-      await this.discard(lane);
-      throw error;
-    }
+    // Staged again after an out-of-memory error without what this batch staged (rows are numbered in the order appended).
+    const before = pending.rows;
+    const staging = this.unlimitedOnce(db, append, () => db.run(`DELETE FROM temp.main.${pending.stage} WHERE rowid >= ${before}`));
     pending.rows += batch.length;
     lane.rows += batch.length;
     if (ids) for (const id of ids) pending.keys!.add(id);
+    if (this.holdRows === 0) {
+      try {
+        await staging;
+      } catch (error) {
+        // This batch may be staged in part: every row of the lane is dropped, as a failed merge drops them.
+        await this.discard(lane);
+        throw error;
+      }
+      return { staged: Promise.resolve() };
+    }
+    const failed = staging.catch((error: unknown) => {
+      lane.broken = true;
+      throw error;
+    });
+    const settled = failed.catch(() => {});
+    pending.staging = settled;
+    lane.staging.add(settled);
+    void settled.then(() => lane.staging.delete(settled));
+    // In an object: an async function answering a promise would wait for it.
+    return { staged: failed };
+  }
+
+  /** Waits for every staging on the lane; drops what the lane holds if one of them failed. */
+  private async drain(lane: Lane): Promise<void> {
+    while (lane.staging.size > 0) await Promise.all(lane.staging);
+    if (!lane.broken) return;
+    await this.discard(lane);
+    lane.broken = false;
   }
 
   /** Drops the lane's staging tables and forgets what was staged there. */
@@ -498,6 +541,7 @@ export class LocalWriter implements DestinationWriter {
 
   /** One transaction (taking its turn on the file): every table staged on the lane merged. */
   private async mergeLane(lane: Lane): Promise<void> {
+    await this.drain(lane);
     if (lane.pending.size === 0) return;
     const db = await this.db(lane);
     const work = [...lane.pending];
@@ -514,12 +558,16 @@ export class LocalWriter implements DestinationWriter {
    * undoes what the failed attempt left, and runs it once more.
    */
   private async unlimitedOnce(db: DuckDBConnection, work: () => Promise<void>, undo?: () => Promise<unknown>): Promise<void> {
+    // Staging calls may run side by side: one that ran under the limit is retried even if another lifted it meanwhile.
+    const limited = this.memoryLimited;
     try {
       await work();
     } catch (error) {
-      if (!isOutOfMemory(error) || !this.memoryLimited) throw error;
-      await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
-      this.memoryLimited = false;
+      if (!isOutOfMemory(error) || !limited) throw error;
+      if (this.memoryLimited) {
+        this.memoryLimited = false;
+        await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
+      }
       await undo?.();
       await work();
     }

@@ -27,8 +27,9 @@ export interface DestinationWriter {
   close(): Promise<void>;
   /**
    * True when writeObjects and upsertRows may run at the same time (they share
-   * no connection), so a batch's files and rows are written side by side.
-   * Absent: one after the other.
+   * no connection), so a batch's files and rows are written side by side, and
+   * when upsertRows may be called for several tables at once (the writer keeps
+   * their order). Absent: one after the other.
    */
   readonly concurrentWrites?: boolean;
   /**
