@@ -190,16 +190,13 @@ function writeError(name: string, error: unknown): Error {
 export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Promise<number> {
   for (const { name, writer } of writers) {
     try {
-      // A writer that writes side by side takes the batch's tables at once (the local warehouse stages one table
-      // while it prepares the next); otherwise one table after the other.
-      const rows = async () => {
-        if (writer.concurrentWrites) await settleAll(batch.tables.map(({ table, rows, key }) => writer.upsertRows(table, rows, key)));
-        else for (const { table, rows, key } of batch.tables) await writer.upsertRows(table, rows, key);
-      };
-      if (writer.concurrentWrites) await settleAll([writer.writeObjects(batch.objects), rows()]);
-      else {
+      // A writer that writes side by side gets the batch's files and every table's rows at once (the local
+      // warehouse stages one table while it prepares the next); any other, one after the other.
+      if (writer.concurrentWrites) {
+        await settleAll([writer.writeObjects(batch.objects), ...batch.tables.map(({ table, rows, key }) => writer.upsertRows(table, rows, key))]);
+      } else {
         await writer.writeObjects(batch.objects);
-        await rows();
+        for (const { table, rows, key } of batch.tables) await writer.upsertRows(table, rows, key);
       }
     } catch (error) {
       throw writeError(name, error);

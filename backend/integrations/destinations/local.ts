@@ -232,7 +232,10 @@ interface Pending {
   keys?: Set<string>;
   /** The INSERT of packed columns into the staging table, once prepared. */
   insert?: DuckDBPreparedStatement;
-  /** Rows still being staged into this table (a bulk writer's call returns while they are, see `stage`). */
+  /**
+   * The last rows staged into this table, settled or not (never rejected): a bulk writer's call returns while
+   * they are (see `stage`). A table's rows are staged one call after the other, so this settles after the rest.
+   */
   staging?: Promise<void>;
 }
 
@@ -280,8 +283,6 @@ interface Lane {
   rows: number;
   /** This lane's merge running in the background, if any (its error comes out when it is awaited). */
   merging?: Promise<void>;
-  /** Rows being staged on this lane, settled or not (never rejected); a merge waits for them. */
-  staging: Set<Promise<void>>;
   /** Staging failed on this lane: what it holds is dropped before it is used again. */
   broken: boolean;
 }
@@ -290,8 +291,8 @@ export class LocalWriter implements DestinationWriter {
   private shared?: SharedInstance;
   /** Lane 0's connection also runs this writer's reads. */
   private readonly lanes: [Lane, Lane] = [
-    { pending: new Map(), rows: 0, staging: new Set(), broken: false },
-    { pending: new Map(), rows: 0, staging: new Set(), broken: false },
+    { pending: new Map(), rows: 0, broken: false },
+    { pending: new Map(), rows: 0, broken: false },
   ];
   /** The lane rows are staged on. */
   private current = 0;
@@ -514,17 +515,17 @@ export class LocalWriter implements DestinationWriter {
       lane.broken = true;
       throw error;
     });
-    const settled = failed.catch(() => {});
-    pending.staging = settled;
-    lane.staging.add(settled);
-    void settled.then(() => lane.staging.delete(settled));
+    pending.staging = failed.catch(() => {});
     // In an object: an async function answering a promise would wait for it.
     return { staged: failed };
   }
 
-  /** Waits for every staging on the lane; drops what the lane holds if one of them failed. */
+  /**
+   * Waits for every staging on the lane (nothing new is staged on it meanwhile: callers hold the writer's turn,
+   * or the lane is no longer the current one); drops what the lane holds if one of them failed.
+   */
   private async drain(lane: Lane): Promise<void> {
-    while (lane.staging.size > 0) await Promise.all(lane.staging);
+    await Promise.all([...lane.pending.values()].map((p) => p.staging));
     if (!lane.broken) return;
     await this.discard(lane);
     lane.broken = false;
