@@ -12,13 +12,15 @@ export interface SessionUser {
   email: string;
   givenName: string | null;
   picture: string | null;
+  /** users.data_version when the session was checked (see DATA_VERSION_HEADER). */
+  dataVersion: number;
 }
 
-export function toUserInfo(user: SessionUser): UserInfo {
+export function toUserInfo(user: Omit<SessionUser, "dataVersion">): UserInfo {
   return { id: user.id, name: user.name, email: user.email, given_name: user.givenName, picture: user.picture };
 }
 
-export async function upsertUser(db: Database, identity: VerifiedIdentity): Promise<SessionUser> {
+export async function upsertUser(db: Database, identity: VerifiedIdentity): Promise<Omit<SessionUser, "dataVersion">> {
   const [user] = await db
     .insert(users)
     .values({
@@ -48,7 +50,7 @@ export async function createSession(db: Database, userId: string, ttlHours: numb
 const sessionUserQuery = (db: Database) =>
   prepared(db, "session_user", (d) =>
     d
-      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture })
+      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture, dataVersion: users.dataVersion })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql`now()`)))

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { z } from "zod";
@@ -7,7 +8,7 @@ import type { Config } from "../config.js";
 import type { IdentityExchange } from "../auth/identity.js";
 import type { SecretBox } from "../lib/crypto.js";
 import { findSessionUser, type SessionUser } from "../auth/sessions.js";
-import { SESSION_COOKIE } from "../../contract/auth.js";
+import { DATA_VERSION_HEADER, SESSION_COOKIE } from "../../contract/auth.js";
 
 export interface Services {
   db: Database;
@@ -46,11 +47,21 @@ export async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-/** Every resource route runs as the session's user; no session, no data. */
+/**
+ * Part of every data version this process gives out: what a list call answers depends on the backend's code as well
+ * as on the data, so a restarted (perhaps upgraded) backend must not vouch for pages rendered before it.
+ */
+const BOOT = randomBytes(6).toString("base64url");
+
+/**
+ * Every resource route runs as the session's user; no session, no data. A GET answer carries the user's data
+ * version, read with the session and so before the route reads anything (DATA_VERSION_HEADER).
+ */
 export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   const user = token ? await findSessionUser(c.var.services.db, token) : null;
   if (!user) return c.json({ message: "User not authenticated" }, 401);
   c.set("user", user);
+  if (c.req.method === "GET") c.header(DATA_VERSION_HEADER, `${BOOT}.${user.dataVersion}`);
   await next();
 };

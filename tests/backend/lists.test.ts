@@ -122,3 +122,58 @@ describe("one transform: GET /transforms/{id}, DELETE /transforms/delete/{id}", 
     expect((await del(bob.cookie, "x")).status).toBe(404);
   });
 });
+
+describe("the data version (X-Data-Version, for the web server's page cache)", () => {
+  const version = async (cookie: string) => {
+    const response = await get(t, "/validate-session", cookie);
+    expect(response.status).toBe(200);
+    return response.headers.get("x-data-version");
+  };
+  const q = (sql: string, params: unknown[] = []) => t.db.query(sql, params);
+
+  it("comes with the session check and with the lists, the same while nothing changes", async () => {
+    const before = await version(alice.cookie);
+    expect(before).toMatch(/^[\w-]+\.\d+$/);
+    for (const resource of ["sources", "destinations", "connectors", "transforms"]) {
+      expect((await get(t, `/${resource}/list`, alice.cookie)).headers.get("x-data-version")).toBe(before);
+    }
+    expect(await version(alice.cookie)).toBe(before);
+    expect((await get(t, "/validate-session")).headers.get("x-data-version")).toBeNull();
+  });
+
+  it("changes with every write to what the lists show, for its owner only", async () => {
+    const [connector] = await (await get(t, "/connectors/list?page_size=1", alice.cookie)).json();
+    const [transform] = await (await get(t, "/transforms/list", alice.cookie)).json();
+    const [destination] = await (await get(t, "/destinations/list", alice.cookie)).json();
+    const [source] = await (await get(t, "/sources/list", alice.cookie)).json();
+    const writes: [string, () => Promise<unknown>][] = [
+      ["source renamed", () => q("UPDATE sources SET name = name || '!' WHERE id = $1", [source.id])],
+      ["destination renamed", () => q("UPDATE destinations SET name = name || '!' WHERE id = $1", [destination.id])],
+      ["connector renamed", () => q("UPDATE connectors SET name = name || '!' WHERE id = $1", [connector.id])],
+      ["destination unlinked", () => q("DELETE FROM connector_destinations WHERE connector_id = $1 AND destination_id = $2", [connector.id, destination.id])],
+      ["destination linked", () => q("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [connector.id, destination.id])],
+      ["transform edited", () => q("UPDATE transforms SET description = 'x' WHERE id = $1", [transform.id])],
+      ["sync run queued", () => q("INSERT INTO sync_runs (connector_id, owner_id) VALUES ($1, $2)", [connector.id, alice.userId])],
+      ["sync run finished", () => q("UPDATE sync_runs SET status = 'succeeded', finished_at = now() WHERE connector_id = $1", [connector.id])],
+      ["sync run deleted", () => q("DELETE FROM sync_runs WHERE connector_id = $1", [connector.id])],
+      ["transform run queued", () => q("INSERT INTO transform_runs (transform_id, owner_id) VALUES ($1, $2)", [transform.id, alice.userId])],
+      ["transform run failed", () => q("UPDATE transform_runs SET status = 'failed', error = 'x' WHERE transform_id = $1", [transform.id])],
+      ["transform run deleted", () => q("DELETE FROM transform_runs WHERE transform_id = $1", [transform.id])],
+    ];
+    for (const [what, write] of writes) {
+      const mine = await version(alice.cookie);
+      const theirs = await version(bob.cookie);
+      await write();
+      expect(await version(alice.cookie), what).not.toBe(mine);
+      expect(await version(bob.cookie), what).toBe(theirs);
+    }
+    // Through the API as well: a connector deleted by its owner.
+    const mine = await version(bob.cookie);
+    const [bobs] = await (await get(t, "/connectors/list", bob.cookie)).json();
+    const [bobsTransform] = await (await get(t, "/transforms/list", bob.cookie)).json();
+    if (bobsTransform) await fetch(`${t.url}/transforms/delete/${bobsTransform.id}`, { method: "DELETE", headers: { cookie: bob.cookie } });
+    const deleted = await fetch(`${t.url}/connectors/delete/${bobs.id}`, { method: "DELETE", headers: { cookie: bob.cookie } });
+    expect(deleted.status).toBe(200);
+    expect(await version(bob.cookie)).not.toBe(mine);
+  });
+});
