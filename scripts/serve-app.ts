@@ -8,6 +8,7 @@ import compression from "compression";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { pageCache } from "./page-cache.js";
 
 /**
  * The Remix server: built assets with long caching, everything else rendered
@@ -25,6 +26,12 @@ function webConcurrency(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${value}")`);
   return n;
+}
+function pageCacheBytes(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return 32 * 1024 * 1024;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 65_536) throw new Error(`PAGE_CACHE_MB must be a number of megabytes from 0 (off) to 65536 (got "${value}")`);
+  return Math.round(n * 1024 * 1024);
 }
 const processes = webConcurrency(process.env.WEB_CONCURRENCY);
 if (cluster.isPrimary && processes > 1) {
@@ -115,8 +122,16 @@ async function runServer() {
     index: false,
   });
   app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
+  // The list pages, kept while the user's data is unchanged (scripts/page-cache.ts): PAGE_CACHE_MB per process.
+  app.use(
+    pageCache({
+      backendUrl: process.env.BACKEND_URL ?? `http://127.0.0.1:${process.env.BACKEND_PORT ?? 4000}`,
+      paths: ["/connectors", "/sources", "/destinations", "/transforms"],
+      maxBytes: pageCacheBytes(process.env.PAGE_CACHE_MB),
+    })
+  );
   // Always "production": never send stack traces to browsers.
-  app.all("*", createRequestHandler({ build, mode: "production" }));
+  app.all("*", createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ pageCache: res.locals.pageCache }) }));
 
   const port = Number(process.env.PORT ?? 3000);
   const onListening = () => {

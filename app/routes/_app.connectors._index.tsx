@@ -24,8 +24,8 @@ const pickConnector = (c: Connector) => ({
 });
 type ConnectorRow = ReturnType<typeof pickConnector>;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage(request, "connectors", "Failed to fetch connectors", pickConnector);
+export async function loader(args: LoaderFunctionArgs) {
+  return loadListPage(args, "connectors", "Failed to fetch connectors", pickConnector);
 }
 
 const STEPS = [

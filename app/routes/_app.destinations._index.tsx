@@ -7,8 +7,8 @@ import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Destinations · Tributary" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage(request, "destinations", "Failed to fetch destinations", (row: Destination) => ({
+export async function loader(args: LoaderFunctionArgs) {
+  return loadListPage(args, "destinations", "Failed to fetch destinations", (row: Destination) => ({
     id: row.id,
     name: row.name,
     description: row.description,

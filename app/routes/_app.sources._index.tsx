@@ -7,8 +7,8 @@ import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Sources · Tributary" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListPage(request, "sources", "Failed to fetch sources", (row: Source) => ({
+export async function loader(args: LoaderFunctionArgs) {
+  return loadListPage(args, "sources", "Failed to fetch sources", (row: Source) => ({
     id: row.id,
     name: row.name,
     description: row.description,

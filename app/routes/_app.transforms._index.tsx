@@ -27,8 +27,8 @@ const pickTransform = (t: Transform) => ({
 });
 type TransformRow = ReturnType<typeof pickTransform>;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const page = await loadListPage(request, "transforms", "Failed to fetch transforms", pickTransform);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const page = await loadListPage({ request, context }, "transforms", "Failed to fetch transforms", pickTransform);
   // ?delete=<id> asks for confirmation; the transform may be on another page, so read it.
   const deleteId = new URL(request.url).searchParams.get("delete");
   let toDelete: TransformRow | null = null;
@@ -37,7 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!toDelete) {
       const response = await backendFetch(request, `/transforms/${encodeURIComponent(deleteId)}`);
       toDelete = response.ok ? pickTransform((await response.json()) as Transform) : null;
-      if (!response.ok) await response.body?.cancel();
+      if (!response.ok) {
+        await response.body?.cancel();
+        // The page shows no confirmation because the call failed, not because of the data: not one to keep.
+        if (context.pageCache) context.pageCache.version = null;
+      }
     }
   }
   return { ...page, toDelete };

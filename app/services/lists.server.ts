@@ -1,6 +1,7 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
 import { backendFetch } from "./backend.server";
+import { vouchForPage } from "./page-cache.server";
 import { sessionEnded } from "./session.server";
 
 export interface ListPage<T> {
@@ -17,7 +18,7 @@ export interface ListPage<T> {
  * so the page shows the error block inside the shell.
  */
 export async function loadListPage<T, R = T>(
-  request: Request,
+  { request, context }: { request: Request; context: AppLoadContext },
   resource: string,
   failure: string,
   /** Keep only what the page shows: every field costs serialisation into the HTML. */
@@ -44,5 +45,6 @@ export async function loadListPage<T, R = T>(
   const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? rows.length);
   const lastPage = Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
   if (page > lastPage) throw redirect(lastPage === 1 ? url.pathname : `${url.pathname}?page=${lastPage}`);
+  vouchForPage(context, response);
   return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null };
 }

@@ -237,3 +237,46 @@ test.describe("lists with records", () => {
     });
   });
 });
+
+/**
+ * The web server keeps a rendered list page while the user's data version is unchanged (scripts/page-cache.ts).
+ * Whatever changes what a list shows must show at once: here a write that no screen makes (straight into Postgres,
+ * as a sync worker's would be), a hard reload, and another user with the same page.
+ */
+test("a kept list page is sent again only while nothing it shows has changed", async ({ page, user, browser }) => {
+  await signIn(page, user);
+  const sourceId = await withDb(async (db) => insertSource(db, await userIdByEmail(db, user.email), { name: "Cached Zoom" }));
+  const main = page.getByRole("main");
+  const first = await page.goto("/sources");
+  expect(first?.headers()["x-page-cache"]).toBeUndefined();
+  await expect(main.locator("table tbody tr td:first-child")).toHaveText(["Cached Zoom"]);
+  // Each web server process keeps its own pages: ask until one answers from its cache.
+  let hit = false;
+  for (let i = 0; i < 12 && !hit; i++) hit = (await page.reload())?.headers()["x-page-cache"] === "hit";
+  expect(hit).toBe(true);
+  await expect(main.locator("table tbody tr td:first-child")).toHaveText(["Cached Zoom"]);
+
+  await withDb((db) => db.query("UPDATE sources SET name = 'Renamed Zoom' WHERE id = $1", [sourceId]));
+  // Rendered again, then kept in its turn: every answer, from a cache or not, shows the new name.
+  for (let i = 0; i < 6; i++) {
+    const again = await page.reload();
+    if (i === 0) expect(again?.headers()["x-page-cache"]).toBeUndefined();
+    await expect(main.locator("table tbody tr td:first-child")).toHaveText(["Renamed Zoom"]);
+  }
+
+  // A hard reload (Cache-Control: no-cache) renders the page again.
+  const hard = await page.request.get("/sources", { headers: { "cache-control": "no-cache" } });
+  expect(hard.status()).toBe(200);
+  expect(hard.headers()["x-page-cache"]).toBeUndefined();
+  expect(await hard.text()).toContain("Renamed Zoom");
+
+  // Someone else on the same page gets their own list, never this one.
+  const other = await browser.newContext({ baseURL: APP_URL });
+  const otherPage = await other.newPage();
+  await signIn(otherPage, { name: "Olive Other", email: uniqueEmail("olive") });
+  for (let i = 0; i < 4; i++) {
+    await otherPage.goto("/sources");
+    await expect(otherPage.getByRole("main").getByText("No Sources Found", { exact: true })).toBeVisible();
+  }
+  await other.close();
+});

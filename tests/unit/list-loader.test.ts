@@ -12,7 +12,7 @@ beforeAll(async () => {
     seenCookie = req.headers.cookie;
     if (mode === "fail") return void res.writeHead(500, { "content-type": "application/json" }).end('{"message":"boom"}');
     if (mode === "unauthorized") return void res.writeHead(401, { "content-type": "application/json" }).end('{"message":"User not authenticated"}');
-    res.writeHead(200, { "content-type": "application/json", "x-total-count": "120" }).end(JSON.stringify([{ id: "1", name: "x" }]));
+    res.writeHead(200, { "content-type": "application/json", "x-total-count": "120", "x-data-version": "boot.7" }).end(JSON.stringify([{ id: "1", name: "x" }]));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.BACKEND_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -20,21 +20,30 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const request = (path: string) => new Request(`http://localhost:3000${path}`, { headers: { cookie: "tributary_session=abc" } });
+const request = (path: string) => ({
+  request: new Request(`http://localhost:3000${path}`, { headers: { cookie: "tributary_session=abc" } }),
+  context: { pageCache: { version: null as string | null } },
+});
 
 describe("loadListPage", () => {
   it("returns the page, the total, and forwards the browser's cookie", async () => {
     const { loadListPage } = await import("~/services/lists.server");
     mode = "ok";
-    const page = await loadListPage(request("/connectors?page=2"), "connectors", "Failed to fetch connectors");
+    const args = request("/connectors?page=2");
+    const page = await loadListPage(args, "connectors", "Failed to fetch connectors");
     expect(page).toMatchObject({ page: 2, total: 120, pageSize: 50, error: null });
     expect(seenCookie).toBe("tributary_session=abc");
+    // The page may be kept by the web server's cache, under the data version its data was read with.
+    expect(args.context.pageCache.version).toBe("boot.7");
   });
   it("turns a backend failure into the spec's message", async () => {
     const { loadListPage } = await import("~/services/lists.server");
     mode = "fail";
-    const page = await loadListPage(request("/connectors"), "connectors", "Failed to fetch connectors");
+    const args = request("/connectors");
+    const page = await loadListPage(args, "connectors", "Failed to fetch connectors");
     expect(page.error).toBe("Failed to fetch connectors");
+    // An error block is never kept.
+    expect(args.context.pageCache.version).toBeNull();
   });
   it("sends a user whose session ended to sign-in, remembering the page", async () => {
     const { loadListPage } = await import("~/services/lists.server");

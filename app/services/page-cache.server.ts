@@ -1,0 +1,20 @@
+import type { AppLoadContext } from "@remix-run/server-runtime";
+import { DATA_VERSION_HEADER } from "@contract/auth";
+
+declare module "@remix-run/server-runtime" {
+  interface AppLoadContext {
+    /**
+     * Set by the web server's page cache (scripts/page-cache.ts) on the list pages: the data version a loader read
+     * its data under. A page is kept only when its loader filled it in, after reading everything it shows.
+     */
+    pageCache?: { version: string | null };
+  }
+}
+
+/**
+ * Lets the page cache keep this page: its data came in `response`, whose data version the backend read before the
+ * data (DATA_VERSION_HEADER). Call it only when the page renders that data as it is (not an error block).
+ */
+export function vouchForPage(context: AppLoadContext, response: Response): void {
+  if (context.pageCache) context.pageCache.version = response.headers.get(DATA_VERSION_HEADER);
+}
