@@ -1,7 +1,9 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { fileURLToPath } from "node:url";
+import { constants as zlibConstants } from "node:zlib";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -24,6 +26,7 @@ export default defineConfig({
   },
   plugins: [
     tailwindcss(),
+    precompressedAssets(),
     remix({
       // TRIBUTARY_BUILD_DIR lets parallel test runs build side by side; scripts/serve-app.ts reads the same.
       buildDirectory: process.env.TRIBUTARY_BUILD_DIR || "build",
@@ -37,3 +40,20 @@ export default defineConfig({
     }),
   ],
 });
+
+/**
+ * The browser build's scripts and stylesheets, compressed once at build time at the highest levels (brotli 11, gzip 9)
+ * and served as they are by scripts/serve-app.ts (express-static-gzip), instead of compressed for every request.
+ */
+function precompressedAssets(): Plugin {
+  return {
+    ...compression({
+      include: [/\.(js|css|svg|json)$/],
+      threshold: 1024,
+      algorithms: [defineAlgorithm("brotliCompress", { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm("gzip", { level: 9 })],
+      logLevel: "silent",
+    }),
+    // The server build is never sent to a browser.
+    apply: (_config, env) => env.command === "build" && !env.isSsrBuild,
+  };
+}

@@ -6,6 +6,7 @@ import zlib from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
+import expressStaticGzip from "express-static-gzip";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { pageCache } from "./page-cache.js";
@@ -101,12 +102,14 @@ async function runServer() {
     (res as unknown as { flush?: () => void }).flush = () => {};
     next();
   });
+  // Scripts and stylesheets as compressed at build time (vite.config.ts): no compression per request.
   app.use(
     "/assets",
-    express.static(path.join(buildDir, "client/assets"), {
-      immutable: true,
-      maxAge: "1y",
+    expressStaticGzip(path.join(buildDir, "client/assets"), {
+      enableBrotli: true,
+      orderPreference: ["br", "gzip"],
       index: false,
+      serveStatic: { immutable: true, maxAge: "1y", index: false },
     })
   );
   // The few top-level public files (favicon…), looked up in a set: a static middleware on "/" would stat the
