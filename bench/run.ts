@@ -168,6 +168,19 @@ async function main(product: Product): Promise<string> {
   const latency = await measured(product.pid, async () => mustBeClean(await load({ url: pageUrl, connections: 10, seconds: SECONDS, headers: headers.document })));
   say(`  p50 ${ms(latency.result.p50)}, p95 ${ms(latency.result.p95)}, p99 ${ms(latency.result.p99)} (${rps(latency.result.rps)})`);
 
+  // 6b. The same page rendered for every request: a hard reload's Cache-Control: no-cache passes the page cache by.
+  //     What a page costs the first time after a change; the targets above are measured as a browser asks.
+  const uncachedHeaders = { ...headers.document, "cache-control": "no-cache", pragma: "no-cache" };
+  const kept = await fetch(pageUrl, { headers: headers.document });
+  await kept.arrayBuffer();
+  const cacheState = kept.headers.get("x-page-cache") === "hit" ? "answered from the page cache" : "rendered (not from the page cache)";
+  await waitForQuiet(product.pid);
+  say(`Rendered every time (Cache-Control: no-cache): 50 connections, then 10, ${SECONDS / 2} s each…`);
+  mustBeClean(await load({ url: pageUrl, connections: 10, amount: 300, headers: uncachedHeaders }));
+  const uncachedRps = await measured(product.pid, async () => mustBeClean(await load({ url: pageUrl, connections: 50, seconds: SECONDS / 2, headers: uncachedHeaders })));
+  const uncachedLatency = mustBeClean(await load({ url: pageUrl, connections: 10, seconds: SECONDS / 2, headers: uncachedHeaders }));
+  say(`  ${rps(uncachedRps.result.rps)} at 50 (${(uncachedRps.result.rps / staticRps.result.rps).toFixed(2)} of static); p50 ${ms(uncachedLatency.p50)}, p95 ${ms(uncachedLatency.p95)} at 10`);
+
   // 7. Breakdown: the backend calls the page's loaders make, alone, at the same concurrency.
   const apiHeaders = { cookie: session.cookieHeader, accept: "application/json" };
   const breakdownSeconds = Math.max(2, Math.round(SECONDS / 2));
@@ -201,6 +214,10 @@ async function main(product: Product): Promise<string> {
     ["  other processes on the machine", `${timed.map((c) => outsideCores(c).toFixed(2)).join(" / ")} CPUs during the page / static / latency runs (of ${os.availableParallelism()})`],
     ["  CPU per request at 50 conn. (page)", cpuPerRequest(pageRps.cpu, pageRps.result.requests)],
     ["  CPU per request at 50 conn. (static)", cpuPerRequest(staticRps.cpu, staticRps.result.requests)],
+    ["GET /connectors after warm-up", cacheState],
+    ["  rendered every time (no-cache), 50 conn.", `${rps(uncachedRps.result.rps)} (${(uncachedRps.result.rps / staticRps.result.rps).toFixed(2)} of static; p50 ${ms(uncachedRps.result.p50)}, p95 ${ms(uncachedRps.result.p95)})`],
+    ["  rendered every time (no-cache), 10 conn.", `p50 ${ms(uncachedLatency.p50)}, p95 ${ms(uncachedLatency.p95)}, p99 ${ms(uncachedLatency.p99)}, ${rps(uncachedLatency.rps)}`],
+    ["  CPU per request, rendered every time (50 conn.)", cpuPerRequest(uncachedRps.cpu, uncachedRps.result.requests)],
     ["  backend /connectors/list alone, 10 conn.", `p50 ${ms(backendList.p50)}, p95 ${ms(backendList.p95)}, ${rps(backendList.rps)}`],
     ["  backend /validate-session alone, 10 conn.", `p50 ${ms(backendSession.p50)}, p95 ${ms(backendSession.p95)}, ${rps(backendSession.rps)}`],
     ["  /connectors HTML (1 page of 50 rows)", `${kb(htmlBytes)} uncompressed, ${kb(pageRps.result.meanBytes)} per answer on the wire`],
@@ -268,7 +285,8 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 - **Sign-in:** Chromium (\`/usr/bin/chromium\`, headless) clicks "Continue with Google", fills the local provider's form, and lands on /connectors; the browser's \`__tributary\` and \`tributary_session\` cookies become the Cookie header of every request below.
 - **Seed:** multi-row INSERTs straight into Postgres for that user (created_at spread over a year, 1–2 destinations per connector, deterministic PRNG), then \`ANALYZE\`. Before measuring, GET /connectors must answer 200 with a full page (50) of connector rows.
 - **Shared machine:** before each timed section the harness waits (up to ${QUIET_WAIT} s) until processes outside the benchmark use less than 0.25 CPU, and reports how much they used during each run ("other processes"): anything well above 0 means the throughput and latency figures are pessimistic.
-- **Requests/s ratio:** autocannon (programmatic API), 50 keep-alive connections, closed loop, on GET /connectors and on \`${r.staticPath}\` (the page's stylesheet, served by the same Express server), alternating in ${SLICES} slices of ${SECONDS / SLICES} s each (page, static, page, static: ${Math.round(r.pageRps.seconds)} s in all per URL), so a burst of other work on the machine weighs on both alike. Both carry the headers Chromium sends (cookies, \`Accept-Encoding: gzip, deflate, br, zstd\`: both are compressed per request, as a browser gets them). Requests/s counts the answers after the first second of each slice over the remaining time (steady state, without connection set-up); the figure is page ÷ static. Preceded by 600 + 600 warm-up requests. Every answer must be 2xx with no errors or timeouts, or the run fails.
+- **Requests/s ratio:** autocannon (programmatic API), 50 keep-alive connections, closed loop, on GET /connectors and on \`${r.staticPath}\` (the page's stylesheet, served by the same Express server), alternating in ${SLICES} slices of ${SECONDS / SLICES} s each (page, static, page, static: ${Math.round(r.pageRps.seconds)} s in all per URL), so a burst of other work on the machine weighs on both alike. Both carry the headers Chromium sends (cookies, \`Accept-Encoding: gzip, deflate, br, zstd\`): the stylesheet is sent as compressed with brotli at build time, a rendered page is compressed per request and a kept one once per page, as a browser gets them). Requests/s counts the answers after the first second of each slice over the remaining time (steady state, without connection set-up); the figure is page ÷ static. Preceded by 600 + 600 warm-up requests. Every answer must be 2xx with no errors or timeouts, or the run fails.
+- **Page cache:** the web server keeps a rendered list page while the user's data version is unchanged (\`scripts/page-cache.ts\`), so after the first request in each web server process the page runs above are answered from it, after a session check with the backend ("GET /connectors after warm-up" says what one more request got). The "rendered every time" rows send \`Cache-Control: no-cache\` (a hard reload), which passes the cache by: what a page costs the first time after a change. ${SECONDS / 2} s at 50 connections (its ratio uses the static run above), then ${SECONDS / 2} s at 10, after 300 warm-up requests.
 - **Latency:** the same page at 10 connections for ${Math.round(r.latency.seconds)} s after 300 more warm-up requests; p50/p95/p99 are exact percentiles over every response time autocannon reported (its own histogram has no p95).
 - **CPU per request:** utime+stime from /proc of each process under the launcher (Remix server, backend, Postgres) and of the benchmark process itself (the load generator), over the run, divided by the requests served. It shows where the cores go.
 - **Backend alone:** the two calls a /connectors render makes (\`GET /validate-session\` from the layout's \`requireUser\`, \`GET /connectors/list?page=1&page_size=50\` from the route's loader), sent straight to the backend with the same cookie at 10 connections; the difference to the page's latency is the Remix server's own work.
