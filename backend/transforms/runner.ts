@@ -64,9 +64,10 @@ export async function enqueueTransformRun(db: Database, boss: PgBoss, transform:
   const run = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`transform-run:${transform.id}`}))`);
     if (await openTransformRun(tx, transform.id)) return null;
-    const inserted = await insertTransformRun(tx, { transformId: transform.id, ownerId: transform.ownerId, trigger });
+    // The transform's row first: every write also locks its owner's users row (the data version, migration 0004),
+    // so a statement that holds the transform's row and waits for that one can never wait on this transaction too.
     await setTransformStatus(tx, transform.id, STATUS_OF_RUN.queued);
-    return inserted;
+    return insertTransformRun(tx, { transformId: transform.id, ownerId: transform.ownerId, trigger });
   });
   if (!run) return null;
   const jobId = await boss.send(TRANSFORM_QUEUE, { runId: run.id }, { singletonKey: transform.id });
