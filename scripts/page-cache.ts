@@ -67,7 +67,10 @@ export function pageCache(options: PageCacheOptions): RequestHandler {
     return answer.statusCode === 200 && typeof version === "string" ? version : null;
   }
 
-  return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
+  // Express 4 does not catch a rejected promise from a middleware: any error goes to `next`.
+  return (req, res, next) => void lookUp(req, res, next).catch(next);
+
+  async function lookUp(req: Request, res: Response, next: NextFunction) {
     const cookie = req.headers.cookie;
     if (req.method !== "GET" || !cookie || !paths.has(req.path)) return next();
     const slot: PageCacheSlot = { version: null };
@@ -93,7 +96,7 @@ export function pageCache(options: PageCacheOptions): RequestHandler {
       pages.set(key, { version: slot.version, headers, body });
     });
     next();
-  };
+  }
 }
 
 /** Sends a kept page in the encoding the browser prefers (compressed once per page and encoding). */
