@@ -4,14 +4,9 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { Agent, request as undiciRequest } from "undici";
 import { DATA_VERSION_HEADER } from "../contract/auth.js";
+// What a page's loaders tell the cache through Remix's load context: left null (an error block), the page is not kept.
+import type { PageCacheSlot } from "../app/services/page-cache.server.js";
 
-/**
- * What a page's loaders tell the cache (through Remix's load context, `context.pageCache`): the data version the
- * backend answered with the data they rendered. Left null (an error block, a failed call), the page is not kept.
- */
-export interface PageCacheSlot {
-  version: string | null;
-}
 
 interface Entry {
   version: string;

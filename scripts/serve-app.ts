@@ -9,6 +9,7 @@ import express from "express";
 import expressStaticGzip from "express-static-gzip";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { env } from "../app/services/env.server.js";
 import { pageCache } from "./page-cache.js";
 
 /**
@@ -128,7 +129,7 @@ async function runServer() {
   // The list pages, kept while the user's data is unchanged (scripts/page-cache.ts): PAGE_CACHE_MB per process.
   app.use(
     pageCache({
-      backendUrl: process.env.BACKEND_URL ?? `http://127.0.0.1:${process.env.BACKEND_PORT ?? 4000}`,
+      backendUrl: env().backendUrl,
       paths: ["/connectors", "/sources", "/destinations", "/transforms"],
       maxBytes: pageCacheBytes(process.env.PAGE_CACHE_MB),
     })

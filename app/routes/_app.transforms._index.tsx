@@ -10,6 +10,7 @@ import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { loadListPage } from "~/services/lists.server";
+import { withholdPage } from "~/services/page-cache.server";
 import { backendFetch } from "~/services/backend.server";
 import { useTimeZone } from "~/root";
 
@@ -39,8 +40,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toDelete = response.ok ? pickTransform((await response.json()) as Transform) : null;
       if (!response.ok) {
         await response.body?.cancel();
-        // The page shows no confirmation because the call failed, not because of the data: not one to keep.
-        if (context.pageCache) context.pageCache.version = null;
+        // The page shows no confirmation because the call failed, not because of the data.
+        withholdPage(context);
       }
     }
   }

@@ -1,13 +1,17 @@
 import type { AppLoadContext } from "@remix-run/server-runtime";
 import { DATA_VERSION_HEADER } from "@contract/auth";
 
+/**
+ * Set by the web server's page cache (scripts/page-cache.ts) on the list pages: the data version a loader read its
+ * data under. A page is kept only when its loader filled it in, after reading everything it shows.
+ */
+export interface PageCacheSlot {
+  version: string | null;
+}
+
 declare module "@remix-run/server-runtime" {
   interface AppLoadContext {
-    /**
-     * Set by the web server's page cache (scripts/page-cache.ts) on the list pages: the data version a loader read
-     * its data under. A page is kept only when its loader filled it in, after reading everything it shows.
-     */
-    pageCache?: { version: string | null };
+    pageCache?: PageCacheSlot;
   }
 }
 
@@ -17,4 +21,9 @@ declare module "@remix-run/server-runtime" {
  */
 export function vouchForPage(context: AppLoadContext, response: Response): void {
   if (context.pageCache) context.pageCache.version = response.headers.get(DATA_VERSION_HEADER);
+}
+
+/** Keeps this page out of the page cache: part of it shows a failed call, not the data. */
+export function withholdPage(context: AppLoadContext): void {
+  if (context.pageCache) context.pageCache.version = null;
 }
