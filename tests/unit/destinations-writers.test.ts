@@ -3,7 +3,7 @@ import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { BigQueryWriter, GcsWriter } from "../../backend/integrations/destinations/cloud-writers.js";
-import { columnsOf } from "../../backend/integrations/destinations/writer.js";
+import { columnsOf, isoTime, scalar } from "../../backend/integrations/destinations/writer.js";
 import { MERGE_MAX_BINDS, MERGE_MAX_BYTES, MERGE_MAX_ROWS, mergeChunks, SnowflakeWriter } from "../../backend/integrations/destinations/snowflake.js";
 
 /** The cloud writers, through the official SDKs, against the local fakes: idempotent by path and key. */
@@ -279,5 +279,17 @@ describe("columnsOf", () => {
 
   it("refuses a column name a destination could not take, wherever it first appears", () => {
     expect(() => columnsOf([{ id: "a" }, { id: "b", "bad name": 1 }])).toThrow(/Invalid column name "bad name"/);
+  });
+});
+
+describe("isoTime", () => {
+  it("writes what toISOString writes: across seconds, minutes, days and years, far out, and in any order", () => {
+    const times = [0, 999, 1000, 59_999, 60_000, 86_399_999, 1_763_596_799_999, 1_763_596_800_000, 253_402_300_799_999, 253_402_300_800_000, -1, -62_198_755_200_000];
+    let t = Date.UTC(2026, 10, 19, 23, 58, 0, 0);
+    for (let i = 0; i < 5_000; i++) times.push((t += (i * 7919) % 9_001));
+    for (let i = 0; i < 2_000; i++) times.push(Math.floor(((i * 2654435761) % 4_000_000_000) * 60_000.123) - 1e13);
+    for (const ms of times) expect(isoTime(new Date(ms))).toBe(new Date(ms).toISOString());
+    expect(scalar(new Date(Date.UTC(2026, 10, 20, 0, 1, 1, 5)))).toBe("2026-11-20T00:01:01.005Z");
+    expect(() => isoTime(new Date(NaN))).toThrow(RangeError);
   });
 });

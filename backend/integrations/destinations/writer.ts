@@ -96,10 +96,34 @@ export function columnsOf(rows: Row[]): Map<string, ColumnKind> {
   return columns;
 }
 
+/** The minute isoTime formatted last (its first millisecond), and its text up to the seconds ("2026-11-20T09:41:"). */
+let minuteStart = NaN;
+let minuteText = "";
+/** The last millisecond of year 9999: toISOString writes years past it (and before year 0) with six digits. */
+const LAST_FOUR_DIGIT_MS = 253_402_300_799_999;
+
+/**
+ * `date.toISOString()`, about five times faster for a time in the minute of the time before it (a sync formats
+ * one for each of ~100k transcript lines a second, most in the minute of the line before).
+ */
+export function isoTime(date: Date): string {
+  const ms = date.getTime();
+  if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_MS)) return date.toISOString(); // invalid (throws as it does), or far out
+  let offset = ms - minuteStart;
+  if (!(offset >= 0 && offset < 60_000)) {
+    minuteStart = ms - (ms % 60_000);
+    minuteText = new Date(minuteStart).toISOString().slice(0, 17);
+    offset = ms - minuteStart;
+  }
+  const seconds = Math.floor(offset / 1000);
+  const milliseconds = offset % 1000;
+  return `${minuteText}${seconds < 10 ? "0" : ""}${seconds}.${milliseconds < 10 ? "00" : milliseconds < 100 ? "0" : ""}${milliseconds}Z`;
+}
+
 /** A value as a scalar the drivers bind: JSON for objects, ISO text for dates. */
 export function scalar(value: RowValue): string | number | boolean | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return isoTime(value);
   if (typeof value === "object") return JSON.stringify(value);
   return value;
 }
