@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { BULK_BATCH_RECORDS, BULK_ROWS, LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
+import { BULK_BATCH_RECORDS, BULK_ROWS, keyHash, LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
 import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
 import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen.js";
 import { BATCH_MEETINGS, meetingBatch, PermanentSyncError, writeRecords } from "../../backend/jobs/sync-connector.job.js";
@@ -250,6 +250,14 @@ describe("LocalWriter guarantees", () => {
     await bulk.flush();
     expect(await other.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM lines")).toEqual([{ n: 1200, d: 1200 }]);
     expect(await other.query("SELECT note FROM lines WHERE id = 'k5'")).toEqual([{ note: "third" }]);
+    // A key twice in one call keeps its later row (a bulk writer compares the call's key hashes first).
+    await bulk.upsertRows("lines", [...rows(7, 8, "twice, first"), ...rows(1200, 1201, "once"), ...rows(7, 8, "twice, later")], ["id"]);
+    await bulk.flush();
+    expect(await other.query("SELECT id, note FROM lines WHERE id IN ('k7', 'k1200') ORDER BY id")).toEqual([
+      { id: "k1200", note: "once" },
+      { id: "k7", note: "twice, later" },
+    ]);
+    await other.query("DELETE FROM lines WHERE id = 'k1200'");
     // A merge's error comes out at the flush; the table is as before it.
     await bulk.upsertRows("lines", [{ id: "k0", n: "oops", note: "bad" }], ["id"]);
     await expect(bulk.flush()).rejects.toThrow(/oops|convert|Conversion/i);
@@ -261,6 +269,23 @@ describe("LocalWriter guarantees", () => {
     await bulk.close();
     expect(await other.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 1220 }]);
     await other.close();
+  });
+
+  it("keeps a hash of each key it holds, distinct for a large run's keys (a repeated hash would only merge early)", () => {
+    const hashes = new Set<number>();
+    let keys = 0;
+    for (let meeting = 0; meeting < 20_000; meeting++) {
+      const id = `${(meeting * 2654435761).toString(16).padStart(8, "0")}-4a1e-8b2c-${String(meeting).padStart(12, "0")}`;
+      for (let line = 0; line < 25; line++) {
+        const hash = keyHash(`${id}-${String(line).padStart(4, "0")}`);
+        expect(Number.isSafeInteger(hash) && hash >= 0).toBe(true);
+        hashes.add(hash);
+        keys++;
+      }
+    }
+    expect(hashes.size).toBe(keys);
+    expect(keyHash("k1")).not.toBe(keyHash("k2"));
+    expect(keyHash("")).toBe(keyHash(""));
   });
 
   it("a large merge is written to the warehouse file once: it checkpoints at commit instead of going through the WAL first", async () => {
