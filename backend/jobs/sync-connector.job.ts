@@ -20,6 +20,7 @@ import {
 } from "../db/connectors.js";
 import { connectorDestinations, destinations, sources, syncRuns } from "../db/schema.js";
 import { toDestination } from "../db/destinations.js";
+import { startFileWriter } from "../integrations/destinations/file-writer.js";
 import { writerFor, type DestinationObject, type DestinationWriter, type Row } from "../integrations/destinations/index.js";
 import { hashString, toGongCall, toText, toVtt, type Meeting } from "../integrations/sources/datagen.js";
 import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, readRecords, type EmailMessage, type SourceRecord } from "../integrations/sources/readers.js";
@@ -289,6 +290,7 @@ export function recordBatch(platform: string, sourceId: string, records: SourceR
  */
 export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: { meetingsPerDay?: number; batchSize?: number } = {}): Promise<SyncResult> {
   const { db } = services;
+  startFileWriter();
   const connector = await connectorRow(db, connectorId);
   if (!connector) throw new PermanentSyncError("The connector no longer exists.");
   const [source] = await db.select().from(sources).where(eq(sources.id, connector.sourceId));

@@ -51,6 +51,14 @@ function thread(): Worker {
   return made;
 }
 
+/**
+ * Starts the file writer thread if it is not running (it boots in ~30 ms, on a core of its own), unreferenced until
+ * a job waits: a sync calls it first, so that the thread is up by the time its first batch's files are ready.
+ */
+export function startFileWriter(): void {
+  thread();
+}
+
 /** Writes `files` (absolute targets), each whole or not at all; rejects with the first failure (its OS code kept). */
 export function writeFiles(tag: string, files: FileJob["files"]): Promise<void> {
   if (files.length === 0) return Promise.resolve();
