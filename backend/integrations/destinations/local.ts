@@ -305,6 +305,8 @@ export class LocalWriter implements DestinationWriter {
   private writing = false;
   /** WRITE_MEMORY_LIMIT is in force (set with `writing`, lifted when a value needs more). */
   private memoryLimited = false;
+  /** The lifting of WRITE_MEMORY_LIMIT, once begun (see `unlimitedOnce`). */
+  private lifting?: Promise<void>;
   /** Files go through the file writer thread and rows through DuckDB's connection: a batch can write both at once. */
   readonly concurrentWrites = true;
   /** Calls run one at a time (a connection runs one transaction or query at a time): calls made meanwhile wait their turn. */
@@ -565,7 +567,8 @@ export class LocalWriter implements DestinationWriter {
    * undoes what the failed attempt left, and runs it once more.
    */
   private async unlimitedOnce(db: DuckDBConnection, work: () => Promise<void>, undo?: () => Promise<unknown>): Promise<void> {
-    // Staging calls may run side by side: one that ran under the limit is retried even if another lifted it meanwhile.
+    // Staging calls and a merge may run side by side: one that ran under the limit is retried even if another
+    // began lifting it meanwhile, once the lifting is done (retried before, it could run out of memory again).
     const limited = this.memoryLimited;
     try {
       await work();
@@ -573,8 +576,9 @@ export class LocalWriter implements DestinationWriter {
       if (!isOutOfMemory(error) || !limited) throw error;
       if (this.memoryLimited) {
         this.memoryLimited = false;
-        await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
+        this.lifting = db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`).then(() => {});
       }
+      await this.lifting;
       await undo?.();
       await work();
     }
