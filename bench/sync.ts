@@ -242,8 +242,6 @@ async function child(args: ChildArgs): Promise<VolumeResult> {
   const handle = connectDatabase(args.databaseUrl, 2);
   try {
     const services = { db: handle.db, secrets: new SecretBox(randomBytes(32).toString("base64url")), config: { DATA_DIR: args.dataDir } };
-    // Connected before the clock starts: a worker keeps a connection open (backend/db/client.ts) between runs.
-    await handle.pool.query("SELECT 1");
     const busyBefore = machineBusyMs();
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
