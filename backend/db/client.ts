@@ -11,9 +11,7 @@ export interface DatabaseHandle {
 }
 
 export function connectDatabase(url: string, max = 10): DatabaseHandle {
-  // One connection stays open once made (min): a worker's sync no longer opens one before its first query, which
-  // cost a small run ~10% of its time. Idle connections do not keep a process alive (allowExitOnIdle).
-  const pool = new pg.Pool({ connectionString: url, max, min: 1, allowExitOnIdle: true });
+  const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
   const db = drizzle(pool, { schema });
