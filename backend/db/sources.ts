@@ -135,6 +135,31 @@ export async function findCredential(db: Database, ownerId: string, id: string, 
   return row;
 }
 
+/**
+ * Replaces a credential's sealed secret under its row lock. `next` gets the secret as stored now and answers the one
+ * to store, or null to keep it. A second caller waits for the first to commit, then sees what the first stored: two
+ * runs (or a run and a request) never refresh from the same stored token, which matters where the provider revokes
+ * a refresh token once used (Zoom). False when the credential is gone (`next` is not called).
+ */
+export async function replaceCredentialSecret(
+  db: Database,
+  ownerId: string,
+  id: string,
+  next: (stored: string | null) => Promise<string | null>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ secret: credentials.secret })
+      .from(credentials)
+      .where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)))
+      .for("update");
+    if (!row) return false;
+    const secret = await next(row.secret);
+    if (secret !== null) await tx.update(credentials).set({ secret, updatedAt: new Date() }).where(eq(credentials.id, id));
+    return true;
+  });
+}
+
 export async function updateCredential(db: Database, ownerId: string, id: string, values: { secret?: string | null; metadata?: Record<string, unknown> }) {
   await db
     .update(credentials)

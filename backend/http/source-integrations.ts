@@ -22,7 +22,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { sources } from "../db/schema.js";
 import { delegationInstructions, exchangeGmailCode, gmailAuthUrl, listGoogleGroups, testGmailConnection, testIndividualMailbox, type GmailTokens } from "../integrations/sources/gmail.js";
 import type { Verification } from "../integrations/sources/verification.js";
-import { exchangeZoomCode, refreshZoomTokens, zoomAuthUrl, zoomGroups, zoomMe, type ZoomTokens } from "../integrations/sources/zoom.js";
+import { exchangeZoomCode, refreshStoredZoomTokens, usableZoomTokens, zoomAuthUrl, zoomGroups, zoomMe, type ZoomTokens } from "../integrations/sources/zoom.js";
 import { randomToken } from "../lib/crypto.js";
 
 /**
@@ -95,14 +95,11 @@ sourceIntegrationRoutes.post("/externalauth/zoom/callback", requireSession, asyn
 
 /** A live Zoom access token for a credential, refreshed (and re-sealed) when it is about to expire. */
 async function zoomAccessToken(c: Context<ApiEnv>, credential: CredentialRow): Promise<string> {
-  const { db, secrets } = c.var.services;
+  const { secrets } = c.var.services;
   if (!credential.secret) throw new ApiError(409, "This Zoom credential holds no token. Please authenticate again.");
-  let tokens = secrets.open<ZoomTokens>(credential.secret);
-  if (tokens.expires_at - 60_000 < Date.now()) {
-    tokens = await refreshZoomTokens(zoomConfig(), tokens);
-    await updateCredential(db, c.var.user.id, credential.id, { secret: secrets.seal(tokens) });
-  }
-  return tokens.access_token;
+  const tokens = secrets.open<ZoomTokens>(credential.secret);
+  // A sync may be refreshing the same tokens: one at a time, under the credential's lock.
+  return usableZoomTokens(tokens) ? tokens.access_token : (await refreshStoredZoomTokens(c.var.services, c.var.user.id, credential.id, zoomConfig())).access_token;
 }
 
 sourceIntegrationRoutes.post("/externalauth/zoom/get-groups", requireSession, async (c) => {

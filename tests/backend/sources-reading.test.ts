@@ -347,6 +347,27 @@ describe("Zoom", () => {
     expect(zoom.requests.filter((r) => r.grantType)).toEqual([]);
   });
 
+  it("reads that refresh the same tokens at once refresh them once, and all go on (Zoom revokes a used refresh token)", async () => {
+    zoom.setAccessTokenTtl(30); // within a minute of expiry: a read refreshes before its first call
+    const sourceId = await createSource({ name: "Zoom, read twice", credentialId: await connect(), integration_name: "zoom", source_metadata: { zoom_extraction_scope: "ORG" } });
+    zoom.setAccessTokenTtl(3599);
+    zoom.requests.length = 0;
+    const refreshes = () => zoom.requests.filter((r) => r.grantType === "refresh_token").length;
+    // Two runs (two connectors of one source) find the tokens about to expire.
+    const [first, second] = await Promise.all([read(sourceId, lastDays(5)), read(sourceId, lastDays(5))]);
+    expect(meetings(first)).toHaveLength(6);
+    expect(meetings(second)).toHaveLength(6);
+    expect(refreshes()).toBe(1);
+    // Zoom refuses the access token both hold: one refreshes, the other takes the tokens it stored.
+    zoom.expireAccessTokens();
+    zoom.requests.length = 0;
+    const [third, fourth] = await Promise.all([read(sourceId, lastDays(5)), read(sourceId, lastDays(5))]);
+    expect(meetings(third)).toHaveLength(6);
+    expect(meetings(fourth)).toHaveLength(6);
+    expect(refreshes()).toBe(1);
+    expect((await sourceRow(sourceId)).status).toBe("active");
+  });
+
   it("a 500 is a transient error; a 429 waits out its Retry-After, or fails the attempt when that is too long", async () => {
     zoom.fail({ path: /\/recordings$/, status: 500 });
     const transient = await readError(orgSource, lastDays(5));

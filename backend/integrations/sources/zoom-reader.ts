@@ -1,5 +1,5 @@
 import { zoomConfig, ProviderError, type ZoomConfig } from "./config.js";
-import { refreshZoomTokens, ZOOM_READ_SCOPES, type ZoomTokens } from "./zoom.js";
+import { refreshStoredZoomTokens, usableZoomTokens, ZOOM_READ_SCOPES, type ZoomTokens } from "./zoom.js";
 import type { Meeting } from "./datagen.js";
 import {
   fetchProvider,
@@ -67,30 +67,34 @@ class ZoomSession {
   }
 
   private async accessToken(): Promise<string> {
-    if (this.tokens.expires_at - 60_000 < Date.now()) await this.refresh();
+    if (!usableZoomTokens(this.tokens)) await this.refresh();
     return this.tokens.access_token;
   }
 
-  /** The refresh_token grant (openid-client); the new tokens are sealed and stored at once (Zoom rotates refresh tokens). */
-  private async refresh(): Promise<void> {
+  /**
+   * New tokens: the ones another run stored meanwhile, or the refresh_token grant (openid-client), stored at once
+   * (Zoom rotates refresh tokens); one at a time per credential (refreshStoredZoomTokens).
+   */
+  private async refresh(refused?: string): Promise<void> {
+    const { services, source, credential } = this.context;
     try {
-      this.tokens = await refreshZoomTokens(this.config, this.tokens);
+      this.tokens = await refreshStoredZoomTokens(services, source.ownerId, credential.id, this.config, refused);
     } catch (error) {
       if (error instanceof ProviderError && error.unauthorized) {
         throw new PermanentReadError(`Zoom no longer accepts Tributary's authorization (${error.message.replace(/\.$/, "")}). Authenticate the Zoom source again.`);
       }
       throw new Error(error instanceof Error ? error.message : String(error));
     }
-    await this.context.saveSecret(this.tokens);
   }
 
   /** A request with the access token; on 401, one refresh and one more try. */
   async get(url: string, accept: string): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
-      const response = await fetchProvider("Zoom", url, { headers: { authorization: `Bearer ${await this.accessToken()}`, accept } });
+      const token = await this.accessToken();
+      const response = await fetchProvider("Zoom", url, { headers: { authorization: `Bearer ${token}`, accept } });
       if (response.status !== 401 || attempt > 0) return response;
       await response.body?.cancel();
-      await this.refresh();
+      await this.refresh(token);
     }
   }
 

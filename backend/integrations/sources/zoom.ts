@@ -1,5 +1,8 @@
 import * as oidc from "openid-client";
 import type { ZoomGroup } from "../../../contract/sources.js";
+import type { Database } from "../../db/client.js";
+import { replaceCredentialSecret } from "../../db/sources.js";
+import type { SecretBox } from "../../lib/crypto.js";
 import { ProviderError, type ZoomConfig } from "./config.js";
 
 /**
@@ -71,6 +74,41 @@ export async function refreshZoomTokens(config: ZoomConfig, tokens: ZoomTokens):
   } catch (error) {
     throw providerFailure(error, "token refresh");
   }
+}
+
+/** Tokens to use as they are: more than a minute from expiry, and not the access token Zoom has just refused. */
+export function usableZoomTokens(tokens: ZoomTokens, refused?: string): boolean {
+  return tokens.access_token !== refused && tokens.expires_at - 60_000 >= Date.now();
+}
+
+/**
+ * Usable tokens for a stored Zoom credential, refreshing them at most once however many runs and requests ask at
+ * the same time. Zoom revokes a refresh token once it is used, so two that refreshed from the same stored tokens
+ * would leave one of them refused ("Invalid Token!") and its source marked in error. Under the credential's row
+ * lock: tokens stored since the caller read its own are taken when usable; otherwise the stored refresh token (the
+ * latest) is exchanged and the new tokens are stored before the lock is released. `refused` is the access token
+ * that Zoom has just answered 401 to, if any.
+ */
+export async function refreshStoredZoomTokens(
+  services: { db: Database; secrets: SecretBox },
+  ownerId: string,
+  credentialId: string,
+  config: ZoomConfig,
+  refused?: string,
+): Promise<ZoomTokens> {
+  let tokens: ZoomTokens | undefined;
+  const found = await replaceCredentialSecret(services.db, ownerId, credentialId, async (stored) => {
+    if (!stored) throw new ProviderError("The Zoom credential holds no token. Please authenticate again.", true);
+    const current = services.secrets.open<ZoomTokens>(stored);
+    if (usableZoomTokens(current, refused)) {
+      tokens = current;
+      return null;
+    }
+    tokens = await refreshZoomTokens(config, current);
+    return services.secrets.seal(tokens);
+  });
+  if (!found || !tokens) throw new ProviderError("The Zoom credential no longer exists. Please authenticate again.", true);
+  return tokens;
 }
 
 async function zoomGet<T>(config: ZoomConfig, accessToken: string, path: string, query: Record<string, string> = {}): Promise<T> {
