@@ -53,7 +53,8 @@ function thread(): Worker {
 
 /**
  * Starts the file writer thread if it is not running (it boots in ~30 ms, on a core of its own), unreferenced until
- * a job waits: a sync calls it first, so that the thread is up by the time its first batch's files are ready.
+ * a job waits: a sync with a local destination calls it as soon as it knows, so that the thread is up by the time
+ * its first batch's files are ready.
  */
 export function startFileWriter(): void {
   thread();
