@@ -258,9 +258,9 @@ describe("LocalWriter guarantees", () => {
       { id: "k7", note: "twice, later" },
     ]);
     await other.query("DELETE FROM lines WHERE id = 'k1200'");
-    // A merge's error comes out at the flush; the table is as before it.
-    await bulk.upsertRows("lines", [{ id: "k0", n: "oops", note: "bad" }], ["id"]);
-    await expect(bulk.flush()).rejects.toThrow(/oops|convert|Conversion/i);
+    // Rows DuckDB refuses fail their own call (with what it held, rolled back); the table is as before them.
+    await expect(bulk.upsertRows("lines", [{ id: "k0", n: "oops", note: "bad" }], ["id"])).rejects.toThrow(/oops|convert|Conversion/i);
+    await bulk.flush();
     expect(await other.query("SELECT count(*)::INT AS n, max(n)::INT AS m FROM lines WHERE note = 'bad' OR id = 'k0'")).toEqual([{ n: 1, m: 0 }]);
     // The bulk writer's own reads see what it holds; close merges the rest.
     await bulk.upsertRows("lines", rows(1200, 1210), ["id"]);
@@ -303,7 +303,7 @@ describe("LocalWriter guarantees", () => {
     await bulk.close();
   });
 
-  it("a bulk writer stages the next rows while the last ones merge: later rows win across merges, and a background merge's error comes out", async () => {
+  it("a bulk writer writes the next rows while the last ones commit: later rows win across commits, and a background commit's error comes out", async () => {
     const dir = root();
     const bulk = new LocalWriter(dir, { holdRows: 100 });
     const rows = (note: string, n: number | string = 1) => Array.from({ length: 100 }, (_, k) => ({ id: `k${k}`, n, note }));
@@ -311,14 +311,24 @@ describe("LocalWriter guarantees", () => {
     for (const note of ["first", "second", "third"]) await bulk.upsertRows("lines", rows(note), ["id"]);
     await bulk.flush();
     expect(await bulk.query("SELECT note, count(*)::INT AS n FROM lines GROUP BY note")).toEqual([{ note: "third", n: 100 }]);
-    // A merge that fails in the background: the call that needs its lane again (or flush) hears of it.
-    await bulk.upsertRows("lines", rows("bad", "oops"), ["id"]);
-    await bulk.upsertRows("lines", rows("fourth"), ["id"]).then(
-      () => expect.unreachable("the failed merge was not reported"),
-      (error: Error) => expect(error.message).toMatch(/oops|convert|Conversion/i),
-    );
+    // Rows DuckDB refuses fail their own call, at once: nothing of them goes in.
+    await expect(bulk.upsertRows("lines", rows("bad", "oops"), ["id"])).rejects.toThrow(/oops|convert|Conversion/i);
+    // A commit that fails in the background (simulated): flush (or the call that needs its lane again) hears of it,
+    // and the lane's rows are rolled back.
+    const writer = bulk as unknown as { runInLane: (...args: unknown[]) => Promise<void> };
+    const runInLane = writer.runInLane.bind(bulk);
+    let calls = 0;
+    writer.runInLane = async (...args: unknown[]) => {
+      if (++calls === 2) throw new Error("commit failed"); // the first is the call's insert, the second its lane's commit
+      return runInLane(...args);
+    };
+    await bulk.upsertRows("lines", rows("fourth"), ["id"]);
+    await expect(bulk.flush()).rejects.toThrow("commit failed");
+    writer.runInLane = runInLane;
+    expect(await bulk.query("SELECT note, count(*)::INT AS n FROM lines GROUP BY note")).toEqual([{ note: "third", n: 100 }]);
+    await bulk.upsertRows("lines", rows("fifth"), ["id"]);
     await bulk.flush();
-    expect(await bulk.query("SELECT note, count(*)::INT AS n FROM lines GROUP BY note")).toEqual([{ note: "fourth", n: 100 }]);
+    expect(await bulk.query("SELECT note, count(*)::INT AS n FROM lines GROUP BY note")).toEqual([{ note: "fifth", n: 100 }]);
     await bulk.close();
   });
 
@@ -342,11 +352,11 @@ describe("LocalWriter guarantees", () => {
     // The first staging of the next batch fails (simulated: DuckDB refuses nothing these rows could hold), while the
     // other table's rows stage beside it. The failed call rejects; its lane is dropped whole, as after a failed
     // merge, so the batch is written again whole or not at all; the writer goes on.
-    const writer = bulk as unknown as { unlimitedOnce: (...args: unknown[]) => Promise<void> };
-    const unlimitedOnce = writer.unlimitedOnce.bind(bulk);
+    const writer = bulk as unknown as { runInLane: (...args: unknown[]) => Promise<void> };
+    const runInLane = writer.runInLane.bind(bulk);
     let failNext = true;
-    writer.unlimitedOnce = async (...args: unknown[]) => {
-      if (!failNext) return unlimitedOnce(...args);
+    writer.runInLane = async (...args: unknown[]) => {
+      if (!failNext) return runInLane(...args);
       failNext = false;
       await new Promise((resolve) => setTimeout(resolve, 20));
       throw new Error("staging failed");
@@ -390,6 +400,30 @@ describe("LocalWriter guarantees", () => {
     expect(await writer.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM shared")).toEqual([{ n: 3000, d: 3000 }]);
     await Promise.all([first.close(), second.close()]);
     await writer.close();
+  });
+
+  it("one writer's transactions at a time per file: a writer that waits makes a bulk writer commit what it holds, and keys cross its two transactions once", async () => {
+    const dir = root();
+    const bulk = new LocalWriter(dir, { holdRows: 100 });
+    const rows = (from: number, to: number, note: string) => Array.from({ length: to - from }, (_, k) => ({ id: `k${from + k}`, note }));
+    // The first transaction makes the table (it commits at once); then 50 rows are held in an open transaction.
+    await bulk.upsertRows("lines", rows(0, 10, "first"), ["id"]);
+    await bulk.upsertRows("lines", rows(10, 60, "held"), ["id"]);
+    // Another writer of the file (a transform's results) does not wait for the sync to end: the bulk writer commits
+    // what it holds when its current call is done, and the other writer's transaction follows.
+    const other = new LocalWriter(dir);
+    const wrote = other.upsertRows("results", [{ id: "r1", n: 1 }], ["id"]).then(() => "written");
+    const later = new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5000));
+    expect(await Promise.race([wrote, later])).toBe("written");
+    expect(await other.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 60 }]);
+    // A key of a transaction that committed while the next one was open is written again: one row, the later one.
+    await bulk.upsertRows("lines", rows(60, 160, "fills"), ["id"]); // fills a transaction: it commits in the background
+    await bulk.upsertRows("lines", rows(160, 170, "next"), ["id"]);
+    await bulk.upsertRows("lines", rows(65, 66, "again"), ["id"]);
+    await bulk.flush();
+    expect(await other.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM lines")).toEqual([{ n: 170, d: 170 }]);
+    expect(await other.query("SELECT note FROM lines WHERE id = 'k65'")).toEqual([{ note: "again" }]);
+    await Promise.all([bulk.close(), other.close()]);
   });
 
   it("writes under a small memory limit, lifts it for a value larger than the limit without losing a row, and reads get DuckDB's own limit back", async () => {

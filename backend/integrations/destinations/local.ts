@@ -23,10 +23,10 @@ export const FILES_DIR = "files";
 const WRITE_THREADS = 1;
 /**
  * DuckDB's memory limit while writing. Without one, its buffer pool keeps every block a merge reads (the key
- * column of the whole table, for the DELETE) and the staged rows stay in memory: the sync's peak grew with
- * the warehouse. With it, those blocks are dropped and staged rows beyond it go to DuckDB's temporary
- * files. Measured at 100× (2.1M lines): peak RSS 480 → 340 MiB, at about the same speed. Staging or a merge
- * that still runs out of memory under it (a huge value) is run once more without it (`unlimitedOnce`).
+ * column of the whole table, for the DELETE): the sync's peak grew with the warehouse. With it, those blocks
+ * are dropped. Measured at 100× (2.1M lines): peak RSS 480 → 340 MiB, at about the same speed. A call holding a
+ * value too large for it (LIFT_FOR_CHARS) lifts it first, for the rest of the writer's writes; a write that still
+ * runs out of memory lifts it for every later write to the file, and fails (its transaction cannot be run again).
  * Reads get DuckDB's default back.
  */
 const WRITE_MEMORY_LIMIT = "32MB";
@@ -39,6 +39,8 @@ const WRITE_MEMORY_LIMIT = "32MB";
  * same within noise. Instance-wide: a transform's large write checkpoints at commit too.
  */
 const CHECKPOINT_THRESHOLD = "1MB";
+/** A value at least this long (UTF-16 units) lifts WRITE_MEMORY_LIMIT before its call is written. */
+const LIFT_FOR_CHARS = 4 * 2 ** 20;
 
 const mkdirAsync = promisify(mkdir);
 
@@ -81,14 +83,14 @@ const SEPARATOR = "\u001e";
 const NULL_MARK = "\u001f";
 /**
  * A packed column (all its values joined) at most this long, in UTF-16 units; a longer one (huge e-mail bodies)
- * is staged by the appender, which also knows what to do when a value outgrows DuckDB's memory limit.
+ * goes through the appender (a temporary table, then an INSERT from it).
  */
 const PACKED_MAX_CHARS = 8 * 2 ** 20;
 
 /**
  * The batch as one text per column, values joined by SEPARATOR, NULL as NULL_MARK (numbers and booleans as
  * their text, which the INSERT casts back), or null when a value holds either character or a column would be
- * longer than PACKED_MAX_CHARS: the appender stages that batch.
+ * longer than PACKED_MAX_CHARS: that batch goes through the appender.
  */
 function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]): string[] | null {
   const packed: string[] = [];
@@ -112,17 +114,32 @@ function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]):
   return packed;
 }
 
+/** The longest text value of the batch's text columns, in UTF-16 units. */
+function longestText(staged: { name: string; kind: StageKind }[], batch: Row[]): number {
+  let longest = 0;
+  for (const column of staged) {
+    if (column.kind !== "text") continue;
+    for (const row of batch) {
+      const value = row[column.name];
+      if (typeof value === "string" && value.length > longest) longest = value.length;
+      else if (value !== null && value !== undefined && typeof value === "object" && !(value instanceof Date)) longest = Math.max(longest, String(scalar(value)).length);
+    }
+  }
+  return longest;
+}
+
 /**
- * The INSERT that stages packed columns: DuckDB splits each text back into its values, on its own thread (an
- * appender's per-value calls and flush run on the event loop's), and casts them to the staging types.
+ * The INSERT of packed columns into the warehouse table: DuckDB splits each text back into its values, on its own
+ * thread (an appender's per-value calls and flush run on the event loop's), casts numbers and booleans back, and
+ * the INSERT casts every value to its column's type. Columns of the table that the batch lacks are NULL.
  */
-function packedInsert(stage: string, staged: { name: string; kind: StageKind }[]): string {
+function packedInsert(table: string, staged: { name: string; kind: StageKind }[]): string {
   const values = staged.map((c, i) => {
     const value = `NULLIF(v${i}, chr(${NULL_MARK.charCodeAt(0)}))`;
     return c.kind === "text" ? value : `CAST(${value} AS ${STAGE_SQL_TYPES[c.kind]})`;
   });
   const split = staged.map((_, i) => `unnest(string_split($${i + 1}, chr(${SEPARATOR.charCodeAt(0)}))) AS v${i}`);
-  return `INSERT INTO temp.main.${stage} SELECT ${values.join(", ")} FROM (SELECT ${split.join(", ")})`;
+  return `INSERT INTO ${q(table)} (${staged.map((c) => q(c.name)).join(", ")}) SELECT ${values.join(", ")} FROM (SELECT ${split.join(", ")})`;
 }
 
 /**
@@ -152,29 +169,40 @@ function appendChunks(appender: DuckDBAppender, staged: { name: string; kind: St
  * file in a process do not see each other's writes (and would corrupt it), while
  * DuckDB's file lock only keeps other processes out: a sync, a transform run
  * and the API's reads in one process must share an instance. Each writer opens
- * its own connection on it; the last writer to close releases the file.
+ * its connections on it; the last writer to close releases the file.
  *
- * The entry also orders merges: every process that writes the file holds the
- * instance, so merges that take turns here never interleave their DELETE and
- * INSERT of the same keys (two writers of one key cannot both insert it).
+ * The entry also holds the file's write lock: one writer at a time has write transactions open on the file (every
+ * process that writes the file holds this instance). A transaction's DELETE of replaced keys sees only rows
+ * committed before it began, so two writers' transactions must not overlap, or both could insert one key.
  */
 interface SharedInstance {
   instance: Promise<DuckDBInstance>;
   users: number;
-  /** The merge running on this file, if any: the next one waits for it. */
-  merging: Promise<unknown>;
+  /** The writer whose transactions are open, if any, and the writers waiting to open theirs, in order. */
+  lock: { owner?: LocalWriter; waiting: { writer: LocalWriter; granted: () => void }[] };
   /**
    * DuckDB's own memory limit, read when the instance is made (before any writer sets WRITE_MEMORY_LIMIT), so
    * that it can be put back: RESET memory_limit changes the setting but not the limit its buffer pool enforces.
    */
   memoryLimit: string;
+  /** A write ran out of memory under WRITE_MEMORY_LIMIT: later writes to the file run without it. */
+  unlimited: boolean;
+  /** Commits running on the file: a read waits for them (it sees what was given before it, by any writer). */
+  committing: Set<Promise<unknown>>;
 }
 const instances = new Map<string, SharedInstance>();
 
 async function acquireInstance(file: string): Promise<SharedInstance> {
   let entry = instances.get(file);
   if (!entry) {
-    const created: SharedInstance = { instance: DuckDBInstance.create(file, { checkpoint_threshold: CHECKPOINT_THRESHOLD }), users: 0, merging: Promise.resolve(), memoryLimit: "" };
+    const created: SharedInstance = {
+      instance: DuckDBInstance.create(file, { checkpoint_threshold: CHECKPOINT_THRESHOLD }),
+      users: 0,
+      lock: { waiting: [] },
+      memoryLimit: "",
+      unlimited: false,
+      committing: new Set(),
+    };
     created.instance = created.instance.then(async (instance) => {
       try {
         const connection = await instance.connect();
@@ -214,57 +242,59 @@ async function releaseInstance(file: string): Promise<void> {
   (await entry.instance.catch(() => null))?.closeSync();
 }
 
-/** Runs `work` when the merges before it on the same file have ended. */
-function takeTurn<T>(entry: SharedInstance, work: () => Promise<T>): Promise<T> {
-  const result = entry.merging.then(work);
-  entry.merging = result.catch(() => {});
-  return result;
-}
-
-/** Rows given to upsertRows and not merged yet: a connection-local TEMP table per warehouse table. */
-interface Pending {
-  stage: string;
+/** A table written in a lane's transaction. */
+interface LaneTable {
   staged: { name: string; kind: StageKind }[];
   columns: Map<string, ColumnKind>;
   key: string[];
+  /** The highest rowid committed when the transaction first wrote the table (-1: none). Its own rows come after. */
+  before: bigint;
   rows: number;
-  /** Hashes (keyHash) of the keys staged (as text, as latestPerKey compares them), when rows are held across calls. */
+  /** Hashes (keyHash) of the keys written (as text, as latestPerKey compares them), when rows are held across calls. */
   keys?: Set<number>;
-  /** The INSERT of packed columns into the staging table, once prepared. */
+  /** The INSERT of packed columns into the table, once prepared. */
   insert?: DuckDBPreparedStatement;
   /**
-   * The last rows staged into this table, settled or not (never rejected): a bulk writer's call returns while
-   * they are (see `stage`). A table's rows are staged one call after the other, so this settles after the rest.
+   * The table's last insert, settled or not (never rejected): a bulk writer's call returns while it runs (see
+   * `stage`). A table's rows are inserted one call after the other (one prepared statement per table).
    */
-  staging?: Promise<void>;
+  inserting?: Promise<void>;
 }
 
 /** A table's columns in order, with their DuckDB types. */
 type TableColumns = { name: string; type: string }[];
 
-const sameStage = (pending: Pending, staged: Pending["staged"], key: string[]) =>
-  pending.staged.length === staged.length &&
-  pending.staged.every((c, i) => c.name === staged[i]!.name && c.kind === staged[i]!.kind) &&
-  pending.key.join("\u0000") === key.join("\u0000");
+const sameShape = (table: LaneTable, staged: LaneTable["staged"], key: string[]) =>
+  table.staged.length === staged.length &&
+  table.staged.every((c, i) => c.name === staged[i]!.name && c.kind === staged[i]!.kind) &&
+  table.key.join("\u0000") === key.join("\u0000");
 
 export interface LocalWriterOptions {
   /**
-   * Rows to gather (over upsertRows calls) before they are merged into the warehouse; 0, the default,
-   * merges each call's rows before it returns. See `BULK_ROWS`.
+   * Rows to gather (over upsertRows calls) in one transaction before it commits; 0, the default, commits each
+   * call's rows before it returns. See `BULK_ROWS`.
    */
   holdRows?: number;
 }
 
 /**
- * What the sync engine gathers before a merge: DuckDB's row group. An INSERT of at least a row group is
- * written straight to the database file (the WAL only records where); smaller ones go through the WAL
- * and are written a second time at the checkpoint. Measured on 2.1M transcript lines: 4,280 rows per
- * merge took 13 s of DuckDB time, 122,880 rows per merge 5 s (61,440: 7 s).
+ * What the sync engine gathers in one transaction: DuckDB's row group. A transaction that appends at least a row
+ * group writes it straight to the database file (the WAL only records where); smaller ones go through the WAL and
+ * are written a second time at the checkpoint. Measured on 2.1M transcript lines: 4,280 rows per merge took 13 s
+ * of DuckDB time, 122,880 rows per merge 5 s (61,440: 7 s).
  */
 export const BULK_ROWS = 122_880;
 
 /**
- * Records per batch that a writer holding rows asks the sync engine for. Its merges do not follow the batches,
+ * Rows after which a bulk writer's transaction that made a table or columns commits, however many it may hold: the
+ * other lane's transaction cannot see the table until then, so it waits for that commit before it begins. A sync's
+ * first transaction makes its tables: committed at 4,096 rows, the wait is ~10 ms, where a full one took ~140 ms
+ * (10×, tmpfs).
+ */
+const DDL_LANE_ROWS = 4096;
+
+/**
+ * Records per batch that a writer holding rows asks the sync engine for. Its commits do not follow the batches,
  * so a batch only sets how much of the run the JavaScript heap holds at once: the batch being written and the
  * next one being read. Smaller batches die young, before V8 copies them out of its young generation. Measured
  * (bench/sync.ts on tmpfs), 50 meetings per batch against 200: peak RSS at 100× 331 against 392 MiB, at 1× 245
@@ -273,47 +303,59 @@ export const BULK_ROWS = 122_880;
 export const BULK_BATCH_RECORDS = 50;
 
 /**
- * A connection and the rows staged on it (TEMP tables belong to their connection). A writer that holds
- * rows has two: while one lane's rows are merged in the background, the next rows are staged on the other.
+ * A connection and its write transaction. A writer that holds rows has two: while one lane's transaction
+ * commits in the background, the next rows are written in the other's.
  */
 interface Lane {
   connection?: DuckDBConnection;
-  /** Rows staged and not merged yet, per table (in the order first staged). */
-  pending: Map<string, Pending>;
+  /** BEGIN has run: rows are written in this lane's transaction. */
+  open: boolean;
+  /** The writer's commits when this lane's transaction began (a later commit is one it does not see). */
+  openedAt: number;
+  /** Tables written in the transaction (in the order first written). */
+  pending: Map<string, LaneTable>;
   rows: number;
-  /** This lane's merge running in the background, if any (its error comes out when it is awaited). */
+  /** The transaction created a table or added columns: another lane's transaction begins once it has committed. */
+  ddl: boolean;
+  /** This lane's commit running in the background, if any (its error comes out when it is awaited). */
   merging?: Promise<void>;
-  /** Staging failed on this lane: what it holds is dropped before it is used again. */
+  /** An insert failed in this lane: its transaction is rolled back before the lane is used again. */
   broken: boolean;
+  /**
+   * The key hashes of this lane's last commit, per table, and the writer's commit count after it: a transaction of
+   * the other lane that began before that commit does not see those rows, so it must not take their keys.
+   */
+  committed?: { keys: Map<string, Set<number>>; at: number };
 }
+
+const newLane = (): Lane => ({ open: false, openedAt: 0, pending: new Map(), rows: 0, ddl: false, broken: false });
 
 export class LocalWriter implements DestinationWriter {
   private shared?: SharedInstance;
   /** Lane 0's connection also runs this writer's reads. */
-  private readonly lanes: [Lane, Lane] = [
-    { pending: new Map(), rows: 0, broken: false },
-    { pending: new Map(), rows: 0, broken: false },
-  ];
-  /** The lane rows are staged on. */
+  private readonly lanes: [Lane, Lane] = [newLane(), newLane()];
+  /** The lane rows are written in. */
   private current = 0;
-  /** Each table's columns in order with their types, as last read or committed by this writer. */
+  /** Transactions this writer has committed. */
+  private commits = 0;
+  /** Each table's columns in order with their types, as last read or written by this writer. */
   private readonly tables = new Map<string, TableColumns>();
-  /** Tells this writer's temporary files (and staging tables) apart from another writer's. */
+  /** Tells this writer's temporary files (and tables) apart from another writer's. */
   private readonly tag = randomBytes(6).toString("hex");
   private sequence = 0;
-  /** DuckDB is set for writing (WRITE_THREADS) rather than for reading. */
+  /** DuckDB is set for writing (WRITE_THREADS, WRITE_MEMORY_LIMIT) rather than for reading. */
   private writing = false;
   /** WRITE_MEMORY_LIMIT is in force (set with `writing`, lifted when a value needs more). */
   private memoryLimited = false;
-  /** The lifting of WRITE_MEMORY_LIMIT, once begun (see `unlimitedOnce`). */
-  private lifting?: Promise<void>;
   /** Files go through the file writer thread and rows through DuckDB's connection: a batch can write both at once. */
   readonly concurrentWrites = true;
   /** Calls run one at a time (a connection runs one transaction or query at a time): calls made meanwhile wait their turn. */
   private turn: Promise<unknown> = Promise.resolve();
   private readonly holdRows: number;
-  /** A writer that holds rows asks for small batches (BULK_BATCH_RECORDS); one that merges each call does not. */
+  /** A writer that holds rows asks for small batches (BULK_BATCH_RECORDS); one that commits each call does not. */
   readonly batchRecords?: number;
+  /** An error of a commit this writer began for a writer waiting for the file (see `yieldFile`): thrown by its next call. */
+  private failure?: unknown;
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const result = this.turn.then(work);
@@ -369,18 +411,16 @@ export class LocalWriter implements DestinationWriter {
   }
 
   /**
-   * Rows are first appended (DuckDB data chunks) to a connection-local TEMP staging table: nothing of
-   * the warehouse changes there. A merge then runs, in one transaction for every table staged: the table
-   * and any new columns are created, the rows whose key is staged are deleted, and the staged rows are
-   * inserted. An error anywhere rolls the transaction back, so each table is either as before or holds
-   * every staged row. Every column of the table is written, so a replaced row keeps nothing of the old one.
-   * A key given twice keeps its last row.
+   * Rows are inserted straight into the warehouse table, in a transaction; when it commits, the rows it found
+   * committed whose key it wrote are deleted first. An error anywhere rolls the transaction back, so each table is
+   * either as before or holds every row given. Every column of the table is written (one the batch lacks is NULL),
+   * so a replaced row keeps nothing of the old one. A key given twice keeps its last row.
    *
-   * When the writer holds rows (`holdRows`), a call returns once its rows are staged. Once `holdRows` rows
-   * are staged, their merge starts in the background and the next rows are staged on the other lane; a
-   * merge waits for the one before it, so rows are merged in the order given. flush(), query() and close()
-   * merge what is staged and wait for every merge; a merge's error comes out there, or at the call that
-   * next needs its lane. Otherwise each call's rows are merged before it returns.
+   * When the writer holds rows (`holdRows`), a call returns once its rows are inserted. Once `holdRows` rows are in
+   * the transaction, it commits in the background and the next rows go into a transaction on the other lane; a
+   * commit waits for the one before it, so rows are committed in the order given. flush(), query() and close()
+   * commit what is held and wait for every commit; a commit's error comes out there, or at the call that next needs
+   * its lane. Otherwise each call's rows are committed before it returns.
    */
   async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
     checkName("table", table);
@@ -397,23 +437,34 @@ export class LocalWriter implements DestinationWriter {
       batch = latestPerKey(rows, key);
       if (hashes && batch !== rows) hashes = batch.map((row) => keyHash(rowKey(row, key)));
     }
-    const { staged } = await this.exclusive(async () => {
+    const { inserted } = await this.exclusive(async () => {
+      this.rethrowFailure();
       const call = await this.stage(table, columns, batch, key, hashes);
       const lane = this.lanes[this.current];
       if (this.holdRows === 0) await this.mergeLane(lane);
-      else if (lane.rows >= this.holdRows) await this.rotate();
+      else if (lane.rows >= (lane.ddl ? Math.min(this.holdRows, DDL_LANE_ROWS) : this.holdRows)) await this.rotate();
       return call;
     });
-    // A bulk writer's rows may still be staging: the next call (another table of the batch) starts meanwhile.
-    await staged;
+    // A bulk writer's rows may still be going in: the next call (another table of the batch) starts meanwhile.
+    await inserted;
   }
 
-  /** Merges every row staged so far and waits for every merge (a writer that holds rows); nothing to do otherwise. */
+  /** Commits every row held so far and waits for every commit (a writer that holds rows); nothing to do otherwise. */
   flush(): Promise<void> {
-    return this.exclusive(() => this.mergeAll());
+    return this.exclusive(async () => {
+      this.rethrowFailure();
+      await this.mergeAll();
+    });
   }
 
-  /** Starts merging the current lane in the background and stages on the other, once its own merge has ended. */
+  private rethrowFailure(): void {
+    const failure = this.failure;
+    if (failure === undefined) return;
+    this.failure = undefined;
+    throw failure;
+  }
+
+  /** Starts committing the current lane in the background and writes on the other, once its own commit has ended. */
   private async rotate(): Promise<void> {
     const full = this.lanes[this.current];
     full.merging = this.mergeLane(full);
@@ -422,14 +473,14 @@ export class LocalWriter implements DestinationWriter {
     await this.settle(this.lanes[this.current]);
   }
 
-  /** Waits for the lane's background merge, if any; throws its error. */
+  /** Waits for the lane's background commit, if any; throws its error. */
   private async settle(lane: Lane): Promise<void> {
     const merging = lane.merging;
     lane.merging = undefined;
     await merging;
   }
 
-  /** Merges the current lane and waits for the other's merge (which started first and merges first); throws the first error. */
+  /** Commits the current lane and waits for the other's commit (which started first and commits first); throws the first error. */
   private async mergeAll(): Promise<void> {
     const lane = this.lanes[this.current];
     const mine = this.mergeLane(lane);
@@ -448,158 +499,247 @@ export class LocalWriter implements DestinationWriter {
     if (failure !== undefined) throw failure;
   }
 
+  /** Takes the file's write lock for this writer (re-entrant across its lanes), waiting behind writers that asked first. */
+  private async lockFile(): Promise<void> {
+    const lock = this.shared!.lock;
+    if (lock.owner === this) return;
+    if (!lock.owner && lock.waiting.length === 0) {
+      lock.owner = this;
+      return;
+    }
+    await new Promise<void>((granted) => {
+      lock.waiting.push({ writer: this, granted });
+      lock.owner?.yieldFile();
+    });
+  }
+
+  /** Lets go of the file's write lock once neither lane has a transaction open; the next waiting writer takes it. */
+  private unlockFile(): void {
+    const lock = this.shared?.lock;
+    if (!lock || lock.owner !== this || this.lanes.some((lane) => lane.open)) return;
+    const next = lock.waiting.shift();
+    lock.owner = next?.writer;
+    next?.granted();
+  }
+
   /**
-   * Stages a call's rows on the current lane. A writer that merges each call waits until they are staged. A
-   * bulk writer (holdRows) only starts staging them and answers the promise of their staging: DuckDB stages
-   * them on its own thread while the next call (the batch's next table, on the same connection, which DuckDB
-   * runs in turn) is prepared, instead of each call waiting for the event loop to pick up the one before. A
-   * table's next rows wait for its previous ones; a merge waits for every staging of its lane. A failed staging
-   * rejects its call, and everything its lane holds is dropped before the lane is used again (as when a merge
-   * fails).
+   * Another writer waits for the file: commit what this writer holds as soon as its current call is done, rather
+   * than when its transaction fills (a slow source could keep it open for minutes). Its error comes out at this
+   * writer's next call.
    */
-  private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[], ids?: number[]): Promise<{ staged: Promise<void> }> {
+  private yieldFile(): void {
+    void this.exclusive(async () => {
+      try {
+        await this.mergeAll();
+      } catch (error) {
+        this.failure ??= error;
+      }
+    });
+  }
+
+  /** Opens the lane's transaction if it is not open: with the file's lock, after any other lane's table-making commit. */
+  private async openLane(lane: Lane, db: DuckDBConnection): Promise<void> {
+    if (lane.open) return;
+    const other = this.lanes[this.lanes[0] === lane ? 1 : 0];
+    // Its tables must be committed before this transaction can see (and write) them.
+    if (other.ddl || !this.holdRows) await this.settle(other);
+    // Behind other writers that wait for the file: this writer's other lane commits first, then the lock is handed on.
+    const lock = this.shared!.lock;
+    if (lock.owner === this && lock.waiting.length > 0) {
+      await this.settle(other);
+      this.unlockFile();
+    }
+    await this.lockFile();
+    try {
+      await db.run("BEGIN TRANSACTION");
+    } catch (error) {
+      this.unlockFile();
+      throw error;
+    }
+    lane.open = true;
+    lane.openedAt = this.commits;
+    lane.ddl = false;
+  }
+
+  /**
+   * Inserts a call's rows in the current lane's transaction. A writer that commits each call waits until they
+   * are in. A bulk writer (holdRows) only starts the insert and answers the promise of it: DuckDB inserts them on
+   * its own thread while the next call (the batch's next table, on the same connection, which DuckDB runs in turn)
+   * is prepared, instead of each call waiting for the event loop to pick up the one before. A table's next rows
+   * wait for its previous ones. A failed insert rejects its call, and the lane's transaction is rolled back before
+   * the lane is used again (as when a commit fails).
+   */
+  private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[], ids?: number[]): Promise<{ inserted: Promise<void> }> {
     if (!this.writing) {
       const db = await this.db();
-      await db.run(`SET threads = ${WRITE_THREADS}; SET memory_limit = '${WRITE_MEMORY_LIMIT}'`);
+      const limited = !this.shared!.unlimited;
+      await db.run(`SET threads = ${WRITE_THREADS}${limited ? `; SET memory_limit = '${WRITE_MEMORY_LIMIT}'` : ""}`);
       this.writing = true;
-      this.memoryLimited = true;
+      this.memoryLimited = limited;
     }
     const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
     let lane = this.lanes[this.current];
-    await lane.pending.get(table)?.staging;
+    await lane.pending.get(table)?.inserting;
     if (lane.broken) await this.drain(lane);
+    const other = this.lanes[1 - this.current];
+    // A key written already (its later row must win) is deleted only by a transaction that began after the one
+    // holding it committed; a table or column to make is made while no other transaction of this writer is open.
+    const holds = (keys?: Set<number>) => keys !== undefined && ids!.some((id) => keys.has(id));
+    const repeated =
+      ids !== undefined &&
+      (holds(lane.pending.get(table)?.keys) ||
+        holds(other.pending.get(table)?.keys) ||
+        (lane.open && other.committed !== undefined && other.committed.at > lane.openedAt && holds(other.committed.keys.get(table))));
+    const needsDdl = !this.ready(table, columns);
+    const otherBusy = other.open || other.merging !== undefined;
+    // Rows of another key: its commit deletes by one key per table.
+    const rekeyed = lane.pending.has(table) && lane.pending.get(table)!.key.join("\u0000") !== key.join("\u0000");
+    if (repeated || rekeyed || (needsDdl && (otherBusy || (lane.open && lane.openedAt !== this.commits)))) {
+      await this.mergeAll();
+      lane = this.lanes[this.current];
+    }
     let pending = lane.pending.get(table);
-    // Rows of another shape, or a key staged already (its later row must win): what is staged is merged first.
-    if (pending && (!sameStage(pending, staged, key) || ids?.some((id) => pending!.keys?.has(id)))) {
-      if (this.holdRows === 0) await this.mergeLane(lane);
-      else {
-        await this.rotate();
-        lane = this.lanes[this.current];
-      }
-      pending = undefined;
+    // Rows of another shape: a statement of their own.
+    if (pending && !sameShape(pending, staged, key)) {
+      pending.insert?.destroySync();
+      pending.insert = undefined;
+      pending.staged = staged;
     }
     const db = await this.db(lane);
+    await this.openLane(lane, db);
     if (!pending) {
-      const stage = `tributary_stage_${this.tag}_${(this.sequence++).toString(36)}`;
-      await db.run(`CREATE TEMP TABLE ${stage} (${staged.map((c) => `${q(c.name)} ${STAGE_SQL_TYPES[c.kind]}`).join(", ")})`);
-      pending = { stage, staged, columns, key, rows: 0, keys: ids ? new Set() : undefined };
+      if (!this.ready(table, columns)) await this.ensureTable(db, lane, table, columns);
+      const before = await db.runAndReadAll(`SELECT coalesce(max(rowid), -1)::BIGINT FROM ${q(table)}`);
+      pending = { staged, columns, key, before: BigInt(before.getRows()[0]![0] as bigint), rows: 0, keys: ids ? new Set() : undefined };
       lane.pending.set(table, pending);
+    } else if (needsDdl) {
+      await this.ensureTable(db, lane, table, columns);
+      pending.insert?.destroySync();
+      pending.insert = undefined;
     }
+    if (this.memoryLimited && longestText(staged, batch) >= LIFT_FOR_CHARS) await this.liftLimit(db);
+    const target = pending;
     const packed = packColumns(staged, batch);
-    const append = async () => {
+    const insert = async () => {
       if (packed) {
-        // Prepared once per staging table: db.run(sql, values) takes three trips to DuckDB's threads, each
+        // Prepared once per table and shape: db.run(sql, values) takes three trips to DuckDB's threads, each
         // waiting for the event loop (busy reading the next batch) to pick up its answer.
-        pending.insert ??= await db.prepare(packedInsert(pending.stage, staged));
-        pending.insert.bind(packed);
-        await pending.insert.run();
+        target.insert ??= await db.prepare(packedInsert(table, staged));
+        target.insert.bind(packed);
+        await target.insert.run();
         return;
       }
-      const appender = await db.createAppender(pending.stage, "main", "temp");
+      // A value holding a separator, or a column too long to pack: appended to a temporary table, then inserted.
+      const temp = `tributary_append_${this.tag}_${(this.sequence++).toString(36)}`;
+      await db.run(`CREATE TEMP TABLE ${temp} (${staged.map((c) => `${q(c.name)} ${STAGE_SQL_TYPES[c.kind]}`).join(", ")})`);
+      const appender = await db.createAppender(temp, "main", "temp");
       try {
         appendChunks(appender, staged, batch);
         appender.flushSync();
       } finally {
         appender.closeSync();
       }
+      const names = staged.map((c) => q(c.name)).join(", ");
+      await db.run(`INSERT INTO ${q(table)} (${names}) SELECT ${names} FROM temp.main.${temp}; DROP TABLE temp.main.${temp}`);
     };
-    // Staged again after an out-of-memory error without what this batch staged (rows are numbered in the order appended).
-    const before = pending.rows;
-    const staging = this.unlimitedOnce(db, append, () => db.run(`DELETE FROM temp.main.${pending.stage} WHERE rowid >= ${before}`));
-    pending.rows += batch.length;
+    const inserting = this.runInLane(db, insert);
+    target.rows += batch.length;
     lane.rows += batch.length;
-    if (ids) for (const id of ids) pending.keys!.add(id);
+    if (ids) for (const id of ids) target.keys!.add(id);
     if (this.holdRows === 0) {
       try {
-        await staging;
+        await inserting;
       } catch (error) {
-        // This batch may be staged in part: every row of the lane is dropped, as a failed merge drops them.
+        // The transaction is aborted: every row of the lane is dropped, as a failed commit drops them.
         await this.discard(lane);
         throw error;
       }
-      return { staged: Promise.resolve() };
+      return { inserted: Promise.resolve() };
     }
-    const failed = staging.catch((error: unknown) => {
+    const failed = inserting.catch((error: unknown) => {
       lane.broken = true;
       throw error;
     });
-    pending.staging = failed.catch(() => {});
+    target.inserting = failed.catch(() => {});
     // In an object: an async function answering a promise would wait for it.
-    return { staged: failed };
+    return { inserted: failed };
   }
 
   /**
-   * Waits for every staging on the lane (nothing new is staged on it meanwhile: callers hold the writer's turn,
-   * or the lane is no longer the current one); drops what the lane holds if one of them failed.
+   * Runs a write in a lane's transaction. DuckDB aborts a transaction on any error, so a write that ran out of
+   * memory cannot be run again there: later writes to the file run without WRITE_MEMORY_LIMIT, and the error goes
+   * to the caller (the sync retries the run).
+   */
+  private async runInLane(db: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (isOutOfMemory(error) && this.shared) this.shared.unlimited = true;
+      throw error;
+    }
+  }
+
+  /** Lifts WRITE_MEMORY_LIMIT for the rest of this writer's writes (for the whole instance, until a read puts DuckDB's own back). */
+  private async liftLimit(db: DuckDBConnection): Promise<void> {
+    this.memoryLimited = false;
+    await db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`);
+  }
+
+  /**
+   * Waits for every insert in the lane (nothing new goes in meanwhile: callers hold the writer's turn, or the lane
+   * is no longer the current one); rolls the lane back if one of them failed.
    */
   private async drain(lane: Lane): Promise<void> {
-    await Promise.all([...lane.pending.values()].map((p) => p.staging));
+    await Promise.all([...lane.pending.values()].map((p) => p.inserting));
     if (!lane.broken) return;
     await this.discard(lane);
-    lane.broken = false;
   }
 
-  /** Drops the lane's staging tables and forgets what was staged there. */
+  /** Rolls the lane's transaction back and forgets what it held. */
   private async discard(lane: Lane): Promise<void> {
-    const stages = [...lane.pending.values()].map((p) => p.stage);
     for (const pending of lane.pending.values()) pending.insert?.destroySync();
+    const made = lane.ddl;
     lane.pending.clear();
     lane.rows = 0;
-    for (const stage of stages) await lane.connection?.run(`DROP TABLE IF EXISTS temp.main.${stage}`).catch(() => {});
+    lane.broken = false;
+    lane.ddl = false;
+    if (lane.open) await lane.connection?.run("ROLLBACK").catch(() => {});
+    lane.open = false;
+    // The tables or columns it made are gone: read them again next time.
+    if (made) this.tables.clear();
+    this.unlockFile();
   }
 
-  /** One transaction (taking its turn on the file): every table staged on the lane merged. */
+  /** Commits the lane's transaction: first deletes the rows it found committed whose key it wrote. */
   private async mergeLane(lane: Lane): Promise<void> {
     await this.drain(lane);
-    if (lane.pending.size === 0) return;
+    if (!lane.open) return;
     const db = await this.db(lane);
-    const work = [...lane.pending];
+    const statements: string[] = [];
+    for (const [table, pending] of lane.pending) if (pending.before >= 0n) statements.push(replacedRows(table, pending));
     try {
-      await takeTurn(this.shared!, () => this.unlimitedOnce(db, () => this.mergeStaged(db, work)));
-    } finally {
-      await this.discard(lane);
-    }
-  }
-
-  /**
-   * Runs `work`; when it runs out of memory under WRITE_MEMORY_LIMIT (a value larger than the limit), lifts the
-   * limit for the rest of this writer's writes (for the whole instance, until a read puts DuckDB's own back),
-   * undoes what the failed attempt left, and runs it once more.
-   */
-  private async unlimitedOnce(db: DuckDBConnection, work: () => Promise<void>, undo?: () => Promise<unknown>): Promise<void> {
-    // Staging calls and a merge may run side by side: one that ran under the limit is retried even if another
-    // began lifting it meanwhile, once the lifting is done (retried before, it could run out of memory again).
-    const limited = this.memoryLimited;
-    try {
-      await work();
-    } catch (error) {
-      if (!isOutOfMemory(error) || !limited) throw error;
-      if (this.memoryLimited) {
-        this.memoryLimited = false;
-        this.lifting = db.run(`SET memory_limit = '${this.shared!.memoryLimit}'`).then(() => {});
+      const commit = this.runInLane(db, () => db.run([...statements, "COMMIT"].join("; ")).then(() => {}));
+      const committing = this.shared!.committing;
+      committing.add(commit);
+      try {
+        await commit;
+      } finally {
+        committing.delete(commit);
       }
-      await this.lifting;
-      await undo?.();
-      await work();
-    }
-  }
-
-  /** The merge's one transaction, rolled back whole on any error. */
-  private async mergeStaged(db: DuckDBConnection, work: [string, Pending][]): Promise<void> {
-    try {
-      // The common case (every table and its columns known): one round trip for the whole transaction.
-      const known = work.every(([table, p]) => this.ready(table, p.columns));
-      if (!known) await db.run("BEGIN TRANSACTION");
-      const statements: string[] = [];
-      for (const [table, p] of work) {
-        const columns = known ? this.tables.get(table)! : await this.ensureTable(db, table, p.columns);
-        statements.push(...mergeStatements(table, columns, p));
-      }
-      await db.run(known ? `BEGIN TRANSACTION; ${statements.join("; ")}; COMMIT` : `${statements.join("; ")}; COMMIT`);
+      this.commits++;
+      const keys = new Map<string, Set<number>>();
+      for (const [table, pending] of lane.pending) if (pending.keys) keys.set(table, pending.keys);
+      lane.committed = keys.size > 0 ? { keys, at: this.commits } : undefined;
+      for (const pending of lane.pending.values()) pending.insert?.destroySync();
+      lane.pending.clear();
+      lane.rows = 0;
+      lane.ddl = false;
+      lane.open = false;
+      this.unlockFile();
     } catch (error) {
       // The columns may have changed in the rolled-back transaction: read them again next time.
-      for (const [table] of work) this.tables.delete(table);
-      await db.run("ROLLBACK").catch(() => {});
+      for (const table of lane.pending.keys()) this.tables.delete(table);
+      await this.discard(lane);
       throw error;
     }
   }
@@ -611,25 +751,36 @@ export class LocalWriter implements DestinationWriter {
   }
 
   /**
-   * Creates the table and the batch's new columns (inside the caller's transaction); answers every column
-   * of the table in order, with its type. Tables are made without a key constraint: merges replace rows
-   * by key themselves, and DuckDB keeps a key's index in memory, as large as the table (tables made by
-   * earlier versions keep their primary key, which merges respect).
+   * Creates the table and the batch's new columns (inside the lane's transaction); answers every column of the
+   * table in order, with its type. Tables are made without a key constraint: commits replace rows by key
+   * themselves, and DuckDB keeps a key's index in memory, as large as the table. A table made by an earlier
+   * version with a primary key is made again without it (its rows kept): its key would refuse the insert of a
+   * row whose old row is only deleted at commit.
    */
-  private async ensureTable(db: DuckDBConnection, table: string, columns: Map<string, ColumnKind>): Promise<TableColumns> {
+  private async ensureTable(db: DuckDBConnection, lane: Lane, table: string, columns: Map<string, ColumnKind>): Promise<TableColumns> {
     let known = this.tables.get(table);
     if (!known) {
       const definitions = [...columns].map(([name, kind]) => `${q(name)} ${DUCK_TYPES[kind]}`);
       await db.run(`CREATE TABLE IF NOT EXISTS ${q(table)} (${definitions.join(", ")})`);
+      const keyed = await db.runAndReadAll(
+        "SELECT count(*)::INT FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ? AND constraint_type IN ('PRIMARY KEY', 'UNIQUE')",
+        [table],
+      );
+      if (Number(keyed.getRows()[0]![0]) > 0) {
+        const rebuilt = `tributary_rebuild_${this.tag}`;
+        await db.run(`CREATE TABLE ${q(rebuilt)} AS SELECT * FROM ${q(table)}; DROP TABLE ${q(table)}; ALTER TABLE ${q(rebuilt)} RENAME TO ${q(table)}`);
+      }
       const existing = await db.runAndReadAll(
         "SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
         [table],
       );
       known = existing.getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+      lane.ddl = true;
     }
     const names = new Set(known.map((c) => c.name.toLowerCase()));
     const added = [...columns].filter(([name]) => !names.has(name.toLowerCase()));
     for (const [name, kind] of added) await db.run(`ALTER TABLE ${q(table)} ADD COLUMN IF NOT EXISTS ${q(name)} ${DUCK_TYPES[kind]}`);
+    if (added.length) lane.ddl = true;
     known = added.length ? [...known, ...added.map(([name, kind]) => ({ name, type: DUCK_TYPES[kind] }))] : known;
     this.tables.set(table, known);
     return known;
@@ -638,10 +789,10 @@ export class LocalWriter implements DestinationWriter {
   /** Runs a read query on the warehouse (for checks and the transforms issue). */
   async query(sql: string): Promise<Record<string, unknown>[]> {
     return this.exclusive(async () => {
-      // A read sees every row given before it, and what other writers of the file in this process are merging.
+      this.rethrowFailure();
+      // A read sees every row given before it: this writer's held rows are committed first.
       await this.mergeAll();
       const db = await this.db();
-      await this.shared!.merging;
       // The query may change a table's columns: read them again next time.
       this.tables.clear();
       if (this.writing) {
@@ -649,20 +800,29 @@ export class LocalWriter implements DestinationWriter {
         this.writing = false;
         this.memoryLimited = false;
       }
+      // It sees what is committed, once other writers' commits under way have ended (not their open transactions).
+      await Promise.allSettled([...this.shared!.committing]);
       const result = await db.runAndReadAll(sql);
       return result.getRowObjectsJson() as Record<string, unknown>[];
     });
   }
 
-  /** Merges what is staged (its error comes out here), then lets go of the warehouse. */
+  /** Commits what is held (its error comes out here), then lets go of the warehouse. */
   async close(): Promise<void> {
     try {
-      await this.exclusive(() => this.mergeAll());
+      await this.exclusive(async () => {
+        this.rethrowFailure();
+        await this.mergeAll();
+      });
     } finally {
       for (const lane of this.lanes) {
+        if (lane.open) await lane.connection?.run("ROLLBACK").catch(() => {});
+        lane.open = false;
+        lane.pending.clear();
         lane.connection?.closeSync();
         lane.connection = undefined;
       }
+      this.unlockFile();
       const held = this.shared !== undefined;
       this.shared = undefined;
       if (held) await releaseInstance(this.file);
@@ -696,18 +856,12 @@ function isOutOfMemory(error: unknown): boolean {
 }
 
 /**
- * The statements that merge a staging table into `table`: delete the rows whose key is staged, insert the
- * staged rows (every column of the table: one the batch lacks is NULL). Staged keys are cast to the
- * table's types, as the INSERT casts every staged value.
+ * The DELETE, at commit, of the rows that were committed before the transaction wrote `table` and whose key it
+ * wrote: its own rows have higher rowids (DuckDB numbers a transaction's rows after every committed one).
  */
-function mergeStatements(table: string, columns: TableColumns, pending: Pending): string[] {
-  const typeOf = new Map(columns.map((c) => [c.name.toLowerCase(), c.type]));
-  const given = new Map([...pending.columns.keys()].map((name) => [name.toLowerCase(), name]));
-  const stage = `temp.main.${pending.stage}`;
-  const match = pending.key.map((k) => `${q(table)}.${q(k)} = CAST(s.${q(k)} AS ${typeOf.get(k.toLowerCase()) ?? "VARCHAR"})`).join(" AND ");
-  const select = columns.map((c) => (given.has(c.name.toLowerCase()) ? q(given.get(c.name.toLowerCase())!) : `NULL AS ${q(c.name)}`));
-  return [
-    `DELETE FROM ${q(table)} USING ${stage} AS s WHERE ${match}`,
-    `INSERT INTO ${q(table)} (${columns.map((c) => q(c.name)).join(", ")}) SELECT ${select.join(", ")} FROM ${stage}`,
-  ];
+function replacedRows(table: string, pending: LaneTable): string {
+  const keys = pending.key.map(q).join(", ");
+  const match = pending.key.map((k) => `${q(table)}.${q(k)} = s.${q(k)}`).join(" AND ");
+  // No DISTINCT: a transaction never holds a key twice (a key given again waits for a new one).
+  return `DELETE FROM ${q(table)} USING (SELECT ${keys} FROM ${q(table)} WHERE rowid > ${pending.before}) AS s WHERE ${match} AND ${q(table)}.rowid <= ${pending.before}`;
 }
