@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { BULK_BATCH_RECORDS, BULK_ROWS, keyHash, LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
+import { BULK_BATCH_RECORDS, BULK_ROWS, keyHash, KeySet, LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
 import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
 import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen.js";
 import { BATCH_MEETINGS, meetingBatch, PermanentSyncError, writeRecords } from "../../backend/jobs/sync-connector.job.js";
@@ -284,6 +284,13 @@ describe("LocalWriter guarantees", () => {
       }
     }
     expect(hashes.size).toBe(keys);
+    // The writer's own set of hashes (a Float64Array) agrees with a Set, through its growth, for 0 and 2^52 - 1 too.
+    const held = new KeySet();
+    const list = [...hashes].slice(0, 200_000);
+    for (const hash of [...list, ...list.slice(0, 1000), 0, 2 ** 52 - 1]) held.add(hash);
+    expect(held.size).toBe(list.length + 2);
+    expect(list.every((hash) => held.has(hash)) && held.has(0) && held.has(2 ** 52 - 1)).toBe(true);
+    expect([1, 2, 3, 2 ** 40 + 7].filter((hash) => !hashes.has(hash)).some((hash) => held.has(hash))).toBe(false);
     expect(keyHash("k1")).not.toBe(keyHash("k2"));
     expect(keyHash("")).toBe(keyHash(""));
   });
@@ -447,6 +454,19 @@ describe("LocalWriter guarantees", () => {
       { id: "small", n: 1, first: "s" },
     ]);
     await writer.close();
+    // A write that runs out of memory all the same (simulated) fails its call (DuckDB aborted its transaction); the
+    // file's later writers, in this process, write without the limit (a sync retries the run).
+    const failing = new LocalWriter(dir, { holdRows: 10_000 });
+    const hooked = failing as unknown as { runInLane: (db: unknown, work: () => Promise<void>) => Promise<void>; memoryLimited: boolean };
+    const runInLane = hooked.runInLane.bind(failing);
+    hooked.runInLane = (db, work) => runInLane(db, () => Promise.reject(new Error("Out of Memory Error: could not allocate block of size 256.0 KiB")));
+    await expect(failing.upsertRows("docs", [{ id: "d", body: "d" }], ["id"])).rejects.toThrow(/Out of Memory/);
+    await failing.close();
+    const retry = new LocalWriter(dir, { holdRows: 10_000 });
+    await retry.upsertRows("docs", [{ id: "d", body: "d" }], ["id"]);
+    expect((retry as unknown as { memoryLimited: boolean }).memoryLimited).toBe(false);
+    await retry.close();
+    expect(await reader.query("SELECT count(*)::INT AS n FROM docs")).toEqual([{ n: 5 }]);
     // DuckDB shows a limit rounded down ('18.8 GiB' set reads '18.7 GiB'): the same within 1%.
     const bytes = (v: string) => parseFloat(v) * 2 ** (10 * ["KiB", "MiB", "GiB", "TiB"].indexOf(v.split(" ")[1]!) + 10);
     expect(Math.abs(bytes(await limit()) / bytes(own) - 1)).toBeLessThan(0.01);

@@ -185,12 +185,17 @@ interface SharedInstance {
    * that it can be put back: RESET memory_limit changes the setting but not the limit its buffer pool enforces.
    */
   memoryLimit: string;
-  /** A write ran out of memory under WRITE_MEMORY_LIMIT: later writes to the file run without it. */
+  /** A write to the file ran out of memory under WRITE_MEMORY_LIMIT (`needsMemory`): later writes run without it. */
   unlimited: boolean;
   /** Commits running on the file: a read waits for them (it sees what was given before it, by any writer). */
   committing: Set<Promise<unknown>>;
 }
 const instances = new Map<string, SharedInstance>();
+/**
+ * Warehouse files a write ran out of memory on, under WRITE_MEMORY_LIMIT, in this process: later writes to them run
+ * without it, even after every writer has let the file go (the sync retries the run that failed).
+ */
+const needsMemory = new Set<string>();
 
 async function acquireInstance(file: string): Promise<SharedInstance> {
   let entry = instances.get(file);
@@ -200,7 +205,7 @@ async function acquireInstance(file: string): Promise<SharedInstance> {
       users: 0,
       lock: { waiting: [] },
       memoryLimit: "",
-      unlimited: false,
+      unlimited: needsMemory.has(file),
       committing: new Set(),
     };
     created.instance = created.instance.then(async (instance) => {
@@ -251,7 +256,7 @@ interface LaneTable {
   before: bigint;
   rows: number;
   /** Hashes (keyHash) of the keys written (as text, as latestPerKey compares them), when rows are held across calls. */
-  keys?: Set<number>;
+  keys?: KeySet;
   /** The INSERT of packed columns into the table, once prepared. */
   insert?: DuckDBPreparedStatement;
   /**
@@ -325,7 +330,7 @@ interface Lane {
    * The key hashes of this lane's last commit, per table, and the writer's commit count after it: a transaction of
    * the other lane that began before that commit does not see those rows, so it must not take their keys.
    */
-  committed?: { keys: Map<string, Set<number>>; at: number };
+  committed?: { keys: Map<string, KeySet>; at: number };
 }
 
 const newLane = (): Lane => ({ open: false, openedAt: 0, pending: new Map(), rows: 0, ddl: false, broken: false });
@@ -573,7 +578,8 @@ export class LocalWriter implements DestinationWriter {
     if (!this.writing) {
       const db = await this.db();
       const limited = !this.shared!.unlimited;
-      await db.run(`SET threads = ${WRITE_THREADS}${limited ? `; SET memory_limit = '${WRITE_MEMORY_LIMIT}'` : ""}`);
+      // Another writer may have set the write limit on the instance: a file that needs more memory puts DuckDB's own back.
+      await db.run(`SET threads = ${WRITE_THREADS}; SET memory_limit = '${limited ? WRITE_MEMORY_LIMIT : this.shared!.memoryLimit}'`);
       this.writing = true;
       this.memoryLimited = limited;
     }
@@ -584,7 +590,7 @@ export class LocalWriter implements DestinationWriter {
     const other = this.lanes[1 - this.current];
     // A key written already (its later row must win) is deleted only by a transaction that began after the one
     // holding it committed; a table or column to make is made while no other transaction of this writer is open.
-    const holds = (keys?: Set<number>) => keys !== undefined && ids!.some((id) => keys.has(id));
+    const holds = (keys?: KeySet) => keys !== undefined && ids!.some((id) => keys.has(id));
     const repeated =
       ids !== undefined &&
       (holds(lane.pending.get(table)?.keys) ||
@@ -610,7 +616,7 @@ export class LocalWriter implements DestinationWriter {
     if (!pending) {
       if (!this.ready(table, columns)) await this.ensureTable(db, lane, table, columns);
       const before = await db.runAndReadAll(`SELECT coalesce(max(rowid), -1)::BIGINT FROM ${q(table)}`);
-      pending = { staged, columns, key, before: BigInt(before.getRows()[0]![0] as bigint), rows: 0, keys: ids ? new Set() : undefined };
+      pending = { staged, columns, key, before: BigInt(before.getRows()[0]![0] as bigint), rows: 0, keys: ids ? new KeySet() : undefined };
       lane.pending.set(table, pending);
     } else if (needsDdl) {
       await this.ensureTable(db, lane, table, columns);
@@ -674,7 +680,10 @@ export class LocalWriter implements DestinationWriter {
     try {
       await work();
     } catch (error) {
-      if (isOutOfMemory(error) && this.shared) this.shared.unlimited = true;
+      if (isOutOfMemory(error) && this.shared) {
+        this.shared.unlimited = true;
+        needsMemory.add(this.file);
+      }
       throw error;
     }
   }
@@ -697,6 +706,7 @@ export class LocalWriter implements DestinationWriter {
 
   /** Rolls the lane's transaction back and forgets what it held. */
   private async discard(lane: Lane): Promise<void> {
+    this.lanes[this.lanes[0] === lane ? 1 : 0].committed = undefined;
     for (const pending of lane.pending.values()) pending.insert?.destroySync();
     const made = lane.ddl;
     lane.pending.clear();
@@ -727,8 +737,13 @@ export class LocalWriter implements DestinationWriter {
         committing.delete(commit);
       }
       this.commits++;
-      const keys = new Map<string, Set<number>>();
-      for (const [table, pending] of lane.pending) if (pending.keys) keys.set(table, pending.keys);
+      // Kept only while the other lane's transaction, which began before this commit, is open (it cannot see these
+      // rows); and what that lane kept for this one is needed no more. A set of a full transaction's key hashes is
+      // ~5 MB of heap, which the collector lets grow by 75% (WORKER_HEAP_GROWING_PERCENT).
+      const other = this.lanes[this.lanes[0] === lane ? 1 : 0];
+      other.committed = undefined;
+      const keys = new Map<string, KeySet>();
+      if (other.open && other.openedAt < this.commits) for (const [table, pending] of lane.pending) if (pending.keys) keys.set(table, pending.keys);
       lane.committed = keys.size > 0 ? { keys, at: this.commits } : undefined;
       for (const pending of lane.pending.values()) pending.insert?.destroySync();
       lane.pending.clear();
@@ -848,6 +863,49 @@ export function keyHash(text: string): number {
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
   return (a >>> 6) * 0x4000000 + (b >>> 6);
+}
+
+/**
+ * A set of key hashes (keyHash: whole numbers below 2^52) in one Float64Array with open addressing: what a bulk
+ * writer keeps of each key a transaction holds. A Set of numbers kept each hash as a heap object, traced by every
+ * collection: ~5 MB of heap per transaction of a sync (122,880 keys), which the collector then let grow by 75%
+ * (WORKER_HEAP_GROWING_PERCENT); this is ~2 MB outside the heap.
+ */
+export class KeySet {
+  /** A hash h is stored as h + 1, so that 0 marks an empty slot; at most half the slots are used. */
+  private slots = new Float64Array(1024);
+  size = 0;
+
+  add(hash: number): void {
+    if ((this.size + 1) * 2 > this.slots.length) {
+      const old = this.slots;
+      this.slots = new Float64Array(old.length * 2);
+      for (const stored of old) if (stored !== 0) KeySet.place(this.slots, stored);
+    }
+    if (KeySet.place(this.slots, hash + 1)) this.size++;
+  }
+
+  has(hash: number): boolean {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const stored = hash + 1;
+    for (let i = stored % 0x40000000 & mask; ; i = (i + 1) & mask) {
+      if (slots[i] === stored) return true;
+      if (slots[i] === 0) return false;
+    }
+  }
+
+  /** Puts a stored value in its slot (or the next free one); false when it is there already. */
+  private static place(slots: Float64Array, stored: number): boolean {
+    const mask = slots.length - 1;
+    for (let i = stored % 0x40000000 & mask; ; i = (i + 1) & mask) {
+      if (slots[i] === stored) return false;
+      if (slots[i] === 0) {
+        slots[i] = stored;
+        return true;
+      }
+    }
+  }
 }
 
 /** DuckDB could not get the memory it needed (under its memory limit). */
