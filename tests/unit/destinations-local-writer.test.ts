@@ -459,7 +459,7 @@ describe("LocalWriter guarantees", () => {
     const failing = new LocalWriter(dir, { holdRows: 10_000 });
     const hooked = failing as unknown as { runInLane: (db: unknown, work: () => Promise<void>) => Promise<void>; memoryLimited: boolean };
     const runInLane = hooked.runInLane.bind(failing);
-    hooked.runInLane = (db, work) => runInLane(db, () => Promise.reject(new Error("Out of Memory Error: could not allocate block of size 256.0 KiB")));
+    hooked.runInLane = (db, _work) => runInLane(db, () => Promise.reject(new Error("Out of Memory Error: could not allocate block of size 256.0 KiB")));
     await expect(failing.upsertRows("docs", [{ id: "d", body: "d" }], ["id"])).rejects.toThrow(/Out of Memory/);
     await failing.close();
     const retry = new LocalWriter(dir, { holdRows: 10_000 });
