@@ -457,9 +457,9 @@ describe("LocalWriter guarantees", () => {
     // A write that runs out of memory all the same (simulated) fails its call (DuckDB aborted its transaction); the
     // file's later writers, in this process, write without the limit (a sync retries the run).
     const failing = new LocalWriter(dir, { holdRows: 10_000 });
-    const hooked = failing as unknown as { runInLane: (db: unknown, work: () => Promise<void>) => Promise<void>; memoryLimited: boolean };
+    const hooked = failing as unknown as { runInLane: (work: () => Promise<void>) => Promise<void>; memoryLimited: boolean };
     const runInLane = hooked.runInLane.bind(failing);
-    hooked.runInLane = (db, _work) => runInLane(db, () => Promise.reject(new Error("Out of Memory Error: could not allocate block of size 256.0 KiB")));
+    hooked.runInLane = () => runInLane(() => Promise.reject(new Error("Out of Memory Error: could not allocate block of size 256.0 KiB")));
     await expect(failing.upsertRows("docs", [{ id: "d", body: "d" }], ["id"])).rejects.toThrow(/Out of Memory/);
     await failing.close();
     const retry = new LocalWriter(dir, { holdRows: 10_000 });

@@ -185,8 +185,6 @@ interface SharedInstance {
    * that it can be put back: RESET memory_limit changes the setting but not the limit its buffer pool enforces.
    */
   memoryLimit: string;
-  /** A write to the file ran out of memory under WRITE_MEMORY_LIMIT (`needsMemory`): later writes run without it. */
-  unlimited: boolean;
   /** Commits running on the file: a read waits for them (it sees what was given before it, by any writer). */
   committing: Set<Promise<unknown>>;
 }
@@ -205,7 +203,6 @@ async function acquireInstance(file: string): Promise<SharedInstance> {
       users: 0,
       lock: { waiting: [] },
       memoryLimit: "",
-      unlimited: needsMemory.has(file),
       committing: new Set(),
     };
     created.instance = created.instance.then(async (instance) => {
@@ -577,7 +574,7 @@ export class LocalWriter implements DestinationWriter {
   private async stage(table: string, columns: Map<string, ColumnKind>, batch: Row[], key: string[], ids?: number[]): Promise<{ inserted: Promise<void> }> {
     if (!this.writing) {
       const db = await this.db();
-      const limited = !this.shared!.unlimited;
+      const limited = !needsMemory.has(this.file);
       // Another writer may have set the write limit on the instance: a file that needs more memory puts DuckDB's own back.
       await db.run(`SET threads = ${WRITE_THREADS}; SET memory_limit = '${limited ? WRITE_MEMORY_LIMIT : this.shared!.memoryLimit}'`);
       this.writing = true;
@@ -648,7 +645,7 @@ export class LocalWriter implements DestinationWriter {
       const names = staged.map((c) => q(c.name)).join(", ");
       await db.run(`INSERT INTO ${q(table)} (${names}) SELECT ${names} FROM temp.main.${temp}; DROP TABLE temp.main.${temp}`);
     };
-    const inserting = this.runInLane(db, insert);
+    const inserting = this.runInLane(insert);
     target.rows += batch.length;
     lane.rows += batch.length;
     if (ids) for (const id of ids) target.keys!.add(id);
@@ -676,14 +673,11 @@ export class LocalWriter implements DestinationWriter {
    * memory cannot be run again there: later writes to the file run without WRITE_MEMORY_LIMIT, and the error goes
    * to the caller (the sync retries the run).
    */
-  private async runInLane(db: DuckDBConnection, work: () => Promise<void>): Promise<void> {
+  private async runInLane(work: () => Promise<void>): Promise<void> {
     try {
       await work();
     } catch (error) {
-      if (isOutOfMemory(error) && this.shared) {
-        this.shared.unlimited = true;
-        needsMemory.add(this.file);
-      }
+      if (isOutOfMemory(error)) needsMemory.add(this.file);
       throw error;
     }
   }
@@ -728,7 +722,7 @@ export class LocalWriter implements DestinationWriter {
     const statements: string[] = [];
     for (const [table, pending] of lane.pending) if (pending.before >= 0n) statements.push(replacedRows(table, pending));
     try {
-      const commit = this.runInLane(db, () => db.run([...statements, "COMMIT"].join("; ")).then(() => {}));
+      const commit = this.runInLane(() => db.run([...statements, "COMMIT"].join("; ")).then(() => {}));
       const committing = this.shared!.committing;
       committing.add(commit);
       try {
