@@ -25,6 +25,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Remembers the browser's time zone so server-rendered dates match the reader's clock. */
 const timeZoneScript = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&document.cookie.indexOf("${TIME_ZONE_COOKIE}="+encodeURIComponent(z))<0)document.cookie="${TIME_ZONE_COOKIE}="+encodeURIComponent(z)+";path=/;max-age=31536000;samesite=lax"}catch(e){}`;
 
+/**
+ * A navigation that a newer one interrupts is aborted by Remix's router, and a promise of it (inside the router,
+ * out of the app's reach) can reject unhandled with the AbortError, which the browser reports as an error. Only
+ * that rejection is marked handled; any other still reaches the console.
+ */
+const abortedNavigationScript = `addEventListener("unhandledrejection",function(e){var r=e.reason;if(r&&r.name==="AbortError")e.preventDefault()})`;
+
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en" className="h-full">
@@ -35,6 +42,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         <script dangerouslySetInnerHTML={{ __html: timeZoneScript }} />
+        <script dangerouslySetInnerHTML={{ __html: abortedNavigationScript }} />
       </head>
       <body className="h-full">
         {children}
