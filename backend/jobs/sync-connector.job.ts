@@ -117,9 +117,12 @@ function meetingRow(sourceId: string, platform: string, m: Meeting): Row {
   };
 }
 
+/** "-0000" to "-9999": an utterance id's suffix, made once (padStart made two strings per transcript line). */
+const INDEX_SUFFIXES = Array.from({ length: 10_000 }, (_, i) => `-${String(i).padStart(4, "0")}`);
+
 function utteranceRows(sourceId: string, m: Meeting): Row[] {
   return m.utterances.map((u) => ({
-    utterance_id: `${m.id}-${String(u.index).padStart(4, "0")}`,
+    utterance_id: m.id + (INDEX_SUFFIXES[u.index] ?? `-${u.index}`),
     meeting_id: m.id,
     source_id: sourceId,
     utterance_index: u.index,

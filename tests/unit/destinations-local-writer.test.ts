@@ -93,10 +93,13 @@ describe("LocalWriter", () => {
       { id: "f", text: "\u0000", n: Number.POSITIVE_INFINITY, ok: null, at: null, meta: null },
       { id: "g", text: " ", n: 5e-324, ok: true, at: null, meta: null },
       { id: "i", text: "-0", n: -0, ok: null, at: null, meta: null },
+      // The NULL mark inside a value: only a whole value that is the mark would read back as NULL.
+      { id: "j", text: "x\u001fy\u001f", n: 3, ok: false, at: null, meta: null },
     ];
-    // A value holding the packing's separator or NULL mark sends its whole batch to the appender.
+    // A value holding the packing's separator, or one that is the NULL mark, sends its whole batch to the appender.
     await writer.upsertRows("packed", rows, ["id"]);
     await writer.upsertRows("appended", [...rows, { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null }], ["id"]);
+    await writer.upsertRows("marked", [...rows, { id: "k", text: "\u001f", n: 4, ok: true, at: null, meta: null }], ["id"]);
     await writer.upsertRows("one", [{ id: "only", text: "" }], ["id"]);
     await writer.flush();
     const read = (table: string) =>
@@ -112,6 +115,8 @@ describe("LocalWriter", () => {
     expect(await read("packed")).toEqual(expected);
     const h = { id: "h", text: "x\u001ey\u001f", n: 2, ok: true, at: null, meta: null };
     expect(await read("appended")).toEqual([...expected, h].sort((a, b) => String(a.id).localeCompare(String(b.id))));
+    const k = { id: "k", text: "\u001f", n: 4, ok: true, at: null, meta: null };
+    expect(await read("marked")).toEqual([...expected, k].sort((a, b) => String(a.id).localeCompare(String(b.id))));
     expect(await writer.query("SELECT id, text FROM one")).toEqual([{ id: "only", text: "" }]);
     await writer.close();
   });
@@ -119,7 +124,10 @@ describe("LocalWriter", () => {
   it("keeps folders inside DATA_DIR and honours ALLOW_LOCAL_DESTINATION", () => {
     expect(resolveLocalRoot("/data", "destinations/a/b")).toBe("/data/destinations/a/b");
     expect(() => resolveLocalRoot("/data", "../etc")).toThrow(/outside DATA_DIR/);
-    expect(() => checkObjectPath("a//b")).toThrow();
+    for (const bad of ["", "a//b", "/a", "a/", "./a", "a/./b", "a/..", "../a", "a\\b", "a\u0001b", "a\u001f", "\n"]) {
+      expect(() => checkObjectPath(bad), JSON.stringify(bad)).toThrow(/Invalid object path/);
+    }
+    for (const good of ["a", "a/b.c", "..a/b..", ".a/a.", "été/🚀 x", "a\u007fb"]) expect(checkObjectPath(good)).toBe(good);
     expect(localDestinationAllowed({})).toBe(true);
     expect(localDestinationAllowed({ ALLOW_LOCAL_DESTINATION: "false" })).toBe(false);
     expect(localDestinationAllowed({ ALLOW_LOCAL_DESTINATION: "true" })).toBe(true);
@@ -293,6 +301,12 @@ describe("LocalWriter guarantees", () => {
     expect([1, 2, 3, 2 ** 40 + 7].filter((hash) => !hashes.has(hash)).some((hash) => held.has(hash))).toBe(false);
     expect(keyHash("k1")).not.toBe(keyHash("k2"));
     expect(keyHash("")).toBe(keyHash(""));
+    // A call's hashes are told distinct (or not) without a Set.
+    expect(KeySet.distinct(list)).toBe(true);
+    expect(KeySet.distinct([...list, list[123_456]!])).toBe(false);
+    expect(KeySet.distinct([0, 2 ** 52 - 1])).toBe(true);
+    expect(KeySet.distinct([0, 0])).toBe(false);
+    expect(KeySet.distinct([])).toBe(true);
   });
 
   it("a large merge is written to the warehouse file once: it checkpoints at commit instead of going through the WAL first", async () => {

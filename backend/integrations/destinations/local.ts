@@ -89,29 +89,50 @@ const PACKED_MAX_CHARS = 8 * 2 ** 20;
 
 /**
  * The batch as one text per column, values joined by SEPARATOR, NULL as NULL_MARK (numbers and booleans as
- * their text, which the INSERT casts back), or null when a value holds either character or a column would be
- * longer than PACKED_MAX_CHARS: that batch goes through the appender.
+ * their text, which the INSERT casts back), how each column is staged (as stageKind answers), and the length of
+ * its longest text value. `packed` is null when a value holds SEPARATOR or is NULL_MARK itself, or a column would
+ * be longer than PACKED_MAX_CHARS: that batch goes through the appender (and `longest` is not known).
  */
-function packColumns(staged: { name: string; kind: StageKind }[], batch: Row[]): string[] | null {
+function packColumns(columns: Map<string, ColumnKind>, batch: Row[]): { staged: { name: string; kind: StageKind }[]; packed: string[] | null; longest: number } {
+  const staged: { name: string; kind: StageKind }[] = [];
   const packed: string[] = [];
-  for (const column of staged) {
-    let text = "";
+  let longest = 0;
+  // Joined once per column: adding each value to the text made two short-lived strings per value.
+  const items = new Array<string>(batch.length);
+  for (const [name, kind] of columns) {
+    // A number or boolean column stays typed while every value has its type (one pass, where stageKind makes another).
+    let typed = kind === "number" || kind === "boolean";
+    let length = batch.length - 1;
     for (let i = 0; i < batch.length; i++) {
-      const value = batch[i]![column.name];
+      const value = batch[i]![name];
       let item: string;
       if (value === null || value === undefined) item = NULL_MARK;
-      else if (typeof value === "number") item = Object.is(value, -0) ? "-0" : String(value);
-      else if (typeof value === "boolean") item = String(value);
-      else {
+      else if (typeof value === "number") {
+        item = Object.is(value, -0) ? "-0" : String(value);
+        if (kind === "boolean") typed = false;
+      } else if (typeof value === "boolean") {
+        item = String(value);
+        if (kind === "number") typed = false;
+      } else {
+        typed = false;
         item = typeof value === "string" ? value : String(scalar(value));
-        if (item.includes(SEPARATOR) || item.includes(NULL_MARK)) return null;
+        // Only a whole value NULL_MARK reads back as NULL (NULLIF); a separator anywhere would split the value.
+        if (item === NULL_MARK || item.includes(SEPARATOR)) return { staged: stagedKinds(columns, batch), packed: null, longest: 0 };
+        if (item.length > longest) longest = item.length;
       }
-      text = i === 0 ? item : text + SEPARATOR + item;
-      if (text.length > PACKED_MAX_CHARS) return null;
+      items[i] = item;
+      length += item.length;
+      if (length > PACKED_MAX_CHARS) return { staged: stagedKinds(columns, batch), packed: null, longest: 0 };
     }
-    packed.push(text);
+    staged.push({ name, kind: typed ? (kind === "number" ? "double" : "boolean") : "text" });
+    packed.push(items.join(SEPARATOR));
   }
-  return packed;
+  return { staged, packed, longest };
+}
+
+/** How each column of the batch is staged (stageKind), for a batch that is not packed. */
+function stagedKinds(columns: Map<string, ColumnKind>, batch: Row[]): { name: string; kind: StageKind }[] {
+  return [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
 }
 
 /** The longest text value of the batch's text columns, in UTF-16 units. */
@@ -406,7 +427,11 @@ export class LocalWriter implements DestinationWriter {
    */
   async writeObjects(objects: DestinationObject[]): Promise<void> {
     const files = path.join(this.root, FILES_DIR);
-    const targets = objects.map((object) => ({ target: path.join(files, ...checkObjectPath(object.path).split("/")), body: object.body }));
+    // A checked path has no empty, "." or ".." segment: joined as it is (path.join normalised each one again).
+    const targets = objects.map((object) => {
+      const relative = checkObjectPath(object.path);
+      return { target: files + path.sep + (path.sep === "/" ? relative : relative.split("/").join(path.sep)), body: object.body };
+    });
     // A path given twice in one call: only its last body is written (as if written in order).
     const last = new Map(targets.map((t) => [t.target, t]));
     await writeFiles(this.tag, [...last.values()]);
@@ -435,7 +460,7 @@ export class LocalWriter implements DestinationWriter {
     // are distinct, and no map of them is needed.
     let batch = rows;
     let hashes = this.holdRows > 0 ? rows.map((row) => keyHash(rowKey(row, key))) : undefined;
-    if (!hashes || new Set(hashes).size !== hashes.length) {
+    if (!hashes || !KeySet.distinct(hashes)) {
       batch = latestPerKey(rows, key);
       if (hashes && batch !== rows) hashes = batch.map((row) => keyHash(rowKey(row, key)));
     }
@@ -580,7 +605,7 @@ export class LocalWriter implements DestinationWriter {
       this.writing = true;
       this.memoryLimited = limited;
     }
-    const staged = [...columns].map(([name, kind]) => ({ name, kind: stageKind(name, kind, batch) }));
+    const { staged, packed, longest } = packColumns(columns, batch);
     let lane = this.lanes[this.current];
     await lane.pending.get(table)?.inserting;
     if (lane.broken) await this.drain(lane);
@@ -620,9 +645,8 @@ export class LocalWriter implements DestinationWriter {
       pending.insert?.destroySync();
       pending.insert = undefined;
     }
-    if (this.memoryLimited && longestText(staged, batch) >= LIFT_FOR_CHARS) await this.liftLimit(db);
+    if (this.memoryLimited && (packed ? longest : longestText(staged, batch)) >= LIFT_FOR_CHARS) await this.liftLimit(db);
     const target = pending;
-    const packed = packColumns(staged, batch);
     const insert = async () => {
       if (packed) {
         // Prepared once per table and shape: db.run(sql, values) takes three trips to DuckDB's threads, each
@@ -867,8 +891,13 @@ export function keyHash(text: string): number {
  */
 export class KeySet {
   /** A hash h is stored as h + 1, so that 0 marks an empty slot; at most half the slots are used. */
-  private slots = new Float64Array(1024);
+  private slots: Float64Array;
   size = 0;
+
+  /** Room for `expected` hashes before it grows. */
+  constructor(expected = 512) {
+    this.slots = new Float64Array(2 ** Math.max(10, Math.ceil(Math.log2(expected * 2))));
+  }
 
   add(hash: number): void {
     if ((this.size + 1) * 2 > this.slots.length) {
@@ -877,6 +906,13 @@ export class KeySet {
       for (const stored of old) if (stored !== 0) KeySet.place(this.slots, stored);
     }
     if (KeySet.place(this.slots, hash + 1)) this.size++;
+  }
+
+  /** Whether the hashes are all different (without a Set, which would make each hash a heap object). */
+  static distinct(hashes: number[]): boolean {
+    const seen = new KeySet(hashes.length);
+    for (const hash of hashes) if (!KeySet.place(seen.slots, hash + 1)) return false;
+    return true;
   }
 
   has(hash: number): boolean {

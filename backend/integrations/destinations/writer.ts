@@ -49,12 +49,15 @@ export function checkName(kind: "table" | "column", name: string): string {
 
 /** A relative object path, normalised; throws on anything that could leave the destination's root. */
 export function checkObjectPath(path: string): string {
-  const parts = path.split("/");
-  if (!path || path.startsWith("/") || path.includes("\\") || parts.some((p) => p === "" || p === "." || p === "..") || [...path].some((ch) => ch.charCodeAt(0) < 0x20)) {
-    throw new Error(`Invalid object path ${JSON.stringify(path)}`);
-  }
-  return parts.join("/");
+  if (!VALID_OBJECT_PATH.test(path) || DOT_SEGMENT.test(path)) throw new Error(`Invalid object path ${JSON.stringify(path)}`);
+  return path;
 }
+
+/** Segments of one or more characters other than "/", "\\" and control characters, joined by single slashes. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+const VALID_OBJECT_PATH = /^[^/\\\u0000-\u001f]+(?:\/[^/\\\u0000-\u001f]+)*$/;
+/** A segment that is "." or "..". */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 export type ColumnKind = "string" | "number" | "boolean" | "timestamp" | "json";
 
@@ -90,10 +93,19 @@ export function columnsOf(rows: Row[]): Map<string, ColumnKind> {
       }
       if (kind === null) continue;
       undecided.delete(name);
-      if (kind !== "string" && rows.every((r) => kindOf(r[name]) !== "string")) columns.set(name, kind);
+      if (kind !== "string" && !holdsString(rows, name)) columns.set(name, kind);
     }
   }
   return columns;
+}
+
+/**
+ * Whether some row holds a string in the column. A function of its own: a closure over the loop's `name` in
+ * columnsOf made every pass of that loop allocate a context (~530 bytes per row of 13 columns).
+ */
+function holdsString(rows: Row[], name: string): boolean {
+  for (const row of rows) if (typeof row[name] === "string") return true;
+  return false;
 }
 
 /** The minute isoTime formatted last (its first millisecond), and its text up to the seconds ("2026-11-20T09:41:"). */

@@ -355,11 +355,15 @@ export function* generateMeetings(options: DatagenOptions): Generator<Meeting> {
 
 /* ---- renderings ------------------------------------------------------------------------------------ */
 
+/** "00" to "99" and "000" to "999", made once: a transcript's cue times take four of them per line. */
+const PAD2 = Array.from({ length: 100 }, (_, i) => pad(i));
+const PAD3 = Array.from({ length: 1000 }, (_, i) => pad(i, 3));
+
 function timestamp(ms: number): string {
   const h = Math.floor(ms / 3_600_000);
   const m = Math.floor((ms % 3_600_000) / 60_000);
   const s = Math.floor((ms % 60_000) / 1000);
-  return `${pad(h)}:${pad(m)}:${pad(s)}.${pad(ms % 1000, 3)}`;
+  return `${PAD2[h] ?? pad(h)}:${PAD2[m]}:${PAD2[s]}.${PAD3[ms % 1000] ?? pad(ms % 1000, 3)}`;
 }
 
 /** Zoom's cloud-recording transcript: WebVTT, numbered cues, "Speaker Name: text". */
