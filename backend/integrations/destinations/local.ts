@@ -68,9 +68,17 @@ const q = (name: string) => `"${name}"`;
 type StageKind = "double" | "boolean" | "text";
 
 function stageKind(name: string, kind: ColumnKind, rows: Row[]): StageKind {
-  if (kind === "number" && rows.every((r) => r[name] === null || r[name] === undefined || typeof r[name] === "number")) return "double";
-  if (kind === "boolean" && rows.every((r) => r[name] === null || r[name] === undefined || typeof r[name] === "boolean")) return "boolean";
-  return "text";
+  return typedKind(kind, rows.every((r) => keepsTyped(kind, r[name])));
+}
+
+/** Whether a value leaves its column typed: NULL, or a value of the column's kind (number or boolean). */
+function keepsTyped(kind: ColumnKind, value: Row[string]): boolean {
+  return value === null || value === undefined || (kind === "number" ? typeof value === "number" : kind === "boolean" && typeof value === "boolean");
+}
+
+/** A column's staging, given whether every value of the batch left it typed. */
+function typedKind(kind: ColumnKind, typed: boolean): StageKind {
+  return typed && kind === "number" ? "double" : typed && kind === "boolean" ? "boolean" : "text";
 }
 
 const STAGE_TYPES = { double: DOUBLE, boolean: BOOLEAN, text: VARCHAR } as const;
@@ -100,21 +108,17 @@ function packColumns(columns: Map<string, ColumnKind>, batch: Row[]): { staged: 
   // Joined once per column: adding each value to the text made two short-lived strings per value.
   const items = new Array<string>(batch.length);
   for (const [name, kind] of columns) {
-    // A number or boolean column stays typed while every value has its type (one pass, where stageKind makes another).
-    let typed = kind === "number" || kind === "boolean";
+    // The column's staging is decided in this pass (stageKind would make another).
+    let typed = true;
     let length = batch.length - 1;
     for (let i = 0; i < batch.length; i++) {
       const value = batch[i]![name];
+      if (typed && !keepsTyped(kind, value)) typed = false;
       let item: string;
       if (value === null || value === undefined) item = NULL_MARK;
-      else if (typeof value === "number") {
-        item = Object.is(value, -0) ? "-0" : String(value);
-        if (kind === "boolean") typed = false;
-      } else if (typeof value === "boolean") {
-        item = String(value);
-        if (kind === "number") typed = false;
-      } else {
-        typed = false;
+      else if (typeof value === "number") item = Object.is(value, -0) ? "-0" : String(value);
+      else if (typeof value === "boolean") item = String(value);
+      else {
         item = typeof value === "string" ? value : String(scalar(value));
         // Only a whole value NULL_MARK reads back as NULL (NULLIF); a separator anywhere would split the value.
         if (item === NULL_MARK || item.includes(SEPARATOR)) return { staged: stagedKinds(columns, batch), packed: null, longest: 0 };
@@ -124,7 +128,7 @@ function packColumns(columns: Map<string, ColumnKind>, batch: Row[]): { staged: 
       length += item.length;
       if (length > PACKED_MAX_CHARS) return { staged: stagedKinds(columns, batch), packed: null, longest: 0 };
     }
-    staged.push({ name, kind: typed ? (kind === "number" ? "double" : "boolean") : "text" });
+    staged.push({ name, kind: typedKind(kind, typed) });
     packed.push(items.join(SEPARATOR));
   }
   return { staged, packed, longest };
