@@ -324,6 +324,26 @@ describe("LocalWriter guarantees", () => {
     await bulk.close();
   });
 
+  it("a bulk transaction writes each row group it fills before its commit, and commits whole ones (a folder with a quote in its name too)", async () => {
+    const dir = path.join(root(), "Team's warehouse");
+    const bulk = new LocalWriter(dir, { holdRows: BULK_ROWS });
+    // Transcript-like lines: a row group of them is more than DuckDB buffers before it writes (a share of its memory limit).
+    const line = "and on pricing, the renewal is in March, so we would like to see the new tiers before the board meets; ".repeat(3);
+    const rows = (from: number, count: number) => Array.from({ length: count }, (_, k) => ({ id: `u${from + k}`, n: from + k, text: `${line}${from + k}` }));
+    // Under BULK_ROWS: nothing is committed yet, but the full row groups are already in the file.
+    for (let from = 0; from < 100_000; from += 10_000) await bulk.upsertRows("lines", rows(from, 10_000), ["id"]);
+    expect(statSync(path.join(dir, "warehouse.duckdb")).size).toBeGreaterThan(1024 * 1024);
+    for (let from = 100_000; from < 150_000; from += 10_000) await bulk.upsertRows("lines", rows(from, 10_000), ["id"]);
+    await bulk.flush();
+    // The transaction that made the table committed its first call early (DDL_LANE_ROWS); the next one held 140,000
+    // rows when it passed BULK_ROWS (four row groups) and committed them as four whole row groups and the rest.
+    const groups = await bulk.query("SELECT row_group_id, max(count)::INT AS n FROM pragma_storage_info('lines') GROUP BY ALL ORDER BY row_group_id");
+    expect(BULK_ROWS).toBe(4 * 32_768);
+    expect(groups.map((g) => g.n)).toEqual([10_000, 32_768, 32_768, 32_768, 32_768, 140_000 - BULK_ROWS]);
+    expect(await bulk.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM lines")).toEqual([{ n: 150_000, d: 150_000 }]);
+    await bulk.close();
+  });
+
   it("a bulk writer writes the next rows while the last ones commit: later rows win across commits, and a background commit's error comes out", async () => {
     const dir = root();
     const bulk = new LocalWriter(dir, { holdRows: 100 });
