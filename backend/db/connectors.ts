@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, destinations, sources, syncRuns, transforms } from "./schema.js";
 import type { Connector, SyncRun, SyncRunStatus } from "../../contract/connectors.js";
@@ -179,6 +179,24 @@ export async function openRun(db: Database, connectorId: string): Promise<SyncRu
     .orderBy(desc(syncRuns.createdAt))
     .limit(1);
   return row ? toSyncRun(row) : null;
+}
+
+/** Every run that is queued or running and has a job (its job may have ended without it: see recoverLostRuns). */
+export async function openRunsWithJobs(db: Database): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(syncRuns)
+    .where(and(inArray(syncRuns.status, ["queued", "running"]), isNotNull(syncRuns.jobId)));
+}
+
+/** Updates the run only while it is still open under this job (a worker may have finished it meanwhile); true when it did. */
+export async function updateOpenRun(db: Database, id: string, jobId: string, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<boolean> {
+  const rows = await db
+    .update(syncRuns)
+    .set(values)
+    .where(and(eq(syncRuns.id, id), eq(syncRuns.jobId, jobId), inArray(syncRuns.status, ["queued", "running"])))
+    .returning({ id: syncRuns.id });
+  return rows.length > 0;
 }
 
 export async function updateRun(db: Database, id: string, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<void> {

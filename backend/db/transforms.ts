@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, transformRuns, transforms } from "./schema.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
@@ -146,6 +146,24 @@ export async function openTransformRun(db: Executor, transformId: string): Promi
     .orderBy(desc(transformRuns.createdAt))
     .limit(1);
   return row ? toTransformRun(row) : null;
+}
+
+/** Every transform run that is queued or running and has a job (its job may have ended without it: see recoverLostRuns). */
+export async function openTransformRunsWithJobs(db: Database): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(transformRuns)
+    .where(and(inArray(transformRuns.status, ["queued", "running"]), isNotNull(transformRuns.jobId)));
+}
+
+/** Updates the run only while it is still open under this job (a worker may have finished it meanwhile); true when it did. */
+export async function updateOpenTransformRun(db: Executor, id: string, jobId: string, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<boolean> {
+  const rows = await db
+    .update(transformRuns)
+    .set(values)
+    .where(and(eq(transformRuns.id, id), eq(transformRuns.jobId, jobId), inArray(transformRuns.status, ["queued", "running"])))
+    .returning({ id: transformRuns.id });
+  return rows.length > 0;
 }
 
 export async function updateTransformRun(db: Executor, id: string, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<void> {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import type { JobDefinition } from "./job.js";
-import { enqueueDueTransformRuns, performTransformRun, TRANSFORM_QUEUE, TRANSFORM_RETRY_LIMIT, TRANSFORM_SCHEDULER_QUEUE } from "../transforms/runner.js";
+import { enqueueDueTransformRuns, performTransformRun, recoverLostTransformRuns, TRANSFORM_QUEUE, TRANSFORM_RETRY_LIMIT, TRANSFORM_SCHEDULER_QUEUE } from "../transforms/runner.js";
 import type { WarehouseServices } from "../transforms/warehouse.js";
 
 /**
@@ -47,6 +47,8 @@ export function transformSchedulerJob(db: Database, boss: () => PgBoss): JobDefi
     cron: "* * * * *",
     retryLimit: 0,
     async handle(_payload, { log }) {
+      const recovered = await recoverLostTransformRuns(db, boss());
+      if (recovered) log.warn({ recovered }, "transform runs whose job had ended without them: queued again or failed");
       const queued = await enqueueDueTransformRuns(db, boss());
       if (queued) log.info({ queued }, "scheduled transform runs queued");
     },

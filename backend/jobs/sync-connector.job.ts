@@ -15,11 +15,14 @@ import {
   listRuns,
   markSynced,
   openRun,
+  openRunsWithJobs,
   setPaused,
+  updateOpenRun,
   updateRun,
 } from "../db/connectors.js";
 import { connectorDestinations, destinations, sources, syncRuns } from "../db/schema.js";
 import { toDestination } from "../db/destinations.js";
+import { recoverLostRuns } from "./lost-runs.js";
 import { startFileWriter } from "../integrations/destinations/file-writer.js";
 import { writerFor, type DestinationObject, type DestinationWriter, type Row } from "../integrations/destinations/index.js";
 import { hashString, toGongCall, toText, toVtt, type Meeting } from "../integrations/sources/datagen.js";
@@ -402,6 +405,12 @@ export async function enqueueDueRuns(db: Database, boss: PgBoss, now = new Date(
   return queued;
 }
 
+/** Queues again, or fails, the sync runs whose job ended without them (see recoverLostRuns); answers how many. */
+export async function recoverLostSyncRuns(db: Database, boss: PgBoss): Promise<number> {
+  const runs = (await openRunsWithJobs(db)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.connectorId }));
+  return recoverLostRuns(boss, SYNC_QUEUE, SYNC_RETRY_LIMIT, runs, (run, outcome) => updateOpenRun(db, run.id, run.jobId, outcome));
+}
+
 export function syncSchedulerJob(db: Database, boss: () => PgBoss): JobDefinition<z.ZodTypeAny> {
   return {
     name: SCHEDULER_QUEUE,
@@ -410,6 +419,8 @@ export function syncSchedulerJob(db: Database, boss: () => PgBoss): JobDefinitio
     cron: "* * * * *",
     retryLimit: 0,
     async handle(_payload, { log }) {
+      const recovered = await recoverLostSyncRuns(db, boss());
+      if (recovered) log.warn({ recovered }, "sync runs whose job had ended without them: queued again or failed");
       const queued = await enqueueDueRuns(db, boss());
       if (queued) log.info({ queued }, "scheduled syncs queued");
     },

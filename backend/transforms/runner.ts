@@ -7,11 +7,14 @@ import {
   insertTransformRun,
   listTransformRuns,
   openTransformRun,
+  openTransformRunsWithJobs,
   scheduledTransforms,
   setTransformStatus,
   transformRow,
+  updateOpenTransformRun,
   updateTransformRun,
 } from "../db/transforms.js";
+import { recoverLostRuns } from "../jobs/lost-runs.js";
 import { connectorRow } from "../db/connectors.js";
 import { latestSlot } from "../jobs/sync-connector.job.js";
 import { checkName } from "../integrations/destinations/writer.js";
@@ -186,6 +189,16 @@ export async function performTransformRun(services: WarehouseServices, runId: st
 /* ---- schedules ------------------------------------------------------------------------------------- */
 
 /** Every minute: queue a run for each transform (of an active connector) whose slot (daily/hourly, spread by id) has come. */
+/** Queues again, or fails, the transform runs whose job ended without them (see recoverLostRuns); answers how many. */
+export async function recoverLostTransformRuns(db: Database, boss: PgBoss): Promise<number> {
+  const runs = (await openTransformRunsWithJobs(db)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.transformId }));
+  return recoverLostRuns(boss, TRANSFORM_QUEUE, TRANSFORM_RETRY_LIMIT, runs, async (run, outcome) => {
+    if (!(await updateOpenTransformRun(db, run.id, run.jobId, outcome))) return false;
+    await setTransformStatus(db, run.key, STATUS_OF_RUN[outcome.status]);
+    return true;
+  });
+}
+
 export async function enqueueDueTransformRuns(db: Database, boss: PgBoss, now = new Date()): Promise<number> {
   let queued = 0;
   for (const transform of await scheduledTransforms(db)) {

@@ -12,6 +12,9 @@ import { generateMeetings } from "../../backend/integrations/sources/datagen.js"
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { SyncRun } from "../../contract/connectors.js";
+import PgBoss from "pg-boss";
+import { connectDatabase } from "../../backend/db/client.js";
+import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/jobs/sync-connector.job.js";
 
 /**
  * Real processes on a real Postgres: the API runs here, the workers are
@@ -27,6 +30,7 @@ let api: RunningBackend;
 let db: pg.Pool;
 let dataDir: string;
 let url: string;
+let databaseUrl: string;
 let cookie: string;
 let workerEnv: NodeJS.ProcessEnv;
 const workers = new Set<ChildProcess>();
@@ -38,7 +42,7 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
   await admin.end();
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reliability-"));
   const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir };
   // The queue is created by the first process to start: a short expiry, so a killed worker's job is retried soon.
@@ -220,6 +224,70 @@ describe("reliability with real worker processes", () => {
       expect((await call("GET", `/connectors/list-by-id/${connectorId}`)).body.last_synced_at).not.toBeNull();
     } finally {
       await stopWorker(worker, "SIGTERM");
+    }
+  });
+
+  it("a run whose job ended without it is queued again, or fails once no attempt is left", { timeout: 120_000 }, async () => {
+    const { connectorId } = await setup("Lost job", 4);
+    const handle = connectDatabase(databaseUrl, 2);
+    // The test plays the workers (it takes jobs and never completes them) and runs pg-boss's expiry every second.
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", supervise: true, schedule: false, maintenanceIntervalSeconds: 1 });
+    await boss.start();
+    const job = async (id: string) => (await db.query<{ state: string; retry_count: number }>("SELECT state, retry_count FROM pgboss.job WHERE id = $1", [id])).rows[0]!;
+    const jobReaches = async (id: string, state: string) => {
+      const until = Date.now() + 30_000;
+      while ((await job(id)).state !== state) {
+        if (Date.now() > until) throw new Error(`job ${id} is ${(await job(id)).state}, not ${state}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return job(id);
+    };
+    const take = async (runId: string) => {
+      const [taken] = await boss.fetch<{ runId: string }>(SYNC_QUEUE);
+      expect(taken?.data.runId).toBe(runId);
+      return taken!.id;
+    };
+    try {
+      // A worker finishes the first run and dies before telling pg-boss: the job expires into "retry", a stale job
+      // that will find its run done.
+      const first = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
+      const staleJob = await take(first);
+      await db.query("UPDATE sync_runs SET status = 'succeeded', attempts = 1, started_at = now(), finished_at = now() WHERE id = $1", [first]);
+      await jobReaches(staleJob, "retry");
+      // The next run's worker dies mid-run. Its job expires too, but the connector's retry state is taken (stately
+      // queue), so pg-boss fails it without a retry: nothing would ever run this run again.
+      const second = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
+      const lostJob = await take(second);
+      await db.query("UPDATE sync_runs SET status = 'running', attempts = 1, started_at = now() WHERE id = $1", [second]);
+      expect(await jobReaches(lostJob, "failed")).toMatchObject({ retry_count: 0 });
+      expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(409);
+
+      expect(await recoverLostSyncRuns(handle.db, boss)).toBe(1);
+      const { rows } = await db.query<{ status: string; job_id: string; error: string }>("SELECT status, job_id, error FROM sync_runs WHERE id = $1", [second]);
+      expect(rows[0]).toMatchObject({ status: "queued", error: "Attempt 1 was interrupted (its worker stopped), retrying." });
+      expect(rows[0]!.job_id).not.toBe(lostJob);
+      expect(await recoverLostSyncRuns(handle.db, boss)).toBe(0);
+      const worker = startWorker();
+      try {
+        expect(await waitFor(second, ["succeeded", "failed"], 90_000)).toBe("succeeded");
+      } finally {
+        await stopWorker(worker, "SIGTERM");
+      }
+      expect(await runStatus(first)).toBe("succeeded");
+
+      // A run lost on its last attempt fails, saying why, and no longer holds the connector back.
+      const third = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
+      const lastJob = await take(third);
+      await db.query("UPDATE sync_runs SET status = 'running', attempts = 4, started_at = now() WHERE id = $1", [third]);
+      await boss.cancel(SYNC_QUEUE, lastJob);
+      expect(await recoverLostSyncRuns(handle.db, boss)).toBe(1);
+      const failed = await db.query<{ status: string; error: string; finished_at: Date | null }>("SELECT status, error, finished_at FROM sync_runs WHERE id = $1", [third]);
+      expect(failed.rows[0]).toMatchObject({ status: "failed", error: "Attempt 4 was interrupted (its worker stopped), and no retry is left." });
+      expect(failed.rows[0]!.finished_at).not.toBeNull();
+      expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(202);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+      await handle.close();
     }
   });
 });

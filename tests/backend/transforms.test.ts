@@ -13,7 +13,7 @@ import { createLogger } from "../../backend/lib/log.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
-import { enqueueDueTransformRuns, resultTableName } from "../../backend/transforms/runner.js";
+import { enqueueDueTransformRuns, recoverLostTransformRuns, resultTableName, TRANSFORM_QUEUE } from "../../backend/transforms/runner.js";
 import { HOSTED_UNAVAILABLE } from "../../backend/transforms/provider.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import { TRANSFORM_MESSAGES as M, transformSchema, type TransformRun } from "../../contract/transforms.js";
@@ -379,6 +379,49 @@ describe("transforms: create, run, results, ownership", () => {
       await enqueueDueTransformRuns(handle.db, boss, later);
       const again = await db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
       expect(again.rows[0].n).toBe(1);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
+  it("a run whose job ended without it (its worker lost) is queued again, or fails once no attempt is left", async () => {
+    const { connectorId } = await localConnector(cookie, false);
+    const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Lost Worker" }));
+    const id = created.body.transform_id as string;
+    await waitForRun(id, created.body.run_id);
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
+    await boss.start();
+    // A run a worker was running when it died, whose job will not run again (here: cancelled before anyone took it).
+    const lost = async (attempts: number) => {
+      const { rows } = await db.query<{ id: string; owner_id: string }>(
+        "INSERT INTO transform_runs (transform_id, owner_id, trigger, status, attempts, started_at) SELECT id, owner_id, 'manual', 'running', $2, now() FROM transforms WHERE id = $1 RETURNING id",
+        [id, attempts],
+      );
+      const jobId = await boss.send(TRANSFORM_QUEUE, { runId: rows[0]!.id }, { singletonKey: id, startAfter: 3600 });
+      await boss.cancel(TRANSFORM_QUEUE, jobId!);
+      await db.query("UPDATE transform_runs SET job_id = $2 WHERE id = $1", [rows[0]!.id, jobId]);
+      await db.query("UPDATE transforms SET status = 'RUNNING' WHERE id = $1", [id]);
+      return { runId: rows[0]!.id, jobId: jobId! };
+    };
+    try {
+      const retried = await lost(1);
+      expect((await call("POST", `/transforms/${id}/run`)).status).toBe(409);
+      expect(await recoverLostTransformRuns(handle.db, boss)).toBe(1);
+      const again = await waitForRun(id, retried.runId);
+      expect(again.status).toBe("succeeded");
+      const { rows } = await db.query<{ job_id: string; attempts: number }>("SELECT job_id, attempts FROM transform_runs WHERE id = $1", [retried.runId]);
+      expect(rows[0]!.job_id).not.toBe(retried.jobId);
+      expect(rows[0]!.attempts).toBe(2);
+      expect((await call("GET", `/transforms/${id}`)).body.status).toBe("SUCCEEDED");
+
+      const spent = await lost(4);
+      expect(await recoverLostTransformRuns(handle.db, boss)).toBe(1);
+      expect(await recoverLostTransformRuns(handle.db, boss)).toBe(0);
+      const failed = (await call("GET", `/transforms/${id}/runs`)).body.runs.find((r: TransformRun) => r.id === spent.runId) as TransformRun;
+      expect(failed).toMatchObject({ status: "failed", error: "Attempt 4 was interrupted (its worker stopped), and no retry is left." });
+      expect(failed.finished_at).not.toBeNull();
+      expect((await call("GET", `/transforms/${id}`)).body.status).toBe("FAILED");
+      expect((await call("POST", `/transforms/${id}/run`)).status).toBe(202);
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }
