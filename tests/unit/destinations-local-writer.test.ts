@@ -244,12 +244,15 @@ describe("LocalWriter guarantees", () => {
     const other = new LocalWriter(dir);
     const tables = async () => (await other.query("SELECT table_name FROM duckdb_tables() ORDER BY table_name")).map((r) => r.table_name);
     const rows = (from: number, to: number, note = "first") => Array.from({ length: to - from }, (_, k) => ({ id: `k${from + k}`, n: from + k, note }));
-    await bulk.upsertRows("lines", rows(0, 600), ["id"]);
+    // Each table is made in a transaction of its own, before any of its rows: making "lines" commits the head held.
     await bulk.upsertRows("heads", [{ id: "h1" }], ["id"]);
-    expect(await tables()).toEqual([]); // held: nothing in the warehouse yet
-    await bulk.upsertRows("lines", rows(600, 1100), ["id"]);
-    // 1,101 rows held: both tables merged, in one transaction.
+    expect(await tables()).toEqual(["heads"]);
+    expect(await other.query("SELECT count(*)::INT AS n FROM heads")).toEqual([{ n: 0 }]); // held
+    await bulk.upsertRows("lines", rows(0, 600), ["id"]);
     expect(await tables()).toEqual(["heads", "lines"]);
+    expect(await other.query("SELECT (SELECT count(*) FROM heads)::INT AS h, (SELECT count(*) FROM lines)::INT AS l")).toEqual([{ h: 1, l: 0 }]);
+    await bulk.upsertRows("lines", rows(600, 1100), ["id"]);
+    // 1,100 rows held: merged.
     expect(await other.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 1100 }]);
     // Held again; k5 twice in two calls (the first is merged before the second is held), k1100.. new.
     await bulk.upsertRows("lines", rows(1100, 1200).concat(rows(5, 6, "second")), ["id"]);
@@ -335,11 +338,12 @@ describe("LocalWriter guarantees", () => {
     expect(statSync(path.join(dir, "warehouse.duckdb")).size).toBeGreaterThan(1024 * 1024);
     for (let from = 100_000; from < 150_000; from += 10_000) await bulk.upsertRows("lines", rows(from, 10_000), ["id"]);
     await bulk.flush();
-    // The transaction that made the table committed its first call early (DDL_LANE_ROWS); the next one held 140,000
-    // rows when it passed BULK_ROWS (four row groups) and committed them as four whole row groups and the rest.
+    // The table was made in a transaction of its own. The first rows' transaction held 140,000 rows when it passed
+    // BULK_ROWS (four row groups): it committed them, into the empty table, as four whole row groups and the rest;
+    // the last 10,000 rows made a row group of their own.
     const groups = await bulk.query("SELECT row_group_id, max(count)::INT AS n FROM pragma_storage_info('lines') GROUP BY ALL ORDER BY row_group_id");
     expect(BULK_ROWS).toBe(4 * 32_768);
-    expect(groups.map((g) => g.n)).toEqual([10_000, 32_768, 32_768, 32_768, 32_768, 140_000 - BULK_ROWS]);
+    expect(groups.map((g) => g.n)).toEqual([32_768, 32_768, 32_768, 32_768, 140_000 - BULK_ROWS, 10_000]);
     expect(await bulk.query("SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS d FROM lines")).toEqual([{ n: 150_000, d: 150_000 }]);
     await bulk.close();
   });
