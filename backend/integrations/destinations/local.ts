@@ -318,6 +318,16 @@ interface LaneTable {
 /** A table's columns in order, with their DuckDB types. */
 type TableColumns = { name: string; type: string }[];
 
+/** The table's columns (none when it does not exist), and whether it has a key constraint. */
+async function describeTable(db: DuckDBConnection, table: string): Promise<{ columns: TableColumns; keyed: boolean }> {
+  const result = await db.runAndReadAll(
+    "SELECT column_name, data_type, (SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND constraint_type IN ('PRIMARY KEY', 'UNIQUE'))::INT FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 ORDER BY ordinal_position",
+    [table],
+  );
+  const rows = result.getRows();
+  return { columns: rows.map((r) => ({ name: String(r[0]), type: String(r[1]) })), keyed: rows.length > 0 && Number(rows[0]![2]) > 0 };
+}
+
 const sameShape = (table: LaneTable, staged: LaneTable["staged"], key: string[]) =>
   table.staged.length === staged.length &&
   table.staged.every((c, i) => c.name === staged[i]!.name && c.kind === staged[i]!.kind) &&
@@ -840,19 +850,13 @@ export class LocalWriter implements DestinationWriter {
     if (!known) {
       const definitions = [...columns].map(([name, kind]) => `${q(name)} ${DUCK_TYPES[kind]}`);
       await db.run(`CREATE TABLE IF NOT EXISTS ${q(table)} (${definitions.join(", ")})`);
-      const keyed = await db.runAndReadAll(
-        "SELECT count(*)::INT FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ? AND constraint_type IN ('PRIMARY KEY', 'UNIQUE')",
-        [table],
-      );
-      if (Number(keyed.getRows()[0]![0]) > 0) {
+      const existing = await describeTable(db, table);
+      if (existing.keyed) {
+        // Rebuilt with the same columns.
         const rebuilt = `tributary_rebuild_${this.tag}`;
         await db.run(`CREATE TABLE ${q(rebuilt)} AS SELECT * FROM ${q(table)}; DROP TABLE ${q(table)}; ALTER TABLE ${q(rebuilt)} RENAME TO ${q(table)}`);
       }
-      const existing = await db.runAndReadAll(
-        "SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
-        [table],
-      );
-      known = existing.getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+      known = existing.columns;
       lane.ddl = true;
     }
     const names = new Set(known.map((c) => c.name.toLowerCase()));
@@ -865,21 +869,14 @@ export class LocalWriter implements DestinationWriter {
   }
 
   /**
-   * Reads the table's columns (for `ready`) when it exists already with every column of the batch and no key
-   * constraint: then there is nothing to make. Answers whether it did.
+   * Reads the table's columns, when it exists without a key constraint (one made by an earlier version is rebuilt by
+   * ensureTable); answers whether it holds every column of the batch, so that there is nothing to make.
    */
   private async readColumns(table: string, columns: Map<string, ColumnKind>): Promise<boolean> {
-    const db = await this.db(this.lanes[this.current]);
-    const result = await db.runAndReadAll(
-      "SELECT column_name, data_type, (SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND constraint_type IN ('PRIMARY KEY', 'UNIQUE'))::INT FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 ORDER BY ordinal_position",
-      [table],
-    );
-    const rows = result.getRows();
-    if (rows.length === 0 || Number(rows[0]![2]) > 0) return false;
-    const known = rows.map((r) => ({ name: String(r[0]), type: String(r[1]) }));
-    if (![...columns.keys()].every((name) => known.some((c) => c.name.toLowerCase() === name.toLowerCase()))) return false;
-    this.tables.set(table, known);
-    return true;
+    const existing = await describeTable(await this.db(this.lanes[this.current]), table);
+    if (existing.columns.length === 0 || existing.keyed) return false;
+    this.tables.set(table, existing.columns);
+    return this.ready(table, columns);
   }
 
   /** Runs a read query on the warehouse (for checks and the transforms issue). */
