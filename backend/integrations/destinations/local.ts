@@ -372,7 +372,10 @@ interface Lane {
   /** Tables written in the transaction (in the order first written). */
   pending: Map<string, LaneTable>;
   rows: number;
-  /** The transaction created a table or added columns: another lane's transaction begins once it has committed. */
+  /**
+   * The transaction created a table or added columns (a rollback makes the writer read columns again). A bulk writer
+   * commits such a transaction before any other begins (see `stage`), so no lane waits for one.
+   */
   ddl: boolean;
   /** This lane's commit running in the background, if any (its error comes out when it is awaited). */
   merging?: Promise<void>;
@@ -604,8 +607,8 @@ export class LocalWriter implements DestinationWriter {
   private async openLane(lane: Lane, db: DuckDBConnection): Promise<void> {
     if (lane.open) return;
     const other = this.lanes[this.lanes[0] === lane ? 1 : 0];
-    // Its tables must be committed before this transaction can see (and write) them.
-    if (other.ddl || !this.holdRows) await this.settle(other);
+    // A writer that commits each call has the other lane's commit done first.
+    if (!this.holdRows) await this.settle(other);
     // Behind other writers that wait for the file: this writer's other lane commits first, then the lock is handed on.
     const lock = this.shared!.lock;
     if (lock.owner === this && lock.waiting.length > 0) {
