@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { startBackend, type Role } from "./server.js";
 import { createLogger } from "./lib/log.js";
-import { tuneWorkerHeap } from "./lib/worker-heap.js";
+import { prepareWorkerProcess } from "./jobs/worker-process.js";
 
 /** `tsx backend/main.ts [--role api|worker|all]`: the API and the workers, or either alone. */
 const { values } = parseArgs({ options: { role: { type: "string", default: "all" } } });
@@ -10,8 +10,10 @@ if (!["api", "worker", "all"].includes(role)) {
   console.error(`Unknown role "${role}": use api, worker or all.`);
   process.exit(2);
 }
-if (role !== "api") tuneWorkerHeap();
 const log = createLogger(process.env.LOG_LEVEL);
+// Not waited for: the file thread and the spare DuckDB instance are made while the backend starts. What cannot be made
+// now is made again by the run that needs it.
+if (role !== "api") prepareWorkerProcess().catch((error: unknown) => log.warn({ err: error }, "the worker's file thread or spare DuckDB instance could not be made"));
 try {
   const backend = await startBackend({ role, log });
   let stopping = false;

@@ -304,9 +304,10 @@ export async function syncConnector(services: SyncServices, connectorId: string,
     .innerJoin(destinations, eq(destinations.id, connectorDestinations.destinationId))
     .where(eq(connectorDestinations.connectorId, connector.id));
   if (targets.length === 0) throw new PermanentSyncError("The connector has no destinations.");
-  // A local destination's files are written on their own thread, which takes ~30 ms to start: it starts now, while
-  // the source is read and the warehouse opened, rather than holding up the first batch. Cloud-only runs need none.
-  if (targets.some(({ d }) => d.integrationName === "local")) startFileWriter();
+  // A local destination's files are written on their own thread. A worker process starts it at boot
+  // (prepareWorkerProcess); elsewhere it starts now, while the source is read and the warehouse opened, rather than
+  // at the first batch. A thread that cannot start fails that batch's write. Cloud-only runs need none.
+  if (targets.some(({ d }) => d.integrationName === "local")) startFileWriter().catch(() => {});
   const [source] = await db.select().from(sources).where(eq(sources.id, connector.sourceId));
   if (!source) throw new PermanentSyncError("The connector's source no longer exists.");
   if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {

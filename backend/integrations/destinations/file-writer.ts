@@ -17,6 +17,8 @@ export interface FileJobDone {
 }
 
 let worker: Worker | undefined;
+/** The running thread's first answer (see startFileWriter). */
+let ready: Promise<void> | undefined;
 let nextId = 0;
 let nextTag = 0;
 const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -39,7 +41,10 @@ function thread(): Worker {
     else job.reject(Object.assign(new Error(done.error.message), done.error.code ? { code: done.error.code } : {}));
   });
   const lost = (error: Error) => {
-    if (worker === made) worker = undefined;
+    if (worker === made) {
+      worker = undefined;
+      ready = undefined;
+    }
     fail(error);
   };
   made.on("error", lost);
@@ -52,17 +57,29 @@ function thread(): Worker {
 }
 
 /**
- * Starts the file writer thread if it is not running (it boots in ~30 ms, on a core of its own), unreferenced until
- * a job waits: a sync with a local destination calls it as soon as it knows, so that the thread is up by the time
- * its first batch's files are ready.
+ * Starts the file writer thread if it is not running, unreferenced until a job waits; resolves once the thread has
+ * answered (an empty job). It boots in ~30 ms on a core of its own, but ~85–100 ms while a sync keeps both cores busy:
+ * a worker process starts it at boot (prepareWorkerProcess), so that no sync waits for it, and a sync with a local
+ * destination calls it as soon as it knows, in a process that did not. Rejects if the thread cannot start (the next
+ * call tries again).
  */
-export function startFileWriter(): void {
-  thread();
+export function startFileWriter(): Promise<void> {
+  if (worker && ready) return ready;
+  const answered = post("ready", []);
+  ready = answered;
+  answered.catch(() => {
+    if (ready === answered) ready = undefined;
+  });
+  return answered;
 }
 
 /** Writes `files` (absolute targets), each whole or not at all; rejects with the first failure (its OS code kept). */
 export function writeFiles(tag: string, files: FileJob["files"]): Promise<void> {
   if (files.length === 0) return Promise.resolve();
+  return post(tag, files);
+}
+
+function post(tag: string, files: FileJob["files"]): Promise<void> {
   const id = nextId++;
   const job: FileJob = { id, tag: `${tag}-${(nextTag++).toString(36)}`, files };
   return new Promise<void>((resolve, reject) => {
