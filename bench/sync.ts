@@ -29,10 +29,11 @@
  * BENCH_SYNC_LOOKBACK (default 7 days), BENCH_SYNC_SCALES (default "1,10,100"),
  * BENCH_SYNC_RUNS (default 3), BENCH_SYNC_PG_PORT (default 54369),
  * BENCH_QUIET_WAIT (default 60) seconds to wait before each run for other
- * processes to leave the CPUs and for the disk under TMPDIR to settle (0: do
- * not wait), BENCH_KEEP_DATA=1 keeps the temporary folder.
+ * processes to leave the CPUs and for the disk under TMPDIR to settle, after
+ * writing back what earlier runs left in the page cache (0: neither),
+ * BENCH_KEEP_DATA=1 keeps the temporary folder.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -52,7 +53,7 @@ import { SecretBox } from "../backend/lib/crypto.js";
 import { LocalWriter, localFolder, resolveLocalRoot } from "../backend/integrations/destinations/local.js";
 import { generateMeetings, type Meeting } from "../backend/integrations/sources/datagen.js";
 import { meetingBatch, syncConnector } from "../backend/jobs/sync-connector.job.js";
-import { tuneWorkerHeap } from "../backend/lib/worker-heap.js";
+import { prepareWorkerProcess } from "../backend/jobs/worker-process.js";
 import { mdTable } from "./lib/report.js";
 
 const here = fileURLToPath(import.meta.url);
@@ -159,6 +160,15 @@ async function waitForQuiet(maxSeconds: number, dir: string, threshold = 0.25): 
   }
 }
 
+/**
+ * Writes back what earlier runs left dirty in the page cache (`sync`). The kernel writes dirty pages back ~30 s after
+ * they were written: a 100× run leaves ~0.5 GB, whose writeback landed in the middle of the next runs and slowed their
+ * file creation (seen as CPUs used by others, up to 0.7, during a 1× run).
+ */
+function writeBack(): void {
+  spawnSync("sync", { stdio: "ignore" });
+}
+
 /* ---- the child: one volume ---------------------------------------------------------------------------- */
 
 interface ChildArgs {
@@ -237,8 +247,9 @@ async function oneStream(args: ChildArgs, file: string): Promise<number> {
 }
 
 async function child(args: ChildArgs): Promise<VolumeResult> {
-  // The sync runs as backend/main.ts runs the workers.
-  tuneWorkerHeap();
+  // The sync runs in a worker process as backend/main.ts starts one: its heap setting, its file writer thread and a
+  // DuckDB instance made ahead, which a worker makes at boot (a worker's first sync waits for nothing its others do not).
+  await prepareWorkerProcess();
   const handle = connectDatabase(args.databaseUrl, 2);
   try {
     const services = { db: handle.db, secrets: new SecretBox(randomBytes(32).toString("base64url")), config: { DATA_DIR: args.dataDir } };
@@ -404,7 +415,10 @@ export async function runSyncBench(options: SyncBenchOptions = {}): Promise<Sync
       });
       const connectorId = await insertConnector(db, ownerId, { name: `Sync ${scale}× (run ${round})`, description: "", sourceId: source.id, platform: PLATFORM, frequency: "daily", lookbackDays }, [id]);
       const meetingsPerDay = perDay * scale;
-      if (quietWait > 0) await waitForQuiet(quietWait, dataDir);
+      if (quietWait > 0) {
+        writeBack();
+        await waitForQuiet(quietWait, dataDir);
+      }
       log(`${scale}×, run ${round} of ${runs}: ${meetingsPerDay} meetings/day × ${lookbackDays} days …`);
       const result = await runChild({ databaseUrl: server.url, dataDir, connectorId, sourceId: source.id, folder: destinationFolder, meetingsPerDay, lookbackDays, scale, run: round });
       log(
