@@ -277,6 +277,18 @@ describe("columnsOf", () => {
     expect([...kinds.keys()]).toEqual(["id", "n", "s", "t", "always", "mixed", "late", "meta"]);
   });
 
+  it("looks at every row however many of one shape come before it: a new column, a column decided late, names in another order", () => {
+    const same = Array.from({ length: 50 }, (_, i) => ({ id: `r${i}`, n: i }));
+    const kinds = columnsOf([...same, { id: "x", n: 1, extra: true }, ...same, { n: 2, id: "y", later: null }, ...same, { id: "z", n: 3, later: new Date(0) }, ...same]);
+    expect(Object.fromEntries(kinds)).toEqual({ id: "string", n: "number", extra: "boolean", later: "timestamp" });
+    expect([...kinds.keys()]).toEqual(["id", "n", "extra", "later"]);
+    // A column null so far is looked at in every row, even in rows of the shape before.
+    const nulls = Array.from({ length: 50 }, (_, i) => ({ id: `r${i}`, maybe: null as number | string | null }));
+    expect(columnsOf([...nulls, { id: "a", maybe: 1 }, ...nulls]).get("maybe")).toBe("number");
+    expect(columnsOf([...nulls, { id: "a", maybe: 1 }, { id: "b", maybe: "s" }]).get("maybe")).toBe("string");
+    expect(() => columnsOf([...same, { id: "q", "bad name": 1 }])).toThrow(/Invalid column name "bad name"/);
+  });
+
   it("refuses a column name a destination could not take, wherever it first appears", () => {
     expect(() => columnsOf([{ id: "a" }, { id: "b", "bad name": 1 }])).toThrow(/Invalid column name "bad name"/);
   });
