@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, signIn, test } from "./fixtures";
 
 /**
@@ -33,7 +34,7 @@ function clickWhileLoading(ms: number) {
 }
 
 /** React has taken over the heading (it carries React's fiber), so the page hydrated despite the clicks. */
-async function expectHydratedAfterClicks(page: import("@playwright/test").Page) {
+async function expectHydratedAfterClicks(page: Page) {
   await page.waitForFunction(() => window.__clicksDone !== undefined, null, { timeout: CLICK_FOR_MS + 10_000 });
   expect(await page.evaluate(() => window.__clicksDone)).toBeGreaterThan(10);
   const hydrated = await page.locator("h1").first().evaluate((h1) => Object.keys(h1).some((key) => key.startsWith("__reactFiber")));

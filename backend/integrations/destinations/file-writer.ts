@@ -64,7 +64,8 @@ function thread(): Worker {
  * call tries again).
  */
 export function startFileWriter(): Promise<void> {
-  if (worker && ready) return ready;
+  // Cleared with the thread it waited for (lost) or when it failed: while set, that thread runs or is starting.
+  if (ready) return ready;
   const answered = post("ready", []);
   ready = answered;
   answered.catch(() => {
