@@ -249,7 +249,7 @@ function newInstance(): Promise<DuckDBInstance> {
 
 function makeSpare(): Promise<DuckDBInstance> {
   const made = newInstance().then(async (instance) => {
-    // An instance's first catalog query binds DuckDB's information_schema views (15–35 ms, 5 ms for the next): a
+    // An instance's first catalog query binds DuckDB's information_schema views (20–37 ms, ~5 ms for the next): a
     // sync's first table check would wait for it. Run once here, on the instance's own in-memory database.
     try {
       const connection = await instance.connect();
