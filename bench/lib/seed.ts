@@ -19,6 +19,12 @@ function prng(seed: number) {
   };
 }
 
+/** When the id's latest scheduled slot (latestSlot) began; null when it was created after it (the scheduler skips that slot). */
+function lastSlot(id: string, frequency: string, createdAt: Date, now: number): number | null {
+  const slot = latestSlot(id, frequency, new Date(now)).getTime();
+  return slot >= createdAt.getTime() ? slot : null;
+}
+
 /** One multi-row INSERT: rows of equal width become ($1,$2,…),($n,…). */
 async function insertRows(client: pg.ClientBase, table: string, columns: string[], rows: unknown[][], batch = 500) {
   for (let start = 0; start < rows.length; start += batch) {
@@ -133,11 +139,10 @@ export async function seedConnectors(databaseUrl: string, email: string, connect
       const createdAt = new Date(now - rnd.next() * 365 * day);
       const neverSynced = rnd.next() < 0.15;
       const frequency = rnd.next() < 0.6 ? "daily" : "hourly";
-      // The run of its latest slot (none when created after it: the scheduler skips that slot), and the sync it made.
-      const slot = latestSlot(id, frequency, new Date(now)).getTime();
-      const lastRun = slot >= createdAt.getTime() ? slot : null;
-      const finished = lastRun === null ? null : lastRun + rnd.int(2_000, 90_000);
-      const lastSynced = neverSynced || finished === null ? null : new Date(Math.min(finished, now));
+      // The run of its latest slot, and the sync it made.
+      const lastRun = lastSlot(id, frequency, createdAt, now);
+      const finished = lastRun === null ? now : Math.min(lastRun + rnd.int(2_000, 90_000), now);
+      const lastSynced = neverSynced || lastRun === null ? null : new Date(finished);
       if (lastRun !== null) {
         runRows.push([
           randomUUID(),
@@ -151,7 +156,7 @@ export async function seedConnectors(databaseUrl: string, email: string, connect
           neverSynced ? "The source has no credential any more. Create the source again to authenticate." : null,
           new Date(lastRun),
           new Date(lastRun),
-          new Date(Math.min(finished!, now)),
+          new Date(finished),
         ]);
       }
       connectorRows.push([
@@ -199,8 +204,8 @@ export async function seedConnectors(databaseUrl: string, email: string, connect
     await insertRows(client, "transforms", ["id", "owner_id", "name", "description", "transform_type", "template_id", "connector_id", "created_at"], transformRows);
     // Transforms run daily (the column's default), each at its latest slot too.
     const transformRunRows = transformRows.flatMap(([id, , , , , , , createdAt]) => {
-      const slot = latestSlot(id as string, "daily", new Date(now)).getTime();
-      if (slot < (createdAt as Date).getTime()) return [];
+      const slot = lastSlot(id as string, "daily", createdAt as Date, now);
+      if (slot === null) return [];
       return [[randomUUID(), id, userId, "succeeded", "schedule", 1, rnd.int(20, 400), new Date(slot), new Date(slot), new Date(Math.min(slot + rnd.int(2_000, 30_000), now))]];
     });
     await insertRows(client, "transform_runs", ["id", "transform_id", "owner_id", "status", "trigger", "attempts", "records", "created_at", "started_at", "finished_at"], transformRunRows);
