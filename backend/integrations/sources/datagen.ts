@@ -372,13 +372,17 @@ function timestamp(ms: number): string {
 
 /** Zoom's cloud-recording transcript: WebVTT, numbered cues, "Speaker Name: text". */
 export function toVtt(meeting: Meeting): string {
-  const cues = meeting.utterances.map((u) => `${u.index + 1}\n${timestamp(u.startMs)} --> ${timestamp(u.endMs)}\n${u.speaker.name}: ${u.text}\n`);
+  // Lines are pushed, not mapped: see meetingOf (an inlined map's holey array threw the optimized join away).
+  const cues: string[] = [];
+  for (const u of meeting.utterances) cues.push(`${u.index + 1}\n${timestamp(u.startMs)} --> ${timestamp(u.endMs)}\n${u.speaker.name}: ${u.text}\n`);
   return `WEBVTT\n\n${cues.join("\n")}`;
 }
 
 /** A plain-text transcript: "[hh:mm:ss] Speaker: text" per line. */
 export function toText(meeting: Meeting): string {
-  return meeting.utterances.map((u) => `[${timestamp(u.startMs).slice(0, 8)}] ${u.speaker.name}: ${u.text}`).join("\n") + "\n";
+  const lines: string[] = [];
+  for (const u of meeting.utterances) lines.push(`[${timestamp(u.startMs).slice(0, 8)}] ${u.speaker.name}: ${u.text}`);
+  return lines.join("\n") + "\n";
 }
 
 /** Gong's call shape: metaData, parties, and the transcript as monologues of sentences. */
