@@ -55,3 +55,58 @@ test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ 
   await expect(page.getByRole("heading", { name: /Hi Grace/ })).toBeVisible();
   await capture(page, "connectors-phone.png", { fullPage: true });
 });
+
+/**
+ * Issue 5: a connector's screens with data in them, made through the product's own forms: a data generator source,
+ * a local folder, the connector's create form, its details after a Sync now (with the run history), and the list.
+ */
+test("screenshots of a connector: create, details with its run history, the list", async ({ page, jsEnabled }) => {
+  test.skip(!jsEnabled, "One set of screenshots, with JavaScript on, is enough.");
+  test.slow(); // three records made through their forms, and a sync
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, { name: "Katherine Johnson", email: "katherine.johnson@example.com" }, { from: "/sources/add" });
+
+  await page.getByLabel("Name", { exact: true }).fill("Sales calls");
+  await page.getByLabel("Description").fill("Synthetic customer calls");
+  await page.getByLabel("Source type").selectOption({ label: "Data Generator" });
+  await expect(page).toHaveURL(/\/sources\/add\/datagen/);
+  await page.getByRole("button", { name: "Authenticate" }).click();
+  await expect(page.getByText("Authenticated with Data Generator")).toBeVisible();
+  await page.getByLabel("Company name").fill("Acme Rockets");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page).toHaveURL(`${APP_URL}/sources`);
+
+  await page.goto("/destinations/add");
+  await page.getByLabel("Name").fill("Laptop folder");
+  await page.getByLabel("Description").fill("Files and a DuckDB warehouse");
+  await page.getByLabel("Integration type").selectOption({ label: "Local folder" });
+  await expect(page.getByRole("heading", { name: "Local folder" })).toBeVisible();
+  await page.getByRole("button", { name: "Create Destination" }).click();
+  await expect(page).toHaveURL(`${APP_URL}/destinations`);
+
+  await page.goto("/connectors/add");
+  await page.getByLabel("Connector name").fill("Sales calls to the laptop");
+  await page.getByLabel("Description").fill("Every call of the week, every day");
+  const source = page.getByLabel("Source").locator("option").filter({ hasText: /Sales calls/ });
+  await page.getByLabel("Source").selectOption((await source.getAttribute("value"))!);
+  await page.getByLabel("Platform").selectOption({ label: "ZOOM" });
+  await page.getByLabel(/Laptop folder/).check();
+  await page.getByLabel("Frequency").selectOption({ label: "Daily" });
+  await page.getByLabel("Lookback days").selectOption({ label: "7 days" });
+  await capture(page, "connector-create.png", { fullPage: true });
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(page).toHaveURL(`${APP_URL}/connectors`);
+  await page.getByRole("link", { name: "Sales calls to the laptop" }).click();
+  await expect(page).toHaveURL(/\/connectors\/details\/[0-9a-f-]{36}$/);
+
+  await page.getByRole("button", { name: "Sync now" }).click();
+  const run = page.locator("tbody tr").first();
+  await expect(run).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
+  await capture(page, "connector-details.png", { fullPage: true });
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connectors" }).click();
+  await expect(page).toHaveURL(`${APP_URL}/connectors`);
+  // The list's Last Connection column: the run's time and its mark.
+  await expect(page.getByRole("row", { name: /Sales calls to the laptop/ })).not.toContainText("Never");
+  await capture(page, "connectors-list.png");
+});
