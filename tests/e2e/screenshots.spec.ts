@@ -13,6 +13,8 @@ import { expect, signIn, test } from "./fixtures";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const folder = process.env.UPDATE_SCREENSHOTS ? path.join(root, "docs/screenshots") : path.join(root, RESULTS_DIR, "screenshots");
 
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "One set of screenshots, with JavaScript on, is enough.");
+
 /** A still picture: web fonts loaded, no hover state, CSS transitions finished. */
 async function capture(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   await page.evaluate(() => document.fonts.ready);
@@ -20,8 +22,7 @@ async function capture(page: Page, name: string, options: { fullPage?: boolean }
   await page.screenshot({ path: path.join(folder, name), animations: "disabled", fullPage: options.fullPage ?? false });
 }
 
-test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ page, jsEnabled }) => {
-  test.skip(!jsEnabled, "One set of screenshots, with JavaScript on, is enough.");
+test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.goto("/");
@@ -60,8 +61,7 @@ test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ 
  * Issue 5: a connector's screens with data in them, made through the product's own forms: a data generator source,
  * a local folder, the connector's create form, its details after a Sync now (with the run history), and the list.
  */
-test("screenshots of a connector: create, details with its run history, the list", async ({ page, jsEnabled }) => {
-  test.skip(!jsEnabled, "One set of screenshots, with JavaScript on, is enough.");
+test("screenshots of a connector: create, details with its run history, the list", async ({ page }) => {
   test.slow(); // three records made through their forms, and a sync
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, { name: "Katherine Johnson", email: "katherine.johnson@example.com" }, { from: "/sources/add" });
