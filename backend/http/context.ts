@@ -23,7 +23,7 @@ export type ApiEnv = { Variables: { user: SessionUser; services: Services } };
 
 /** A problem with the request the caller can fix: answered as 4xx { message }. */
 export class ApiError extends Error {
-  constructor(readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 502, message: string) {
+  constructor(readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503 | 504, message: string) {
     super(message);
   }
 }
