@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "./text.js";
 
 export const FREQUENCIES = ["daily", "hourly"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -89,12 +90,12 @@ export const CONNECTOR_MESSAGES = {
 } as const;
 const M = CONNECTOR_MESSAGES;
 
-const requiredText = (message: string, max: number, tooLong: string) =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: message }).trim().min(1, message).max(max, tooLong));
+const requiredText = (message: string, max: number, tooLong: string, label: string) =>
+  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: message }).trim().min(1, message).max(max, tooLong), label));
 const optionalText = (max: number, tooLong: string) =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: "Description must be text" }).trim().max(max, tooLong));
+  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: "Description must be text" }).trim().max(max, tooLong), "Description"));
 
-export const connectorNameSchema = requiredText(M.nameRequired, 200, "Connector name must be 200 characters or fewer");
+export const connectorNameSchema = requiredText(M.nameRequired, 200, "Connector name must be 200 characters or fewer", "Name");
 export const connectorDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer");
 /** Trimmed, case-insensitive, and only what the engine can schedule. */
 export const frequencySchema = z.preprocess(
@@ -107,7 +108,7 @@ export const lookbackSchema = z.preprocess(
     .number({ required_error: M.lookbackRequired, invalid_type_error: M.lookbackInvalid })
     .refine((n) => LOOKBACK_VALUES.includes(n), M.lookbackInvalid),
 );
-const idSchema = (message: string) => requiredText(message, 100, message);
+const idSchema = (message: string) => requiredText(message, 100, message, "An id");
 
 export const createConnectorBodySchema = z.object({
   name: connectorNameSchema,
@@ -127,7 +128,7 @@ export type CreateConnectorBody = z.infer<typeof createConnectorBodySchema>;
 /** PUT /connectors/update/{id}: every field required, one destination (spec §2 "Update Connector"). */
 export const updateConnectorBodySchema = z.object({
   name: connectorNameSchema,
-  description: requiredText(M.descriptionRequired, 2000, "Description must be 2,000 characters or fewer"),
+  description: requiredText(M.descriptionRequired, 2000, "Description must be 2,000 characters or fewer", "Description"),
   source_id: idSchema(M.sourceRequired),
   destination_id: idSchema(M.destinationRequired),
   frequency: frequencySchema,

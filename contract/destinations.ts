@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "./text.js";
 
 export const destinationConfigSchema = z
   .object({
@@ -127,7 +128,7 @@ export const SNOWFLAKE_ACCOUNT_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,253}[A-
 export const SNOWFLAKE_IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_$]{0,254}$/;
 export const STAGE_NAME_PATTERN = /^[A-Za-z0-9_]+$/;
 
-const text = (max = 1000) => z.string().trim().max(max, `At most ${max} characters`).optional();
+const text = (max = 1000, label = "Text") => storable(z.string().trim().max(max, `At most ${max} characters`), label).optional();
 
 /** Optional form/JSON string fields: "" and missing are the same. */
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
@@ -145,17 +146,17 @@ const account = optional(
 const identifier = (what: string) =>
   optional(z.string().trim().regex(SNOWFLAKE_IDENTIFIER_PATTERN, `${what} may contain only letters, digits, _ and $, and must start with a letter or _`));
 const stageName = optional(z.string().trim().regex(STAGE_NAME_PATTERN, DESTINATION_MESSAGES.stagePattern).max(255));
-const password = z.preprocess((v) => (v === "" ? undefined : v), z.string().max(256, "At most 256 characters").optional());
+const password = z.preprocess((v) => (v === "" ? undefined : v), storable(z.string().max(256, "At most 256 characters"), "Password").optional());
 
 /** Every field the create form (and POST /destinations/create) may carry. */
 export const destinationFieldsSchema = z.object({
-  name: optional(z.string().trim().max(200, "At most 200 characters")),
-  description: text(2000),
-  integration_name: optional(z.string()),
-  integration_label: text(200),
-  category: text(20),
-  credential_id: optional(z.string().trim().max(100)),
-  service_account_email: text(320),
+  name: optional(storable(z.string().trim().max(200, "At most 200 characters"), "Name")),
+  description: text(2000, "Description"),
+  integration_name: optional(storable(z.string().max(100), "integration_name")),
+  integration_label: text(200, "integration_label"),
+  category: text(20, "Category"),
+  credential_id: optional(storable(z.string().trim().max(100), "credential_id")),
+  service_account_email: text(320, "Service account e-mail"),
   permission_type: optional(z.enum(PERMISSION_TYPES, { errorMap: () => ({ message: "Unknown permission type" }) })),
   project_id: projectId,
   bucket_name: bucketName,
@@ -168,7 +169,7 @@ export const destinationFieldsSchema = z.object({
   schema: identifier("Schema"),
   stage_name: stageName,
   /** The signed result of a successful test over exactly these values (see backend/integrations/destinations/validation-token.ts). */
-  validation_token: optional(z.string().max(4000)),
+  validation_token: optional(storable(z.string().max(4000), "validation_token")),
 });
 export type DestinationFields = z.infer<typeof destinationFieldsSchema>;
 
@@ -215,8 +216,8 @@ export const createDestinationSchema = destinationFieldsSchema.superRefine((v, c
 
 /** PUT /destinations/update/{id} (spec §7: name, description, project_id, bucket_name or dataset_name). */
 export const updateDestinationSchema = z.object({
-  name: optional(z.string().trim().max(200, "At most 200 characters")),
-  description: text(2000),
+  name: optional(storable(z.string().trim().max(200, "At most 200 characters"), "Name")),
+  description: text(2000, "Description"),
   project_id: projectId,
   bucket_name: bucketName,
   dataset_name: datasetName,
@@ -229,7 +230,7 @@ export type UpdateDestination = z.infer<typeof updateDestinationSchema>;
 /** POST /externalauth/{storage|bigquery}/test_connection. */
 export const googleTestSchema = destinationFieldsSchema
   .pick({ integration_name: true, service_account_email: true, credential_id: true, project_id: true, bucket_name: true, dataset_name: true, permission_type: true })
-  .extend({ name: text(200), label: text(200) });
+  .extend({ name: text(200, "Name"), label: text(200, "Label") });
 
 /** POST /externalauth/{storage|bigquery}/get_instructions. */
 export const googleInstructionsSchema = destinationFieldsSchema.pick({ category: true, permission_type: true, project_id: true, dataset_name: true, bucket_name: true });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "./text.js";
 
 /** Spec §3 Source, as every source call returns it. */
 export const sourceSchema = z.object({
@@ -79,22 +80,25 @@ export const SOURCE_MESSAGES = {
   gmailGroupRequired: "Please select a Google group",
 } as const;
 
-const optionalText = (max: number, tooLong: string) =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: "must be text" }).trim().max(max, tooLong));
+const optionalText = (max: number, tooLong: string, label = "Text") =>
+  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: "must be text" }).trim().max(max, tooLong), label));
 
-export const sourceNameSchema = z
-  .string({ required_error: SOURCE_MESSAGES.nameRequired, invalid_type_error: SOURCE_MESSAGES.nameRequired })
-  .trim()
-  .min(1, SOURCE_MESSAGES.nameRequired)
-  .max(200, "Source name must be 200 characters or fewer");
-export const sourceDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer");
+export const sourceNameSchema = storable(
+  z
+    .string({ required_error: SOURCE_MESSAGES.nameRequired, invalid_type_error: SOURCE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, SOURCE_MESSAGES.nameRequired)
+    .max(200, "Source name must be 200 characters or fewer"),
+  "Name",
+);
+export const sourceDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer", "Description");
 
 /** Spec §3 "Source metadata by integration". */
 export const zoomMetadataSchema = z
   .object({
     zoom_extraction_scope: z.enum(["ORG", "GROUP"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific group)" }) }),
-    zoom_group_id: optionalText(200, "Zoom group id is too long"),
-    zoom_group_name: optionalText(500, "Zoom group name is too long"),
+    zoom_group_id: optionalText(200, "Zoom group id is too long", "Zoom group id"),
+    zoom_group_name: optionalText(500, "Zoom group name is too long", "Zoom group name"),
   })
   .superRefine((v, ctx) => {
     if (v.zoom_extraction_scope === "GROUP" && !v.zoom_group_id) ctx.addIssue({ code: "custom", path: ["zoom_group_id"], message: SOURCE_MESSAGES.zoomGroupRequired });
@@ -103,8 +107,8 @@ export const zoomMetadataSchema = z
 export const teamsMetadataSchema = z
   .object({
     teams_extraction_scope: z.enum(["ORG", "TEAM"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific team)" }) }),
-    team_id: optionalText(200, "Team id is too long"),
-    team_name: optionalText(500, "Team name is too long"),
+    team_id: optionalText(200, "Team id is too long", "Team id"),
+    team_name: optionalText(500, "Team name is too long", "Team name"),
   })
   .superRefine((v, ctx) => {
     if (v.teams_extraction_scope === "TEAM" && !v.team_id) ctx.addIssue({ code: "custom", path: ["team_id"], message: SOURCE_MESSAGES.teamRequired });
@@ -113,10 +117,10 @@ export const teamsMetadataSchema = z
 export const gmailMetadataSchema = z
   .object({
     gmail_extraction_scope: z.enum(["ORG", "GROUP", "INDIVIDUAL"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific group)" }) }),
-    admin_email: optionalText(320, SOURCE_MESSAGES.adminEmailInvalid),
-    gmail_group_id: optionalText(200, "Google group id is too long"),
-    gmail_group_email: optionalText(320, "Google group e-mail is too long"),
-    gmail_group_name: optionalText(500, "Google group name is too long"),
+    admin_email: optionalText(320, SOURCE_MESSAGES.adminEmailInvalid, "Admin e-mail"),
+    gmail_group_id: optionalText(200, "Google group id is too long", "Google group id"),
+    gmail_group_email: optionalText(320, "Google group e-mail is too long", "Google group e-mail"),
+    gmail_group_name: optionalText(500, "Google group name is too long", "Google group name"),
     gmail_auth_mode: z.enum(GMAIL_AUTH_MODES.map((m) => m.mode) as [GmailAuthMode, ...GmailAuthMode[]]).default(DEFAULT_GMAIL_AUTH_MODE),
   })
   .superRefine((v, ctx) => {
@@ -127,7 +131,7 @@ export const gmailMetadataSchema = z
   });
 
 export const datagenMetadataSchema = z.object({
-  company: optionalText(100, SOURCE_MESSAGES.companyTooLong),
+  company: optionalText(100, SOURCE_MESSAGES.companyTooLong, "Company name"),
   format: z.enum(DATAGEN_FORMATS, { errorMap: () => ({ message: SOURCE_MESSAGES.formatRequired }) }),
 });
 
@@ -143,9 +147,12 @@ export const createSourceBodySchema = z
   .object({
     name: sourceNameSchema,
     description: sourceDescriptionSchema,
-    credentialId: z.string({ required_error: SOURCE_MESSAGES.mustAuthenticate, invalid_type_error: SOURCE_MESSAGES.mustAuthenticate }).trim().min(1, SOURCE_MESSAGES.mustAuthenticate).max(100, SOURCE_MESSAGES.mustAuthenticate),
+    credentialId: storable(
+      z.string({ required_error: SOURCE_MESSAGES.mustAuthenticate, invalid_type_error: SOURCE_MESSAGES.mustAuthenticate }).trim().min(1, SOURCE_MESSAGES.mustAuthenticate).max(100, SOURCE_MESSAGES.mustAuthenticate),
+      "credentialId",
+    ),
     integration_name: z.enum(SOURCE_INTEGRATION_NAMES, { errorMap: () => ({ message: SOURCE_MESSAGES.integrationRequired }) }),
-    integration_label: z.string().max(200).optional(),
+    integration_label: storable(z.string().max(200), "integration_label").optional(),
     source_metadata: z.record(z.unknown()).optional(),
     credential_metadata: z.record(z.unknown()).optional(),
   })
@@ -172,15 +179,18 @@ export const updateSourceBodySchema = z.object({ name: sourceNameSchema, descrip
 export type UpdateSourceBody = z.infer<typeof updateSourceBodySchema>;
 
 /** Bodies of the /externalauth calls (spec §7 "Sources and integrations"). */
-const credentialIdSchema = z.string({ required_error: "credential_id is required", invalid_type_error: "credential_id must be text" }).trim().min(1, "credential_id is required").max(100);
+const credentialIdSchema = storable(
+  z.string({ required_error: "credential_id is required", invalid_type_error: "credential_id must be text" }).trim().min(1, "credential_id is required").max(100),
+  "credential_id",
+);
 export const credentialBodySchema = z.object({ credential_id: credentialIdSchema });
 /** Gmail's callback: a service-account mode, or the authorization code of the INDIVIDUAL OAuth redirect. */
 export const gmailCallbackBodySchema = z.object({
-  code: z.string().min(1, "code is required").max(4096).optional(),
+  code: storable(z.string().min(1, "code is required").max(4096), "code").optional(),
   mode: z.enum(GMAIL_AUTH_MODES.map((m) => m.mode) as [GmailAuthMode, ...GmailAuthMode[]], { errorMap: () => ({ message: SOURCE_MESSAGES.gmailAuthTypeRequired }) }).optional(),
 }).refine((b) => b.code || (b.mode && b.mode !== "individual"), { message: SOURCE_MESSAGES.gmailAuthTypeRequired });
 export const oauthCallbackBodySchema = z.object({
-  code: z.string({ required_error: "code is required", invalid_type_error: "code must be text" }).min(1, "code is required").max(4096),
+  code: storable(z.string({ required_error: "code is required", invalid_type_error: "code must be text" }).min(1, "code is required").max(4096), "code"),
 });
 export const teamsCallbackBodySchema = z.object({
   tenant: z.string({ required_error: "tenant is required", invalid_type_error: "tenant must be text" }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "tenant must be a Microsoft tenant id (a GUID)"),
@@ -189,23 +199,23 @@ export const teamsCallbackBodySchema = z.object({
 export const teamSetupBodySchema = z.object({
   credential_id: credentialIdSchema,
   scope: z.enum(["ORG", "TEAM"], { errorMap: () => ({ message: "scope must be ORG or TEAM" }) }),
-  team_id: optionalText(200, "team_id is too long"),
+  team_id: optionalText(200, "team_id is too long", "team_id"),
 });
 export const verifySetupBodySchema = z.object({
   integration_name: z.enum(SOURCE_INTEGRATION_NAMES, { errorMap: () => ({ message: SOURCE_MESSAGES.integrationRequired }) }).optional(),
   credential_id: credentialIdSchema,
   scope: z.enum(SCOPES, { errorMap: () => ({ message: "scope must be ORG, TEAM, GROUP or INDIVIDUAL" }) }),
-  team_id: optionalText(200, "team_id is too long"),
+  team_id: optionalText(200, "team_id is too long", "team_id"),
 });
 export const gmailGroupsBodySchema = z.object({
   credential_id: credentialIdSchema,
-  admin_email: z.string({ required_error: SOURCE_MESSAGES.adminEmailRequired }).trim().min(1, SOURCE_MESSAGES.adminEmailRequired).email(SOURCE_MESSAGES.adminEmailInvalid).max(320),
+  admin_email: storable(z.string({ required_error: SOURCE_MESSAGES.adminEmailRequired }).trim().min(1, SOURCE_MESSAGES.adminEmailRequired).email(SOURCE_MESSAGES.adminEmailInvalid).max(320), "Admin e-mail"),
 });
 export const gmailTestBodySchema = z.object({
   credential_id: credentialIdSchema,
   /** Required for the service-account modes; an individual mailbox tests itself. */
   admin_email: z.string().trim().email(SOURCE_MESSAGES.adminEmailInvalid).max(320).optional().or(z.literal("").transform(() => undefined)),
-  group_ids: z.array(z.string().max(200)).max(100).optional(),
+  group_ids: z.array(storable(z.string().max(200), "A group id")).max(100).optional(),
 });
 
 export interface ZoomGroup {

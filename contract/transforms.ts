@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable, storableRecord } from "./text.js";
 
 /**
  * Transforms and templates: spec §3 (entities), §5 "Transform create", §7
@@ -115,13 +116,14 @@ export const transformConfigSchema = z.object({
 });
 export type TransformConfig = z.infer<typeof transformConfigSchema>;
 
-const trimmed = (message: string) => z.string({ required_error: message }).trim().min(1, message);
+const trimmed = (message: string, label: string) => storable(z.string({ required_error: message }).trim().min(1, message).max(2000, `${label} must be 2,000 characters or fewer`), label);
+const description = storable(z.string().trim().max(2000, "Description must be 2,000 characters or fewer"), "Description").default("");
 
 /** The first screen (/transforms/add): what Continue validates (§5). Name uniqueness is checked by the server. */
 export const transformDraftSchema = z.object({
-  name: trimmed(TRANSFORM_MESSAGES.nameRequired),
-  description: z.string().trim().default(""),
-  connector_id: trimmed(TRANSFORM_MESSAGES.connectorRequired),
+  name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"),
+  description,
+  connector_id: trimmed(TRANSFORM_MESSAGES.connectorRequired, "connector_id"),
   frequency: z.enum(TRANSFORM_FREQUENCIES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.frequencyRequired }) }),
   file_type: z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) }),
   workflow: z
@@ -133,15 +135,15 @@ export type TransformDraft = z.infer<typeof transformDraftSchema>;
 /** POST /transforms/create (§7). */
 export const transformCreateSchema = z.object({
   template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
-  name: trimmed(TRANSFORM_MESSAGES.nameRequired),
-  description: z.string().trim().default(""),
+  name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"),
+  description,
   connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
   permissions_setup: z.literal(true, { errorMap: () => ({ message: TRANSFORM_MESSAGES.templateCreateIncomplete }) }),
   frequency: z.enum(TRANSFORM_FREQUENCIES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.frequencyRequired }) }).default(DEFAULT_TRANSFORM_FREQUENCY),
   file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) })).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
   status: z.literal("PENDING").default("PENDING"),
-  inputs: z.record(z.unknown()).optional(),
-  requirement_inputs: z.record(z.unknown()).optional(),
+  inputs: storableRecord("inputs").optional(),
+  requirement_inputs: storableRecord("requirement_inputs").optional(),
 });
 export type TransformCreate = z.infer<typeof transformCreateSchema>;
 
@@ -251,8 +253,8 @@ export type TransformResults = z.infer<typeof transformResultsSchema>;
 export const previewRequestSchema = z.object({
   template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
   connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
-  inputs: z.record(z.unknown()).default({}),
-  requirement_inputs: z.record(z.unknown()).default({}),
+  inputs: storableRecord("inputs").default({}),
+  requirement_inputs: storableRecord("requirement_inputs").default({}),
   /** Beyond the spec: the file types the transform will read (record_count counts those); §9's default when absent. */
   file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) })).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
 });

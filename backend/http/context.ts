@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
+import contentType from "content-type";
 import type { z } from "zod";
 import type { Database } from "../db/client.js";
 import type { Logger } from "../lib/log.js";
@@ -37,11 +39,30 @@ export function parse<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infe
   return result.data;
 }
 
-export async function jsonBody(c: Context): Promise<unknown> {
-  const type = c.req.header("content-type") ?? "";
-  if (!type.includes("application/json")) throw new ApiError(415, "Send the body as JSON (Content-Type: application/json).");
+export const JSON_ONLY_MESSAGE = "Send the body as JSON (Content-Type: application/json).";
+
+/** Whether a Content-Type header is exactly application/json (parameters such as charset aside). */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
   try {
-    return await c.req.json();
+    return contentType.parse(header).type === "application/json";
+  } catch {
+    return false;
+  }
+}
+
+export async function jsonBody(c: Context): Promise<unknown> {
+  if (!isJsonContentType(c.req.header("content-type"))) throw new ApiError(415, JSON_ONLY_MESSAGE);
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (error) {
+    // The body limit (backend/http/app.ts) answers for itself; anything else is a broken upload.
+    if (error instanceof HTTPException) throw error;
+    throw new ApiError(400, "The request body could not be read.");
+  }
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ApiError(400, "The request body is not valid JSON.");
   }

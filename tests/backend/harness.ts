@@ -6,7 +6,7 @@ import pg from "pg";
 import * as oidc from "openid-client";
 import { inject } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
-import { createLogger } from "../../backend/lib/log.js";
+import { createLogger, type Logger } from "../../backend/lib/log.js";
 import { LOCAL_IDP_CLIENT, SESSION_COOKIE } from "../../contract/auth.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 
@@ -23,7 +23,7 @@ export interface TestBackend {
 }
 
 /** A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template. */
-export async function startTestBackend(): Promise<TestBackend> {
+export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<TestBackend> {
   const adminUrl = inject("pgAdminUrl");
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -34,7 +34,7 @@ export async function startTestBackend(): Promise<TestBackend> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-test-data-"));
   const backend = await startBackend({
     role: "api",
-    log: createLogger("silent"),
+    log: options.log ?? createLogger("silent"),
     env: {
       NODE_ENV: "test",
       DATABASE_URL: databaseUrl,
@@ -43,6 +43,7 @@ export async function startTestBackend(): Promise<TestBackend> {
       LOCAL_IDP_PORT: "0",
       APP_URL,
       DATA_DIR: dataDir,
+      ...options.env,
     },
   });
   const db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
