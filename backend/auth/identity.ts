@@ -1,4 +1,5 @@
 import * as oidc from "openid-client";
+import { connectionTestTimeoutMs, describeMs, isTimeoutError } from "../lib/outbound.js";
 
 export interface IdentityProviderSettings {
   issuer: string;
@@ -37,6 +38,8 @@ export class IdentityExchange {
       this.config = oidc
         .discovery(new URL(this.settings.issuer), this.settings.clientId, this.settings.clientSecret, undefined, {
           execute: insecure ? [oidc.allowInsecureRequests] : [],
+          // Seconds; kept by the configuration for the code exchange and the JWKS too (openid-client's default is 30).
+          timeout: connectionTestTimeoutMs() / 1000,
         })
         .then((config) => {
           oidc.enableNonRepudiationChecks(config);
@@ -64,6 +67,7 @@ export class IdentityExchange {
         idTokenExpected: true,
       });
     } catch (error) {
+      if (isTimeoutError(error)) throw new ProviderUnavailable(`The identity provider did not answer within ${describeMs(connectionTestTimeoutMs())}.`);
       if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
         throw new SignInRejected(error.error_description ?? error.error);
       }

@@ -21,6 +21,7 @@ import { googleInstructions, snowflakeInstructions } from "../integrations/desti
 import { checkSnowflakeAccess } from "../integrations/destinations/snowflake.js";
 import { boundValues } from "../integrations/destinations/validation-token.js";
 import { validationTokens } from "../integrations/destinations/tokens.js";
+import { connectionTestSlot, TooManyConnectionTests } from "../lib/outbound.js";
 
 /**
  * Spec §7 "Destinations": the integration list and the /externalauth calls of
@@ -57,8 +58,18 @@ async function body(c: Context<ApiEnv>): Promise<unknown> {
 }
 
 function testFailure(error: unknown): never {
-  if (error instanceof AccessCheckError) throw new ApiError(error.unreachable ? 502 : 422, `Connection test failed: ${error.message}`);
+  if (error instanceof AccessCheckError) throw new ApiError(error.timedOut ? 504 : error.unreachable ? 502 : 422, `Connection test failed: ${error.message}`);
   throw error;
+}
+
+/** A connection test of the signed-in user, within their cap of tests at once (429 beyond it). */
+async function test(c: Context<ApiEnv>, work: () => Promise<void>): Promise<void> {
+  try {
+    await connectionTestSlot(c.var.user.id, work);
+  } catch (error) {
+    if (error instanceof TooManyConnectionTests) throw new ApiError(429, error.message);
+    throw error;
+  }
 }
 
 const integrationMatches = (integration: string) =>
@@ -114,12 +125,14 @@ for (const [key, integration] of Object.entries(GOOGLE_PATHS)) {
       throw new ApiError(400, "Service account information is not available. Please re-select an integration type.");
     }
     const permission = v.permission_type ?? "dataset_write";
-    try {
-      if (integration === "storage") await checkBucketAccess(account, v.project_id!, v.bucket_name!);
-      else await checkDatasetAccess(account, v.project_id!, v.dataset_name);
-    } catch (error) {
-      testFailure(error);
-    }
+    await test(c, async () => {
+      try {
+        if (integration === "storage") await checkBucketAccess(account, v.project_id!, v.bucket_name!);
+        else await checkDatasetAccess(account, v.project_id!, v.dataset_name);
+      } catch (error) {
+        testFailure(error);
+      }
+    });
     const values = { ...v, permission_type: permission };
     const answer: TestConnectionResult = {
       status: "success",
@@ -154,12 +167,14 @@ for (const key of SNOWFLAKE_PATHS) {
       raw,
     );
     const target = { account: v.account!, user: v.user!, password: v.password!, warehouse: v.warehouse, database: v.database!, schema: v.schema!, stageName: v.stage_name };
-    try {
-      await checkSnowflakeAccess(target, variant);
-    } catch (error) {
-      if (error instanceof AccessCheckError && /incorrect username or password/i.test(error.message)) throw new ApiError(422, M.credentialsFailed);
-      testFailure(error);
-    }
+    await test(c, async () => {
+      try {
+        await checkSnowflakeAccess(target, variant);
+      } catch (error) {
+        if (error instanceof AccessCheckError && /incorrect username or password/i.test(error.message)) throw new ApiError(422, M.credentialsFailed);
+        testFailure(error);
+      }
+    });
     const { db, secrets, config } = c.var.services;
     const credential = await insertCredential(db, c.var.user.id, {
       integrationName: variant,

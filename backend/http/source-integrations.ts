@@ -24,6 +24,7 @@ import { delegationInstructions, exchangeGmailCode, gmailAuthUrl, listGoogleGrou
 import type { Verification } from "../integrations/sources/verification.js";
 import { exchangeZoomCode, refreshStoredZoomTokens, usableZoomTokens, zoomAuthUrl, zoomGroups, zoomMe, type ZoomTokens } from "../integrations/sources/zoom.js";
 import { randomToken } from "../lib/crypto.js";
+import { connectionTestSlot, TooManyConnectionTests } from "../lib/outbound.js";
 
 /**
  * Spec §7 "Sources and integrations": the integration list and the
@@ -33,13 +34,28 @@ import { randomToken } from "../lib/crypto.js";
  */
 export const sourceIntegrationRoutes = new Hono<ApiEnv>();
 
-/** Runs an integration call, turning configuration and provider problems into 4xx answers with a sentence. */
+/**
+ * Runs an integration call, turning configuration and provider problems into 4xx answers with a sentence (a
+ * provider that did not answer within CONNECTION_TEST_TIMEOUT_SECONDS: 504).
+ */
 async function integration<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof NotConfigured) throw new ApiError(409, error.message);
-    if (error instanceof ProviderError) throw new ApiError(502, error.message);
+    if (error instanceof ProviderError) throw new ApiError(error.timedOut ? 504 : 502, error.message);
+    throw error;
+  }
+}
+
+/** A connection test (Gmail test_connection, Teams verify-setup) of the signed-in user, within their cap of tests at once. */
+async function connectionTest<T>(c: Context<ApiEnv>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await connectionTestSlot(c.var.user.id, work);
+  } catch (error) {
+    if (error instanceof TooManyConnectionTests) throw new ApiError(429, error.message);
+    // A provider that did not answer says nothing about the setup: nothing is recorded, the user may try again.
+    if (error instanceof ProviderError && error.timedOut) throw new ApiError(504, error.message);
     throw error;
   }
 }
@@ -189,23 +205,21 @@ sourceIntegrationRoutes.post("/externalauth/gmail/test_connection", requireSessi
   const individual = credential.metadata.mode === "individual";
   if (!individual && !admin_email) throw new ApiError(400, SOURCE_MESSAGES.adminEmailRequired);
   const scope = individual ? "INDIVIDUAL" : group_ids?.length ? "GROUP" : "ORG";
-  let verification: Verification;
-  try {
-    let message: string;
-    if (individual) {
-      if (!credential.secret) throw new ApiError(409, "This Gmail credential holds no token. Please authenticate again.");
-      message = await testIndividualMailbox(gmailOAuthConfig(), secrets.open<GmailTokens>(credential.secret), (tokens) =>
-        updateCredential(db, c.var.user.id, credential.id, { secret: secrets.seal(tokens) }),
-      );
-    } else {
-      message = await testGmailConnection(gmailConfig(), admin_email!, group_ids);
+  if (individual && !credential.secret) throw new ApiError(409, "This Gmail credential holds no token. Please authenticate again.");
+  const verification = await connectionTest(c, async (): Promise<Verification> => {
+    try {
+      const message = individual
+        ? await testIndividualMailbox(gmailOAuthConfig(), secrets.open<GmailTokens>(credential.secret!), (tokens) =>
+            updateCredential(db, c.var.user.id, credential.id, { secret: secrets.seal(tokens) }),
+          )
+        : await testGmailConnection(gmailConfig(), admin_email!, group_ids);
+      return { status: "success", scope, admin_email, group_ids, message, at: new Date().toISOString() };
+    } catch (error) {
+      if (error instanceof NotConfigured) throw new ApiError(409, error.message);
+      if (!(error instanceof ProviderError) || error.timedOut) throw error;
+      return { status: "failed", scope, admin_email, group_ids, message: error.message, at: new Date().toISOString() };
     }
-    verification = { status: "success", scope, admin_email, group_ids, message, at: new Date().toISOString() };
-  } catch (error) {
-    if (error instanceof NotConfigured) throw new ApiError(409, error.message);
-    if (!(error instanceof ProviderError)) throw error;
-    verification = { status: "failed", scope, admin_email, group_ids, message: error.message, at: new Date().toISOString() };
-  }
+  });
   await updateCredential(db, c.var.user.id, credential.id, { metadata: { ...credential.metadata, verification } });
   await setStatusByCredential(db, c.var.user.id, credential.id, verification.status === "success" ? "active" : "error");
   return c.json({ status: verification.status, message: verification.message });
@@ -276,17 +290,18 @@ sourceIntegrationRoutes.post("/externalauth/teams/verify-setup", requireSession,
   if (scope === "TEAM" && !team_id) throw new ApiError(400, SOURCE_MESSAGES.teamRequired);
   const credential = await ownedCredential(c, credential_id, "teams");
   const { db } = c.var.services;
-  let verification: Verification;
   const at = new Date().toISOString();
-  try {
-    const config = teamsConfig();
-    const message = await verifyTeamsSetup(config, await graphToken(config, tenantOf(credential)), scope, team_id || undefined);
-    verification = { status: "success", scope, team_id: team_id || undefined, message, at };
-  } catch (error) {
-    if (error instanceof NotConfigured) throw new ApiError(409, error.message);
-    if (!(error instanceof ProviderError)) throw error;
-    verification = { status: "failed", scope, team_id: team_id || undefined, message: error.message, at };
-  }
+  const verification = await connectionTest(c, async (): Promise<Verification> => {
+    try {
+      const config = teamsConfig();
+      const message = await verifyTeamsSetup(config, await graphToken(config, tenantOf(credential)), scope, team_id || undefined);
+      return { status: "success", scope, team_id: team_id || undefined, message, at };
+    } catch (error) {
+      if (error instanceof NotConfigured) throw new ApiError(409, error.message);
+      if (!(error instanceof ProviderError) || error.timedOut) throw error;
+      return { status: "failed", scope, team_id: team_id || undefined, message: error.message, at };
+    }
+  });
   await updateCredential(db, c.var.user.id, credential.id, { metadata: { ...credential.metadata, verification } });
   await setStatusByCredential(db, c.var.user.id, credential.id, verification.status === "success" ? "active" : "error");
   return c.json({ success: verification.status === "success", message: verification.message });

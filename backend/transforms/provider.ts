@@ -1,3 +1,5 @@
+import { describeMs, isTimeoutError, providerTimeoutMs } from "../lib/outbound.js";
+
 /**
  * The hosted LLM provider is pluggable by configuration (read here, per call):
  *   TRIBUTARY_LLM_URL      base URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)
@@ -30,6 +32,7 @@ export class HostedProviderError extends Error {}
  */
 export async function labelTopicsWithHostedModel(provider: HostedProvider, topics: { topic_id: number; words: string[] }[]): Promise<Map<number, string>> {
   const labels = new Map<number, string>();
+  const timeoutMs = providerTimeoutMs();
   for (const topic of topics) {
     let response: Response;
     try {
@@ -44,9 +47,10 @@ export async function labelTopicsWithHostedModel(provider: HostedProvider, topic
             { role: "user", content: `Top words of the topic: ${topic.words.join(", ")}` },
           ],
         }),
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
+      if (isTimeoutError(error)) throw new Error(`The hosted LLM did not answer within ${describeMs(timeoutMs)}.`);
       throw new Error(`The hosted LLM at ${provider.url} could not be reached: ${(error as Error).message}`);
     }
     if (response.status === 400 || response.status === 401 || response.status === 403 || response.status === 404) {

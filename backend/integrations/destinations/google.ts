@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { Storage } from "@google-cloud/storage";
-import { BigQuery } from "@google-cloud/bigquery";
+import { BigQuery, type BigQueryOptions } from "@google-cloud/bigquery";
 import { OAuth2Client } from "google-auth-library";
+import { connectionTestTimeoutMs, describeMs, isTimeoutError, providerTimeoutMs, withDeadline } from "../../lib/outbound.js";
 
 /**
  * The platform's Google service account, read from the environment at request
@@ -51,24 +52,29 @@ export function platformServiceAccount(env: NodeJS.ProcessEnv = process.env): Pl
 
 const endpoint = (name: "GCS_API_ENDPOINT" | "BIGQUERY_API_ENDPOINT") => process.env[name]?.trim().replace(/\/+$/, "") || undefined;
 
-export function storageClient(account: PlatformServiceAccount, projectId: string): Storage {
+/** `timeoutMs` bounds each HTTP request the SDK sends (its `timeout`); a sync's requests get PROVIDER_TIMEOUT_SECONDS. */
+export function storageClient(account: PlatformServiceAccount, projectId: string, timeoutMs = providerTimeoutMs()): Storage {
   const apiEndpoint = endpoint("GCS_API_ENDPOINT");
   return new Storage({
     projectId,
     credentials: { client_email: account.client_email, private_key: account.private_key },
     ...(apiEndpoint ? { apiEndpoint } : {}),
     retryOptions: { autoRetry: false },
+    timeout: timeoutMs,
   });
 }
 
-export function bigQueryClient(account: PlatformServiceAccount, projectId: string): BigQuery {
+/** BigQuery hands its options to @google-cloud/common's Service, which applies `timeout` to every request; its type omits it. */
+const withTimeout = (options: BigQueryOptions, timeoutMs: number): BigQueryOptions => ({ ...options, timeout: timeoutMs }) as BigQueryOptions;
+
+export function bigQueryClient(account: PlatformServiceAccount, projectId: string, timeoutMs = providerTimeoutMs()): BigQuery {
   const apiEndpoint = endpoint("BIGQUERY_API_ENDPOINT");
   if (apiEndpoint) {
     const placeholder = new OAuth2Client();
     placeholder.setCredentials({ access_token: "endpoint-override", expiry_date: Date.now() + 365 * 24 * 3600 * 1000 });
-    return new BigQuery({ projectId, apiEndpoint, authClient: placeholder, autoRetry: false });
+    return new BigQuery(withTimeout({ projectId, apiEndpoint, authClient: placeholder, autoRetry: false }, timeoutMs));
   }
-  return new BigQuery({ projectId, credentials: { client_email: account.client_email, private_key: account.private_key }, autoRetry: false });
+  return new BigQuery(withTimeout({ projectId, credentials: { client_email: account.client_email, private_key: account.private_key }, autoRetry: false }, timeoutMs));
 }
 
 /** A failed check: `message` says what is missing, for "Connection test failed: …". */
@@ -76,6 +82,8 @@ export class AccessCheckError extends Error {
   constructor(
     message: string,
     readonly unreachable = false,
+    /** The service did not answer within the connection test's timeout. */
+    readonly timedOut = false,
   ) {
     super(message);
   }
@@ -98,15 +106,30 @@ function describe(error: unknown): string {
   return message.split("\n")[0]!.slice(0, 300);
 }
 
+/**
+ * One deadline for a whole connection test (its requests share it). The SDK's own request timeout usually
+ * fires first (an aborted request); either way the user hears that the service did not answer in time.
+ */
+function testDeadline(service: string, timeoutMs: number) {
+  const end = Date.now() + timeoutMs;
+  return {
+    race: <T>(work: Promise<T>) => withDeadline(work, Math.max(1, end - Date.now()), service),
+    passed: (error: unknown) => isTimeoutError(error) || Date.now() >= end - 50,
+    failure: () => new AccessCheckError(`${service} did not answer within ${describeMs(timeoutMs)}. Please try again later.`, true, true),
+  };
+}
+
 /** Cloud Storage: write, read back and delete a probe object with the platform's service account. */
-export async function checkBucketAccess(account: PlatformServiceAccount, projectId: string, bucketName: string): Promise<void> {
-  const storage = storageClient(account, projectId);
+export async function checkBucketAccess(account: PlatformServiceAccount, projectId: string, bucketName: string, timeoutMs = connectionTestTimeoutMs()): Promise<void> {
+  const storage = storageClient(account, projectId, timeoutMs);
   const file = storage.bucket(bucketName).file(`.tributary/connection-test-${randomUUID()}.txt`);
   const content = `Tributary connection test ${new Date().toISOString()}`;
+  const deadline = testDeadline("Google Cloud Storage", timeoutMs);
   const step = async <T>(action: () => Promise<T>, permission: string, doing: string): Promise<T> => {
     try {
-      return await action();
+      return await deadline.race(action());
     } catch (error) {
+      if (deadline.passed(error)) throw deadline.failure();
       if (unreachable(error)) throw new AccessCheckError(`could not reach Google Cloud Storage (${describe(error)})`, true);
       const status = statusOf(error);
       if (status === 404) throw new AccessCheckError(`bucket ${bucketName} was not found (or ${account.client_email} cannot see it)`);
@@ -123,12 +146,14 @@ export async function checkBucketAccess(account: PlatformServiceAccount, project
 }
 
 /** BigQuery: get the dataset (when one is named) and dry-run a query in the project. */
-export async function checkDatasetAccess(account: PlatformServiceAccount, projectId: string, datasetName: string | undefined): Promise<void> {
-  const bigquery = bigQueryClient(account, projectId);
+export async function checkDatasetAccess(account: PlatformServiceAccount, projectId: string, datasetName: string | undefined, timeoutMs = connectionTestTimeoutMs()): Promise<void> {
+  const bigquery = bigQueryClient(account, projectId, timeoutMs);
+  const deadline = testDeadline("BigQuery", timeoutMs);
   if (datasetName) {
     try {
-      await bigquery.dataset(datasetName).get();
+      await deadline.race(bigquery.dataset(datasetName).get());
     } catch (error) {
+      if (deadline.passed(error)) throw deadline.failure();
       if (unreachable(error)) throw new AccessCheckError(`could not reach BigQuery (${describe(error)})`, true);
       const status = statusOf(error);
       if (status === 404) throw new AccessCheckError(`dataset ${datasetName} was not found in project ${projectId}`);
@@ -140,8 +165,9 @@ export async function checkDatasetAccess(account: PlatformServiceAccount, projec
   }
   const query = datasetName ? `SELECT table_name FROM \`${projectId}.${datasetName}.INFORMATION_SCHEMA.TABLES\` LIMIT 1` : "SELECT 1";
   try {
-    await bigquery.createQueryJob({ query, dryRun: true, useLegacySql: false });
+    await deadline.race(bigquery.createQueryJob({ query, dryRun: true, useLegacySql: false }));
   } catch (error) {
+    if (deadline.passed(error)) throw deadline.failure();
     if (unreachable(error)) throw new AccessCheckError(`could not reach BigQuery (${describe(error)})`, true);
     const status = statusOf(error);
     if (status === 401 || status === 403) {

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from "@duckdb/node-api";
 import { writeFiles } from "./file-writer.js";
+import { localFailure } from "./local-errors.js";
 import { checkName, checkObjectPath, columnsOf, latestPerKey, rowKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
 
 /**
@@ -489,8 +490,12 @@ export class LocalWriter implements DestinationWriter {
 
   /** Creates the folders and the warehouse file (idempotent). */
   async prepare(): Promise<void> {
-    await mkdirAsync(path.join(this.root, FILES_DIR), { recursive: true });
-    await this.db();
+    try {
+      await mkdirAsync(path.join(this.root, FILES_DIR), { recursive: true });
+      await this.db();
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
   }
 
   /** The lane's connection (lane 0's by default), opened on first use on the file's shared instance. */
@@ -524,7 +529,9 @@ export class LocalWriter implements DestinationWriter {
     });
     // A path given twice in one call: only its last body is written (as if written in order).
     const last = new Map(targets.map((t) => [t.target, t]));
-    await writeFiles(this.tag, [...last.values()]);
+    await writeFiles(this.tag, [...last.values()]).catch((error: unknown) => {
+      throw localFailure(error, this.root);
+    });
   }
 
   /**
@@ -554,16 +561,20 @@ export class LocalWriter implements DestinationWriter {
       batch = latestPerKey(rows, key);
       if (hashes && batch !== rows) hashes = keyHashes(batch, key);
     }
-    const { inserted } = await this.exclusive(async () => {
-      this.rethrowFailure();
-      const call = await this.stage(table, columns, batch, key, hashes);
-      const lane = this.lanes[this.current];
-      if (this.holdRows === 0) await this.mergeLane(lane);
-      else if (lane.rows >= this.holdRows) await this.rotate();
-      return call;
-    });
-    // A bulk writer's rows may still be going in: the next call (another table of the batch) starts meanwhile.
-    await inserted;
+    try {
+      const { inserted } = await this.exclusive(async () => {
+        this.rethrowFailure();
+        const call = await this.stage(table, columns, batch, key, hashes);
+        const lane = this.lanes[this.current];
+        if (this.holdRows === 0) await this.mergeLane(lane);
+        else if (lane.rows >= this.holdRows) await this.rotate();
+        return call;
+      });
+      // A bulk writer's rows may still be going in: the next call (another table of the batch) starts meanwhile.
+      await inserted;
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
   }
 
   /** Commits every row held so far and waits for every commit (a writer that holds rows); nothing to do otherwise. */
@@ -571,6 +582,8 @@ export class LocalWriter implements DestinationWriter {
     return this.exclusive(async () => {
       this.rethrowFailure();
       await this.mergeAll();
+    }).catch((error: unknown) => {
+      throw localFailure(error, this.root);
     });
   }
 
@@ -935,6 +948,12 @@ export class LocalWriter implements DestinationWriter {
 
   /** Runs a read query on the warehouse (for checks and the transforms issue). */
   async query(sql: string): Promise<Record<string, unknown>[]> {
+    return this.read(sql).catch((error: unknown) => {
+      throw localFailure(error, this.root);
+    });
+  }
+
+  private read(sql: string): Promise<Record<string, unknown>[]> {
     return this.exclusive(async () => {
       this.rethrowFailure();
       // A read sees every row given before it: this writer's held rows are committed first.
@@ -961,6 +980,8 @@ export class LocalWriter implements DestinationWriter {
         this.rethrowFailure();
         await this.mergeAll();
       });
+    } catch (error) {
+      throw localFailure(error, this.root);
     } finally {
       for (const lane of this.lanes) {
         if (lane.open) await lane.connection?.run("ROLLBACK").catch(() => {});

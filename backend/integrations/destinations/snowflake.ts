@@ -5,6 +5,7 @@ import type snowflake from "snowflake-sdk";
 import { SNOWFLAKE_ACCOUNT_PATTERN, SNOWFLAKE_IDENTIFIER_PATTERN, STAGE_NAME_PATTERN } from "../../../contract/destinations.js";
 import { checkName, checkObjectPath, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "./writer.js";
 import { AccessCheckError } from "./google.js";
+import { connectionTestTimeoutMs, describeMs, isTimeoutError, OutboundTimeout, providerTimeoutMs, withDeadline } from "../../lib/outbound.js";
 
 /**
  * Snowflake through the official snowflake-sdk. The host is always built here
@@ -45,8 +46,20 @@ function ident(value: string | undefined, what: string, pattern = SNOWFLAKE_IDEN
   return value.toUpperCase();
 }
 
-export async function connectSnowflake(target: SnowflakeTarget): Promise<snowflake.Connection> {
+export interface SnowflakeConnectOptions {
+  /** Bound on each request the SDK sends (its `timeout`) and on the whole sign-in. */
+  timeoutMs?: number;
+  /** Sign-in attempts the SDK retries after a network failure (its sfRetryMaxLoginRetries; its default is 7). */
+  loginRetries?: number;
+}
+
+/**
+ * Signs in. The SDK's retries alone kept an unreachable host's sign-in going for minutes, so the sign-in is also
+ * raced against `timeoutMs`: past it the connection is destroyed and OutboundTimeout is thrown.
+ */
+export async function connectSnowflake(target: SnowflakeTarget, options: SnowflakeConnectOptions = {}): Promise<snowflake.Connection> {
   const accessUrl = snowflakeAccessUrl(target.account);
+  const timeoutMs = options.timeoutMs ?? providerTimeoutMs();
   const connection = (await loadSdk()).createConnection({
     account: target.account,
     accessUrl,
@@ -56,9 +69,16 @@ export async function connectSnowflake(target: SnowflakeTarget): Promise<snowfla
     database: target.database,
     schema: target.schema,
     application: "Tributary",
-    timeout: 30_000,
+    timeout: timeoutMs,
+    ...(options.loginRetries !== undefined ? { sfRetryMaxLoginRetries: options.loginRetries } : {}),
   });
-  await new Promise<void>((resolve, reject) => connection.connect((error) => (error ? reject(error) : resolve())));
+  const signIn = new Promise<void>((resolve, reject) => connection.connect((error) => (error ? reject(error) : resolve())));
+  try {
+    await withDeadline(signIn, timeoutMs, `Snowflake account ${target.account}`);
+  } catch (error) {
+    if (error instanceof OutboundTimeout) void closeSnowflake(connection).catch(() => {});
+    throw error;
+  }
   return connection;
 }
 
@@ -73,7 +93,14 @@ export function runSql(connection: snowflake.Connection, sqlText: string, binds:
 }
 
 export function closeSnowflake(connection: snowflake.Connection): Promise<void> {
-  return new Promise((resolve) => connection.destroy(() => resolve()));
+  return new Promise((resolve) => {
+    try {
+      connection.destroy(() => resolve());
+    } catch {
+      // Not connected (a sign-in that never finished): nothing to close.
+      resolve();
+    }
+  });
 }
 
 const firstLine = (error: unknown) =>
@@ -89,23 +116,34 @@ const firstLine = (error: unknown) =>
  * schema can be used and a table created (warehouse variant), or the stage
  * listed (stage variant). Throws AccessCheckError naming what is missing.
  */
-export async function checkSnowflakeAccess(target: SnowflakeTarget, variant: "snowflake" | "snowflake_stage"): Promise<void> {
+export async function checkSnowflakeAccess(target: SnowflakeTarget, variant: "snowflake" | "snowflake_stage", timeoutMs = connectionTestTimeoutMs()): Promise<void> {
   const database = ident(target.database, "Database");
   const schema = ident(target.schema, "Schema");
+  // One deadline for the whole test: the sign-in and every statement share it.
+  const end = Date.now() + timeoutMs;
+  const remaining = () => Math.max(1, end - Date.now());
+  const tooSlow = () =>
+    new AccessCheckError(
+      `Snowflake account ${target.account} did not answer within ${describeMs(timeoutMs)}. Check the account identifier, and that Snowflake is reachable from this server.`,
+      true,
+      true,
+    );
   let connection: snowflake.Connection;
   try {
-    connection = await connectSnowflake(target);
+    connection = await connectSnowflake(target, { timeoutMs, loginRetries: 0 });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 390100 || code === "390100" || /incorrect username or password/i.test(firstLine(error))) {
       throw new AccessCheckError(`Snowflake refused the sign-in of ${target.user.toUpperCase()}: incorrect username or password`);
     }
+    if (isTimeoutError(error) || Date.now() >= end - 50) throw tooSlow();
     throw new AccessCheckError(`could not sign in to Snowflake account ${target.account} (${firstLine(error)})`, true);
   }
   const step = async (sql: string, missing: string) => {
     try {
-      return await runSql(connection, sql);
+      return await withDeadline(runSql(connection, sql), remaining(), `Snowflake account ${target.account}`);
     } catch (error) {
+      if (isTimeoutError(error)) throw tooSlow();
       throw new AccessCheckError(`${missing} (${firstLine(error)})`);
     }
   };
@@ -127,7 +165,8 @@ export async function checkSnowflakeAccess(target: SnowflakeTarget, variant: "sn
       await step(`LIST @${database}.${schema}.${stage}`, `the user cannot read stage ${database}.${schema}.${stage}: create it and grant READ, WRITE on it to the user's role`);
     }
   } finally {
-    await closeSnowflake(connection);
+    // Logging out is a request too: it may wait for what is left of the deadline, no longer.
+    await withDeadline(closeSnowflake(connection), remaining(), "Snowflake").catch(() => {});
   }
 }
 

@@ -11,6 +11,8 @@ export class ProviderError extends Error {
     message: string,
     /** true when the provider refused our credentials/token (the user must authenticate again). */
     readonly unauthorized = false,
+    /** true when the provider did not answer within the call's timeout (nothing to fix but to try again). */
+    readonly timedOut = false,
   ) {
     super(message);
   }

@@ -2,6 +2,7 @@ import { admin } from "@googleapis/admin";
 import { gmail, type gmail_v1 } from "@googleapis/gmail";
 import { gmailConfig, gmailOAuthConfig } from "./config.js";
 import { delegatedClient, DIRECTORY_SCOPE, DIRECTORY_USER_SCOPE, GMAIL_SCOPE, oauthClient, type GmailTokens } from "./gmail.js";
+import { providerTimeoutMs } from "../../lib/outbound.js";
 import { decodeEntities, inWindow, PermanentReadError, withRateLimit, type EmailMessage, type ReaderContext, type SourceRecord } from "./readers.js";
 
 /**
@@ -170,7 +171,7 @@ async function* delegatedMailboxes(context: ReaderContext): AsyncGenerator<Mailb
     `A Workspace super administrator must grant Tributary's service account domain-wide delegation for ${scopes.join(", ")} (Admin console → Security → API controls → Domain-wide delegation), and ${who}.`;
   const group = metadata.gmail_extraction_scope === "GROUP" ? String(metadata.gmail_group_id ?? "") : null;
   const scopes = group ? [DIRECTORY_SCOPE] : [DIRECTORY_USER_SCOPE];
-  const directory = admin({ version: "directory_v1", auth: delegatedClient(config, adminEmail, scopes) as any, rootUrl: `${config.adminBaseUrl}/` });
+  const directory = admin({ version: "directory_v1", auth: delegatedClient(config, adminEmail, scopes, providerTimeoutMs()) as any, rootUrl: `${config.adminBaseUrl}/`, timeout: providerTimeoutMs() });
   const directoryFix = delegationFix(scopes, `${adminEmail} must be an administrator of the Workspace`);
   const addresses: string[] = [];
   let pageToken: string | undefined;
@@ -195,7 +196,7 @@ async function* delegatedMailboxes(context: ReaderContext): AsyncGenerator<Mailb
     yield {
       userId: address,
       address,
-      api: gmail({ version: "v1", auth: delegatedClient(config, address, [GMAIL_SCOPE]) as any, rootUrl: `${config.gmailBaseUrl}/` }),
+      api: gmail({ version: "v1", auth: delegatedClient(config, address, [GMAIL_SCOPE], providerTimeoutMs()) as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: providerTimeoutMs() }),
       fix: delegationFix([GMAIL_SCOPE], `${address} must still be an active user of the Workspace`),
     };
   }
@@ -205,7 +206,7 @@ function individualMailbox(context: ReaderContext): Mailbox {
   const config = gmailOAuthConfig();
   if (!context.credential.secret) throw new PermanentReadError("The Gmail credential holds no token. Create the source again to sign in with Google.");
   const tokens = context.services.secrets.open<GmailTokens>(context.credential.secret);
-  const client = oauthClient(config, "", tokens);
+  const client = oauthClient(config, "", tokens, providerTimeoutMs());
   // google-auth-library refreshes an expired access token with the refresh token; keep the new one.
   let saving: Promise<void> = Promise.resolve();
   client.on("tokens", (t) => {
@@ -216,7 +217,7 @@ function individualMailbox(context: ReaderContext): Mailbox {
   return {
     userId: "me",
     address,
-    api: gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/` }),
+    api: gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: providerTimeoutMs() }),
     fix: `${address || "The mailbox's owner"} must sign in with Google again and allow read-only mail access: create the Gmail source again.`,
     settle: () => saving,
   };

@@ -4,6 +4,7 @@ import { admin } from "@googleapis/admin";
 import { gmail } from "@googleapis/gmail";
 import type { GoogleGroup, SetupInstructions } from "../../../contract/sources.js";
 import { NotConfigured, ProviderError, type GmailConfig, type GmailOAuthConfig } from "./config.js";
+import { connectionTestTimeoutMs, describeMs, isTimeoutError } from "../../lib/outbound.js";
 
 /**
  * Gmail through a Google Workspace service account with domain-wide
@@ -45,9 +46,10 @@ export function serviceAccountKey(config: GmailConfig): ServiceAccountKey {
 }
 
 /** A client acting as `subject` through domain-wide delegation (the readers use it per mailbox). */
-export function delegatedClient(config: GmailConfig, subject: string, scopes: string[]): JWT {
+export function delegatedClient(config: GmailConfig, subject: string, scopes: string[], timeoutMs = connectionTestTimeoutMs()): JWT {
   const key = serviceAccountKey(config);
-  const client = new JWT({ email: key.client_email, key: key.private_key, scopes, subject });
+  // transporterOptions: the token request's own timeout (gaxios has none by default).
+  const client = new JWT({ email: key.client_email, key: key.private_key, scopes, subject, transporterOptions: { timeout: timeoutMs } });
   if (config.tokenUrl !== DEFAULT_TOKEN_URL) {
     // google-auth-library posts the assertion to Google's fixed token URL; point it at the configured one.
     client.transporter.interceptors.request.add({
@@ -66,13 +68,16 @@ function failure(error: unknown, what: string): ProviderError {
   const detail =
     typeof data?.error === "object" ? data.error.message : data?.error_description ? data.error_description : typeof data?.error === "string" ? data.error : e.message;
   const status = e.response?.status ?? e.status;
+  if (status === undefined && !data && isTimeoutError(error)) {
+    return new ProviderError(`Google did not answer within ${describeMs(connectionTestTimeoutMs())} to ${what}. Please try again.`, false, true);
+  }
   if (status === undefined && !data) return new ProviderError(`Google could not be reached to ${what}. Please try again.`);
   return new ProviderError(`Google refused to ${what}: ${detail ?? `status ${status}`}.`, status === 401 || status === 403);
 }
 
 /** Directory groups.list for the admin's Workspace, every page. */
 export async function listGoogleGroups(config: GmailConfig, adminEmail: string): Promise<GoogleGroup[]> {
-  const directory = admin({ version: "directory_v1", auth: delegatedClient(config, adminEmail, [DIRECTORY_SCOPE]) as any, rootUrl: `${config.adminBaseUrl}/` });
+  const directory = admin({ version: "directory_v1", auth: delegatedClient(config, adminEmail, [DIRECTORY_SCOPE]) as any, rootUrl: `${config.adminBaseUrl}/`, timeout: connectionTestTimeoutMs() });
   const groups: GoogleGroup[] = [];
   let pageToken: string | undefined;
   try {
@@ -93,7 +98,7 @@ export async function listGoogleGroups(config: GmailConfig, adminEmail: string):
  * (users.messages.list, one message) and, when groups are named, they exist.
  */
 export async function testGmailConnection(config: GmailConfig, adminEmail: string, groupIds: string[] = []): Promise<string> {
-  const mail = gmail({ version: "v1", auth: delegatedClient(config, adminEmail, [GMAIL_SCOPE]) as any, rootUrl: `${config.gmailBaseUrl}/` });
+  const mail = gmail({ version: "v1", auth: delegatedClient(config, adminEmail, [GMAIL_SCOPE]) as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: connectionTestTimeoutMs() });
   try {
     await mail.users.messages.list({ userId: adminEmail, maxResults: 1 });
   } catch (error) {
@@ -133,12 +138,13 @@ export interface GmailTokens {
   expiry_date: number | null;
 }
 
-export function oauthClient(config: GmailOAuthConfig, redirectUri: string, tokens?: GmailTokens): OAuth2Client {
+export function oauthClient(config: GmailOAuthConfig, redirectUri: string, tokens?: GmailTokens, timeoutMs = connectionTestTimeoutMs()): OAuth2Client {
   const client = new OAuth2Client({
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     redirectUri,
     endpoints: { oauth2AuthBaseUrl: config.authUrl, oauth2TokenUrl: config.tokenUrl },
+    transporterOptions: { timeout: timeoutMs },
   });
   if (tokens) client.setCredentials(tokens);
   return client;
@@ -161,7 +167,7 @@ export async function exchangeGmailCode(config: GmailOAuthConfig, redirectUri: s
   }
   client.setCredentials(tokens);
   try {
-    const { data } = await gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/` }).users.getProfile({ userId: "me" });
+    const { data } = await gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: connectionTestTimeoutMs() }).users.getProfile({ userId: "me" });
     return { tokens, email: data.emailAddress ?? "" };
   } catch (error) {
     throw failure(error, "read the mailbox's profile");
@@ -175,7 +181,7 @@ export async function testIndividualMailbox(config: GmailOAuthConfig, tokens: Gm
     void onRefresh({ access_token: t.access_token ?? tokens.access_token, refresh_token: t.refresh_token ?? tokens.refresh_token, expiry_date: t.expiry_date ?? null });
   });
   try {
-    await gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/` }).users.messages.list({ userId: "me", maxResults: 1 });
+    await gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: connectionTestTimeoutMs() }).users.messages.list({ userId: "me", maxResults: 1 });
   } catch (error) {
     throw failure(error, "read the mailbox");
   }

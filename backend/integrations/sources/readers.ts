@@ -6,6 +6,7 @@ import type { SecretBox } from "../../lib/crypto.js";
 import type { Row } from "../destinations/writer.js";
 import { integrationLabel } from "../../../contract/sources.js";
 import { NotConfigured } from "./config.js";
+import { describeMs, isTimeoutError, providerTimeoutMs, timeoutSignal } from "../../lib/outbound.js";
 import { generateMeetings, hashString, type Meeting, type Person, type Utterance } from "./datagen.js";
 import { readZoom } from "./zoom-reader.js";
 import { readTeams } from "./teams-reader.js";
@@ -223,16 +224,20 @@ async function waitOrGiveUp(label: string, retryAfter: string | null, attempt: n
   await sleep(seconds * 1000);
 }
 
-/** fetch with a timeout and 429 handling; network failures become ordinary (retryable) errors. */
+/**
+ * fetch with a timeout (PROVIDER_TIMEOUT_SECONDS unless given) and 429 handling; network failures become ordinary
+ * (retryable) errors.
+ */
 export async function fetchProvider(label: string, url: string | URL, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  const timeoutMs = init.timeoutMs ?? providerTimeoutMs();
   return withRateLimit(
     label,
     async () => {
       try {
-        return await fetch(url, { ...init, signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
+        return await fetch(url, { ...init, signal: timeoutSignal(timeoutMs, init.signal) });
       } catch (error) {
         const e = error as Error;
-        throw new Error(`${label} could not be reached (${e.name === "TimeoutError" ? "timed out" : e.message}); the sync will try again.`);
+        throw new Error(`${label} could not be reached (${isTimeoutError(e) ? `no answer within ${describeMs(timeoutMs)}` : e.message}); the sync will try again.`);
       }
     },
     (result) => {

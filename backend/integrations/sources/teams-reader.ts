@@ -11,6 +11,7 @@ import {
   type ReaderContext,
   type SourceRecord,
 } from "./readers.js";
+import { providerTimeoutMs } from "../../lib/outbound.js";
 
 /**
  * Microsoft Teams meeting transcripts through Microsoft Graph with the app-only
@@ -52,7 +53,7 @@ class GraphSession {
 
   private async acquire(): Promise<string> {
     try {
-      this.token = await graphToken(this.config, this.tenantId);
+      this.token = await graphToken(this.config, this.tenantId, providerTimeoutMs());
       return this.token;
     } catch (error) {
       if (error instanceof ProviderError && error.unauthorized) {

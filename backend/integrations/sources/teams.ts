@@ -1,6 +1,7 @@
 import { ConfidentialClientApplication, type INetworkModule, type NetworkRequestOptions, type NetworkResponse } from "@azure/msal-node";
 import type { SetupInstructions, TeamsTeam } from "../../../contract/sources.js";
 import { ProviderError, type TeamsConfig } from "./config.js";
+import { connectionTestTimeoutMs, describeMs, isTimeoutError } from "../../lib/outbound.js";
 
 /**
  * Microsoft Teams through the Microsoft identity platform: an administrator
@@ -20,18 +21,23 @@ export function adminConsentUrl(config: TeamsConfig, redirectUri: string, state:
 }
 
 /**
- * msal-node accepts only https authorities. When the configured login endpoint
- * is a plain-http local stand-in, msal is given the https form of the same
- * origin and this network client sends its requests to the configured origin.
- * Against the real endpoint (https) it is msal's own fetch, unchanged.
+ * msal-node's requests go through this network client, which bounds each one with a timeout (msal's own client
+ * has none). msal-node accepts only https authorities: when the configured login endpoint is a plain-http local
+ * stand-in, msal is given the https form of the same origin and the requests are sent to the configured origin.
  */
-function networkClient(config: TeamsConfig): INetworkModule | undefined {
+function networkClient(config: TeamsConfig, timeoutMs: number, onTimeout: () => void): INetworkModule {
   const configured = new URL(config.loginBaseUrl);
-  if (configured.protocol === "https:") return undefined;
   const httpsOrigin = `https://${configured.host}`;
   const send = async <T>(url: string, method: "GET" | "POST", options?: NetworkRequestOptions): Promise<NetworkResponse<T>> => {
-    const target = url.startsWith(httpsOrigin) ? configured.origin + url.slice(httpsOrigin.length) : url;
-    const response = await fetch(target, { method, headers: options?.headers, body: options?.body, signal: AbortSignal.timeout(15_000) });
+    const target = configured.protocol === "http:" && url.startsWith(httpsOrigin) ? configured.origin + url.slice(httpsOrigin.length) : url;
+    let response: Response;
+    try {
+      response = await fetch(target, { method, headers: options?.headers, body: options?.body, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      // msal wraps a network failure in its own error without the cause: tell graphToken of a timeout here.
+      if (isTimeoutError(error)) onTimeout();
+      throw error;
+    }
     const headers: Record<string, string> = {};
     response.headers.forEach((value, key) => (headers[key] = value));
     return { headers, body: (await response.json()) as T, status: response.status };
@@ -40,8 +46,9 @@ function networkClient(config: TeamsConfig): INetworkModule | undefined {
 }
 
 /** An app-only Graph token for the tenant that consented. */
-export async function graphToken(config: TeamsConfig, tenantId: string): Promise<string> {
+export async function graphToken(config: TeamsConfig, tenantId: string, timeoutMs = connectionTestTimeoutMs()): Promise<string> {
   const login = new URL(config.loginBaseUrl);
+  let timedOut = false;
   const client = new ConfidentialClientApplication({
     auth: {
       clientId: config.clientId,
@@ -49,7 +56,11 @@ export async function graphToken(config: TeamsConfig, tenantId: string): Promise
       authority: `https://${login.host}/${tenantId}`,
       knownAuthorities: [login.host],
     },
-    system: { networkClient: networkClient(config) },
+    system: {
+      networkClient: networkClient(config, timeoutMs, () => {
+        timedOut = true;
+      }),
+    },
   });
   try {
     const result = await client.acquireTokenByClientCredential({ scopes: [GRAPH_SCOPE] });
@@ -57,6 +68,7 @@ export async function graphToken(config: TeamsConfig, tenantId: string): Promise
     return result.accessToken;
   } catch (error) {
     if (error instanceof ProviderError) throw error;
+    if (timedOut || isTimeoutError(error)) throw new ProviderError(`Microsoft's sign-in service did not answer within ${describeMs(timeoutMs)}. Please try again.`, false, true);
     const e = error as { errorCode?: string; errorMessage?: string; message?: string };
     const raw = e.errorMessage || e.message || "";
     // msal wraps the server's error_description: "Error(s): … - Description: AADSTS…. - Correlation ID: …".
@@ -67,13 +79,15 @@ export async function graphToken(config: TeamsConfig, tenantId: string): Promise
 }
 
 async function graph<T>(config: TeamsConfig, token: string, path: string): Promise<T> {
+  const timeoutMs = connectionTestTimeoutMs();
   let response: Response;
   try {
     response = await fetch(path.startsWith("http") ? path : `${config.graphBaseUrl}${path}`, {
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
-  } catch {
+  } catch (error) {
+    if (isTimeoutError(error)) throw new ProviderError(`Microsoft Graph did not answer within ${describeMs(timeoutMs)}. Please try again.`, false, true);
     throw new ProviderError("Microsoft Graph could not be reached. Please try again.");
   }
   if (!response.ok) {

@@ -4,6 +4,7 @@ import type { Database } from "../../db/client.js";
 import { replaceCredentialSecret } from "../../db/sources.js";
 import type { SecretBox } from "../../lib/crypto.js";
 import { ProviderError, type ZoomConfig } from "./config.js";
+import { connectionTestTimeoutMs, describeMs, isTimeoutError } from "../../lib/outbound.js";
 
 /**
  * Zoom's OAuth 2.0 authorization-code flow (user-managed app) and the parts of
@@ -35,6 +36,8 @@ function configuration(config: ZoomConfig): oidc.Configuration {
   };
   const c = new oidc.Configuration(server, config.clientId, undefined, oidc.ClientSecretBasic(config.clientSecret));
   if (config.oauthBaseUrl.startsWith("http:")) oidc.allowInsecureRequests(c);
+  // openid-client's own bound on each token request, in seconds (its default is 30).
+  c.timeout = connectionTestTimeoutMs() / 1000;
   return c;
 }
 
@@ -53,6 +56,7 @@ function providerFailure(error: unknown, what: string): ProviderError {
   if (error instanceof oidc.ResponseBodyError) {
     return new ProviderError(`Zoom refused the ${what}: ${error.error_description ?? error.error}.`, error.error === "invalid_grant" || error.error === "invalid_client");
   }
+  if (isTimeoutError(error)) return new ProviderError(`Zoom did not answer the ${what} within ${describeMs(connectionTestTimeoutMs())}. Please try again.`, false, true);
   return new ProviderError(`Zoom could not be reached for the ${what}. Please try again.`);
 }
 
@@ -114,10 +118,12 @@ export async function refreshStoredZoomTokens(
 async function zoomGet<T>(config: ZoomConfig, accessToken: string, path: string, query: Record<string, string> = {}): Promise<T> {
   const url = new URL(`${config.apiBaseUrl}${path}`);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  const timeoutMs = connectionTestTimeoutMs();
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" }, signal: AbortSignal.timeout(15_000) });
-  } catch {
+    response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    if (isTimeoutError(error)) throw new ProviderError(`Zoom did not answer within ${describeMs(timeoutMs)}. Please try again.`, false, true);
     throw new ProviderError("Zoom could not be reached. Please try again.");
   }
   if (!response.ok) {
