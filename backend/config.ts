@@ -33,7 +33,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid backend configuration:\n${lines.join("\n")}`);
   }
+  const { errors } = productionChecks(parsed.data);
+  if (errors.length > 0) throw new Error(`Invalid backend configuration:\n${errors.map((e) => `  ${e}`).join("\n")}`);
   return parsed.data;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * What production (NODE_ENV=production) refuses, and what it only warns about (docs/decisions/2026-11-25-runs-heartbeat.md):
+ * a Google client id without its secret (sign-in could never work) is refused; an http APP_URL (cookies would
+ * travel unencrypted and could not be Secure) is refused unless it names this machine (a production build tried
+ * locally), which is warned about.
+ */
+export function productionChecks(config: Pick<Config, "NODE_ENV" | "APP_URL" | "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">): { errors: string[]; warnings: string[] } {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  if (!isProduction(config)) return { errors, warnings };
+  if (config.GOOGLE_CLIENT_ID && !config.GOOGLE_CLIENT_SECRET) {
+    errors.push("GOOGLE_CLIENT_ID is set but GOOGLE_CLIENT_SECRET is not: Google sign-in needs both. Set GOOGLE_CLIENT_SECRET to the OAuth client's secret.");
+  }
+  const url = new URL(config.APP_URL);
+  if (url.protocol !== "https:") {
+    if (LOOPBACK_HOSTS.has(url.hostname)) {
+      warnings.push(`APP_URL (${config.APP_URL}) is not https: cookies are not marked Secure. Use an https APP_URL for anything but a local try-out.`);
+    } else {
+      errors.push(`APP_URL must be an https URL in production (it is ${config.APP_URL}): otherwise sign-in cookies travel unencrypted.`);
+    }
+  }
+  return { errors, warnings };
 }
 
 export function isProduction(config: Pick<Config, "NODE_ENV">): boolean {

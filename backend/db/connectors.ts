@@ -199,6 +199,43 @@ export async function updateOpenRun(db: Database, id: string, jobId: string, val
   return rows.length > 0;
 }
 
+/** Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares against it). */
+export async function markRunning(db: Database, id: string, values: { startedAt: Date; attempts: number }): Promise<void> {
+  await db.update(syncRuns).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(eq(syncRuns.id, id));
+}
+
+/** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
+export async function beatRun(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .update(syncRuns)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(eq(syncRuns.id, id), eq(syncRuns.status, "running")))
+    .returning({ id: syncRuns.id });
+  return rows.length > 0;
+}
+
+/** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
+const stale = (timeoutSeconds: number) =>
+  sql`COALESCE(${syncRuns.heartbeatAt}, ${syncRuns.startedAt}, ${syncRuns.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
+
+/** Every running run with a job whose heartbeat is older than `timeoutSeconds`: its worker died (one query). */
+export async function deadRuns(db: Database, timeoutSeconds: number): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.status, "running"), isNotNull(syncRuns.jobId), stale(timeoutSeconds)));
+}
+
+/** Settles a dead run only while it is still running under this job with a stale heartbeat; true when it did. */
+export async function settleDeadRun(db: Database, id: string, jobId: string, timeoutSeconds: number, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<boolean> {
+  const rows = await db
+    .update(syncRuns)
+    .set(values)
+    .where(and(eq(syncRuns.id, id), eq(syncRuns.jobId, jobId), eq(syncRuns.status, "running"), stale(timeoutSeconds)))
+    .returning({ id: syncRuns.id });
+  return rows.length > 0;
+}
+
 export async function updateRun(db: Database, id: string, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<void> {
   await db.update(syncRuns).set(values).where(eq(syncRuns.id, id));
 }

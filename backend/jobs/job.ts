@@ -18,5 +18,7 @@ export interface JobDefinition<P extends z.ZodTypeAny> {
   retryDelay?: number;
   /** A job active longer than this (e.g. its worker died) is failed and retried. */
   expireInSeconds?: number;
+  /** Work a worker process does every few seconds besides the queue (startSweeps): finding runs whose worker died. */
+  sweep?: (log: Logger) => Promise<void>;
   handle(payload: z.infer<P>, context: { log: Logger }): Promise<void>;
 }

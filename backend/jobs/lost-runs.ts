@@ -51,3 +51,41 @@ export async function recoverLostRuns(
   }
   return settled;
 }
+
+/**
+ * Settles the runs whose heartbeat stopped (see heartbeat.ts): their worker died while pg-boss still holds the job as
+ * active, and would only expire it much later. A run with attempts left goes back to `queued` and its job is failed,
+ * so that pg-boss retries it with its backoff; where pg-boss cannot (the stately queue's retry slot is taken, or the
+ * job had no retry left: see recoverLostRuns) the run gets a new job at once. A run without attempts left fails and
+ * its job is cancelled. `settle` records the outcome only if the run is still running under that job with a stale
+ * heartbeat (another worker's sweep, or a retry that has started meanwhile, wins), and answers whether it did.
+ * `settleLost` is recoverLostRuns's. Answers how many runs were settled.
+ */
+export async function recoverDeadRuns(
+  boss: PgBoss,
+  queue: string,
+  retryLimit: number,
+  runs: OpenRun[],
+  settle: (run: OpenRun, outcome: LostRunOutcome) => Promise<boolean>,
+  settleLost: (run: OpenRun, outcome: LostRunOutcome) => Promise<boolean>,
+): Promise<number> {
+  let settled = 0;
+  const retried: OpenRun[] = [];
+  for (const run of runs) {
+    if (run.attempts > retryLimit) {
+      const error = `Attempt ${run.attempts} was interrupted (its worker stopped), and no retry is left.`;
+      if (!(await settle(run, { status: "failed", finishedAt: new Date(), error }))) continue;
+      settled++;
+      await boss.cancel(queue, run.jobId);
+      continue;
+    }
+    const error = `Attempt ${run.attempts} was interrupted (its worker stopped), retrying.`;
+    if (!(await settle(run, { status: "queued", jobId: run.jobId, error }))) continue;
+    settled++;
+    await boss.fail(queue, run.jobId, { message: error });
+    retried.push({ ...run, error });
+  }
+  // Those whose failed job pg-boss could not put back to wait for a retry: a new job now, not at the next sweep.
+  if (retried.length > 0) await recoverLostRuns(boss, queue, retryLimit, retried, settleLost);
+  return settled;
+}

@@ -8,21 +8,26 @@ import type { JobDefinition } from "./job.js";
 import { ApiError, type ApiEnv } from "../http/context.js";
 import {
   activeConnectors,
+  beatRun,
   connectorRow,
+  deadRuns,
   findConnector,
   findRun,
   insertRun,
   listRuns,
+  markRunning,
   markSynced,
   openRun,
   openRunsWithJobs,
   setPaused,
+  settleDeadRun,
   updateOpenRun,
   updateRun,
 } from "../db/connectors.js";
 import { connectorDestinations, destinations, sources, syncRuns } from "../db/schema.js";
 import { toDestination } from "../db/destinations.js";
-import { recoverLostRuns } from "./lost-runs.js";
+import { recoverDeadRuns, recoverLostRuns } from "./lost-runs.js";
+import { heartbeatSettings, keepBeating } from "./heartbeat.js";
 import { startFileWriter } from "../integrations/destinations/file-writer.js";
 import { writerFor, type DestinationObject, type DestinationWriter, type Row } from "../integrations/destinations/index.js";
 import { hashString, toGongCall, toText, toVtt, type Meeting } from "../integrations/sources/datagen.js";
@@ -356,7 +361,14 @@ export async function performRun(services: SyncServices, runId: string, log?: { 
   const attempts = run.attempts + 1;
   // The window ends where the first attempt started, so every retry reads the same records.
   const startedAt = run.startedAt ?? new Date();
-  await updateRun(db, run.id, { status: "running", startedAt, attempts });
+  await markRunning(db, run.id, { startedAt, attempts });
+  const stopBeating = keepBeating(
+    async () => {
+      if (!(await beatRun(db, run.id))) log?.warn({ runId }, "sync run is no longer running here (taken back as lost?)");
+    },
+    heartbeatSettings().intervalSeconds,
+    (error) => log?.warn({ runId, err: (error as Error).message }, "sync run heartbeat failed"),
+  );
   try {
     const result = await syncConnector(services, run.connectorId, startedAt);
     const finishedAt = new Date();
@@ -367,11 +379,13 @@ export async function performRun(services: SyncServices, runId: string, log?: { 
     const message = (error as Error).message || String(error);
     if (error instanceof PermanentSyncError || attempts > SYNC_RETRY_LIMIT) {
       await updateRun(db, run.id, { status: "failed", finishedAt: new Date(), error: message });
-      log?.warn({ runId, err: message }, "sync run failed");
+      log?.warn({ runId, err: error }, "sync run failed");
       return;
     }
     await updateRun(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}` });
     throw error;
+  } finally {
+    stopBeating();
   }
 }
 
@@ -382,7 +396,9 @@ export function syncConnectorJob(services: SyncServices): JobDefinition<z.ZodTyp
     policy: "stately",
     retryLimit: SYNC_RETRY_LIMIT,
     retryDelay: 5,
-    expireInSeconds: Number(process.env.SYNC_JOB_EXPIRE_SECONDS ?? 900),
+    // A dead worker's run is found by its heartbeat within a minute; the expiry is only a backstop for a run that
+    // hangs while its worker lives, so it must outlast the longest healthy run.
+    expireInSeconds: Number(process.env.SYNC_JOB_EXPIRE_SECONDS ?? 10_800),
     // Runs of different connectors proceed side by side (one per connector at most: stately + singletonKey).
     concurrency: Math.max(1, Number(process.env.SYNC_CONCURRENCY) || 4),
     pollingIntervalSeconds: 0.5,
@@ -423,6 +439,20 @@ export async function recoverLostSyncRuns(db: Database, boss: PgBoss): Promise<n
   return recoverLostRuns(boss, SYNC_QUEUE, SYNC_RETRY_LIMIT, runs, (run, outcome) => updateOpenRun(db, run.id, run.jobId, outcome));
 }
 
+/** Queues again, or fails, the running sync runs whose heartbeat stopped (see recoverDeadRuns); answers how many. */
+export async function recoverDeadSyncRuns(db: Database, boss: PgBoss, timeoutSeconds = heartbeatSettings().timeoutSeconds): Promise<number> {
+  const runs = (await deadRuns(db, timeoutSeconds)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.connectorId }));
+  if (runs.length === 0) return 0;
+  return recoverDeadRuns(
+    boss,
+    SYNC_QUEUE,
+    SYNC_RETRY_LIMIT,
+    runs,
+    (run, outcome) => settleDeadRun(db, run.id, run.jobId, timeoutSeconds, { ...outcome, heartbeatAt: null }),
+    (run, outcome) => updateOpenRun(db, run.id, run.jobId, outcome),
+  );
+}
+
 export function syncSchedulerJob(db: Database, boss: () => PgBoss): JobDefinition<z.ZodTypeAny> {
   return {
     name: SCHEDULER_QUEUE,
@@ -430,7 +460,15 @@ export function syncSchedulerJob(db: Database, boss: () => PgBoss): JobDefinitio
     policy: "singleton",
     cron: "* * * * *",
     retryLimit: 0,
+    // The cron comes once a minute at best: every worker also looks for dead runs more often (safe side by side:
+    // a run is settled by one conditional update).
+    sweep: async (log) => {
+      const dead = await recoverDeadSyncRuns(db, boss());
+      if (dead) log.warn({ dead }, "sync runs whose worker stopped (no heartbeat): retried or failed");
+    },
     async handle(_payload, { log }) {
+      const dead = await recoverDeadSyncRuns(db, boss());
+      if (dead) log.warn({ dead }, "sync runs whose worker stopped (no heartbeat): retried or failed");
       const recovered = await recoverLostSyncRuns(db, boss());
       if (recovered) log.warn({ recovered }, "sync runs whose job had ended without them: queued again or failed");
       const queued = await enqueueDueRuns(db, boss());

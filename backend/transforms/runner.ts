@@ -3,18 +3,23 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
 import { transformRuns } from "../db/schema.js";
 import {
+  beatTransformRun,
+  deadTransformRuns,
   findTransformRun,
   insertTransformRun,
   listTransformRuns,
+  markTransformRunning,
   openTransformRun,
   openTransformRunsWithJobs,
   scheduledTransforms,
   setTransformStatus,
+  settleDeadTransformRun,
   transformRow,
   updateOpenTransformRun,
   updateTransformRun,
 } from "../db/transforms.js";
-import { recoverLostRuns } from "../jobs/lost-runs.js";
+import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "../jobs/lost-runs.js";
+import { heartbeatSettings, keepBeating } from "../jobs/heartbeat.js";
 import { connectorRow } from "../db/connectors.js";
 import { latestSlot } from "../jobs/sync-connector.job.js";
 import { checkName } from "../integrations/destinations/writer.js";
@@ -165,8 +170,15 @@ export async function performTransformRun(services: WarehouseServices, runId: st
   if (!run || run.status === "succeeded" || run.status === "failed") return;
   const attempts = run.attempts + 1;
   const startedAt = run.startedAt ?? new Date();
-  await updateTransformRun(db, run.id, { status: "running", startedAt, attempts });
+  await markTransformRunning(db, run.id, { startedAt, attempts });
   await setTransformStatus(db, run.transformId, STATUS_OF_RUN.running);
+  const stopBeating = keepBeating(
+    async () => {
+      if (!(await beatTransformRun(db, run.id))) log?.warn({ runId }, "transform run is no longer running here (taken back as lost?)");
+    },
+    heartbeatSettings().intervalSeconds,
+    (error) => log?.warn({ runId, err: (error as Error).message }, "transform run heartbeat failed"),
+  );
   try {
     const result = await runTransform(services, run.transformId, { id: run.id, at: startedAt });
     await updateTransformRun(db, run.id, { status: "succeeded", finishedAt: new Date(), records: result.records, outputs: result.outputs, error: null });
@@ -177,26 +189,49 @@ export async function performTransformRun(services: WarehouseServices, runId: st
     if (error instanceof PermanentRunError || attempts > TRANSFORM_RETRY_LIMIT) {
       await updateTransformRun(db, run.id, { status: "failed", finishedAt: new Date(), error: message });
       await setTransformStatus(db, run.transformId, STATUS_OF_RUN.failed);
-      log?.warn({ runId, err: message }, "transform run failed");
+      log?.warn({ runId, err: error }, "transform run failed");
       return;
     }
     await updateTransformRun(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}` });
     await setTransformStatus(db, run.transformId, STATUS_OF_RUN.queued);
     throw error;
+  } finally {
+    stopBeating();
   }
 }
 
 /* ---- schedules ------------------------------------------------------------------------------------- */
 
 /** Every minute: queue a run for each transform (of an active connector) whose slot (daily/hourly, spread by id) has come. */
+/** Records a lost run's outcome while it is still open under its job (see recoverLostRuns), and the transform's status. */
+async function settleLostTransformRun(db: Database, run: OpenRun, outcome: LostRunOutcome): Promise<boolean> {
+  if (!(await updateOpenTransformRun(db, run.id, run.jobId, outcome))) return false;
+  await setTransformStatus(db, run.key, STATUS_OF_RUN[outcome.status]);
+  return true;
+}
+
 /** Queues again, or fails, the transform runs whose job ended without them (see recoverLostRuns); answers how many. */
 export async function recoverLostTransformRuns(db: Database, boss: PgBoss): Promise<number> {
   const runs = (await openTransformRunsWithJobs(db)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.transformId }));
-  return recoverLostRuns(boss, TRANSFORM_QUEUE, TRANSFORM_RETRY_LIMIT, runs, async (run, outcome) => {
-    if (!(await updateOpenTransformRun(db, run.id, run.jobId, outcome))) return false;
-    await setTransformStatus(db, run.key, STATUS_OF_RUN[outcome.status]);
-    return true;
-  });
+  return recoverLostRuns(boss, TRANSFORM_QUEUE, TRANSFORM_RETRY_LIMIT, runs, (run, outcome) => settleLostTransformRun(db, run, outcome));
+}
+
+/** Queues again, or fails, the running transform runs whose heartbeat stopped (see recoverDeadRuns); answers how many. */
+export async function recoverDeadTransformRuns(db: Database, boss: PgBoss, timeoutSeconds = heartbeatSettings().timeoutSeconds): Promise<number> {
+  const runs = (await deadTransformRuns(db, timeoutSeconds)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.transformId }));
+  if (runs.length === 0) return 0;
+  return recoverDeadRuns(
+    boss,
+    TRANSFORM_QUEUE,
+    TRANSFORM_RETRY_LIMIT,
+    runs,
+    async (run, outcome) => {
+      if (!(await settleDeadTransformRun(db, run.id, run.jobId, timeoutSeconds, { ...outcome, heartbeatAt: null }))) return false;
+      await setTransformStatus(db, run.key, STATUS_OF_RUN[outcome.status]);
+      return true;
+    },
+    (run, outcome) => settleLostTransformRun(db, run, outcome),
+  );
 }
 
 export async function enqueueDueTransformRuns(db: Database, boss: PgBoss, now = new Date()): Promise<number> {

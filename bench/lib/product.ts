@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -9,7 +9,11 @@ import readline from "node:readline";
 export const PORTS = { app: 3200, backend: 4200, idp: 4201, pg: 54349 } as const;
 export const APP_URL = `http://localhost:${PORTS.app}`;
 export const BACKEND_URL = `http://127.0.0.1:${PORTS.backend}`;
-export const DATABASE_URL = `postgres://tributary:tributary@127.0.0.1:${PORTS.pg}/tributary`;
+/**
+ * The benchmark's embedded Postgres, known once startProduct has started it: the cluster's password is made at its
+ * first start and kept in its data folder (DATA_DIR/pg.password). An ES module binding, so importers see it then.
+ */
+export let DATABASE_URL = "";
 
 /**
  * The benchmark's own build of the web app. Other engineers rebuild ./build
@@ -131,5 +135,7 @@ export async function startProduct(
   } finally {
     starting = false;
   }
+  const password = readFileSync(path.join(dataDir, "pg.password"), "utf8").trim();
+  DATABASE_URL = `postgres://tributary:${password}@127.0.0.1:${PORTS.pg}/tributary`;
   return product;
 }

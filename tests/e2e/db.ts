@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { DATABASE_URL, IDP_ORIGIN } from "./env";
+import { databaseUrl, IDP_ORIGIN } from "./env";
 
 /**
  * Direct access to the e2e run's embedded Postgres, for seeding records that
@@ -8,7 +8,7 @@ import { DATABASE_URL, IDP_ORIGIN } from "./env";
  * states a browser cannot reach by itself (an expired session).
  */
 export async function withDb<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
+  const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
   try {
     return await work(client);

@@ -20,8 +20,20 @@ export const RESULTS_DIR = process.env.E2E_RESULTS_DIR || "test-results";
 export const APP_URL = `http://localhost:${E2E_PORTS.app}`;
 export const IDP_ORIGIN = `http://localhost:${E2E_PORTS.localIdp}`;
 
-/** The embedded Postgres the launcher starts for the run (user/password tributary). */
-export const DATABASE_URL = `postgres://tributary:tributary@127.0.0.1:${E2E_PORTS.postgres}/tributary`;
+/** The embedded cluster's user; its password is made at its first start (DATA_DIR/pg.password). */
+export const DATABASE_USER = "tributary";
+/** backend/db/embedded.ts's PASSWORD_FILE (not imported: that module hooks the process's exit). */
+export const DATABASE_PASSWORD_FILE = "pg.password";
+
+/**
+ * The embedded Postgres the launcher starts for the run. global-setup (server.ts) reads the cluster's generated
+ * password from the run's data folder and hands the URL to the test workers as E2E_DATABASE_URL.
+ */
+export function databaseUrl(): string {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error("E2E_DATABASE_URL is unset: the e2e global setup (tests/e2e/server.ts) sets it once Tributary has started.");
+  return url;
+}
 
 /** Cookie names: the backend's opaque session id and the app's signed cookie session. */
 export const BACKEND_SESSION_COOKIE = "tributary_session";

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { APP_URL, BUILD_DIR, E2E_PORTS, RESULTS_DIR } from "./env";
+import { APP_URL, BUILD_DIR, DATABASE_PASSWORD_FILE, DATABASE_USER, E2E_PORTS, RESULTS_DIR } from "./env";
 
 /**
  * Starts Tributary the way `npm start` does (scripts/start.ts, without the build
@@ -118,7 +118,12 @@ export async function startServer(): Promise<void> {
       try {
         const res = await fetch(`http://127.0.0.1:${E2E_PORTS.app}/favicon.svg`);
         await res.body?.cancel();
-        if (res.ok) return;
+        if (res.ok) {
+          // The cluster's password was made at its first start; the test workers (forked after this) inherit the URL.
+          const password = readFileSync(path.join(dataDir, DATABASE_PASSWORD_FILE), "utf8").trim();
+          process.env.E2E_DATABASE_URL = `postgres://${DATABASE_USER}:${password}@127.0.0.1:${E2E_PORTS.postgres}/tributary`;
+          return;
+        }
       } catch {
         /* not yet */
       }
