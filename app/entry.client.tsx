@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { CspNonceContext } from "~/services/csp-nonce";
 
 /**
  * Remix's default browser entry, except that hydration starts only once the page's loader data is decoded.
@@ -25,12 +26,17 @@ async function loaderDataDecoded(): Promise<void> {
   }
 }
 
+/** The page's nonce, as the server rendered it: the browser hides the attribute but keeps the property. */
+const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
+
 void loaderDataDecoded().then(() =>
   startTransition(() => {
     hydrateRoot(
       document,
       <StrictMode>
-        <RemixBrowser />
+        <CspNonceContext.Provider value={nonce}>
+          <RemixBrowser />
+        </CspNonceContext.Provider>
       </StrictMode>,
     );
   }),

@@ -1,7 +1,8 @@
 import { Writable } from "node:stream";
-import type { EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { CspNonceContext } from "~/services/csp-nonce";
 
 const ABORT_DELAY = 5_000;
 
@@ -13,7 +14,15 @@ const ABORT_DELAY = 5_000;
  * (docs/decisions/2026-11-22-page-performance.md). This is what Remix's default
  * entry does for bots, for every request.
  */
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  // The web server's Content-Security-Policy allows inline scripts with this nonce only (scripts/web-edge.ts).
+  const nonce = loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     // eslint-disable-next-line prefer-const -- assigned after the stream that reads it is made
@@ -31,7 +40,13 @@ export default function handleRequest(request: Request, responseStatusCode: numb
         callback();
       },
     });
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    const app = (
+      <CspNonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </CspNonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       onAllReady() {
         pipe(sink);
       },

@@ -12,6 +12,7 @@ import {
 import styles from "~/styles/app.css?url";
 import { Logo } from "~/components/logo";
 import { readTimeZone, TIME_ZONE_COOKIE } from "~/components/date-time";
+import { useCspNonce } from "~/services/csp-nonce";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -33,6 +34,8 @@ const timeZoneScript = `try{var z=Intl.DateTimeFormat().resolvedOptions().timeZo
 const abortedNavigationScript = `addEventListener("unhandledrejection",function(e){var r=e.reason;if(r&&r.name==="AbortError")e.preventDefault()})`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // The Content-Security-Policy runs inline scripts only with this response's nonce (scripts/web-edge.ts).
+  const nonce = useCspNonce();
   return (
     <html lang="en" className="h-full">
       <head>
@@ -41,13 +44,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content="light" />
         <Meta />
         <Links />
-        <script dangerouslySetInnerHTML={{ __html: timeZoneScript }} />
-        <script dangerouslySetInnerHTML={{ __html: abortedNavigationScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: timeZoneScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: abortedNavigationScript }} />
       </head>
       <body className="h-full">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -10,7 +10,11 @@ import type { PageCacheSlot } from "../app/services/page-cache.server.js";
 
 interface Entry {
   version: string;
-  /** The answer's headers as Remix set them, without the ones that depend on the encoding. */
+  /**
+   * The answer's headers as Remix set them, without the ones that depend on the encoding. They include the
+   * Content-Security-Policy, whose script nonce is the one in `body`: a kept page goes out with its own policy,
+   * never with the nonce made for the request that asks for it (scripts/web-edge.ts).
+   */
   headers: [string, string | string[] | number][];
   body: Buffer;
   br?: Buffer;

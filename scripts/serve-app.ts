@@ -7,10 +7,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
 import expressStaticGzip from "express-static-gzip";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { env } from "../app/services/env.server.js";
 import { pageCache } from "./page-cache.js";
+import { cspNonce, DEFAULT_BODY_LIMIT_BYTES, declaredBodyLimit, remixHandler, sameOriginWrites, securityHeaders } from "./web-edge.js";
 
 /**
  * The Remix server: built assets with long caching, everything else rendered
@@ -76,6 +76,8 @@ async function runPrimary(count: number) {
 }
 
 async function runServer() {
+  // The operator's NODE_ENV decides the production rules (app/services/env.server.ts); the launcher passes it too.
+  process.env.TRIBUTARY_NODE_ENV ??= process.env.NODE_ENV;
   // The build is a production build: React must run in production mode too (development mode costs ~10x CPU per render).
   process.env.NODE_ENV = "production";
   const buildDir = path.resolve(root, process.env.TRIBUTARY_BUILD_DIR || "build");
@@ -83,6 +85,13 @@ async function runServer() {
 
   const app = express();
   app.disable("x-powered-by");
+  const appUrl = env().appUrl;
+  // The edge first, so that every answer (assets, refusals, redirects) carries the security headers, and a refused
+  // body or a cross-site write is answered before anything reads it (scripts/web-edge.ts).
+  app.use(cspNonce());
+  app.use(securityHeaders(appUrl));
+  app.use(declaredBodyLimit(DEFAULT_BODY_LIMIT_BYTES));
+  app.use(sameOriginWrites(new URL(appUrl).origin));
   // Brotli's default 4 MB window costs far more CPU than these ~80 KB pages gain from it; 256 KB compresses
   // them to the same size at under half the CPU. Quality 3 instead of compression's 4: half the CPU again
   // (0.28 instead of 0.60 ms for a 73 KB list page) for an answer 8% larger (11.5 instead of 10.6 KB).
@@ -134,8 +143,15 @@ async function runServer() {
       maxBytes: pageCacheBytes(process.env.PAGE_CACHE_MB),
     })
   );
-  // Always "production": never send stack traces to browsers.
-  app.all("*", createRequestHandler({ build, mode: "production", getLoadContext: (_req, res) => ({ pageCache: res.locals.pageCache }) }));
+  // Always "production": never send stack traces to browsers. A body without a declared length is counted as it streams.
+  app.all(
+    "*",
+    remixHandler({
+      build,
+      bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+      getLoadContext: (_req, res) => ({ pageCache: res.locals.pageCache, cspNonce: res.locals.cspNonce }),
+    }),
+  );
 
   const port = Number(process.env.PORT ?? 3000);
   const onListening = () => {

@@ -34,21 +34,40 @@ export function sessionStorage() {
 
 export const getSession = (request: Request) => sessionStorage().getSession(request.headers.get("cookie"));
 
+/** Tabs, newlines and other control characters: the URL parser drops some of them, which can turn "/\t/x" into "//x". */
 const hasControlCharacter = (value: string) => [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
 
+/** Two slashes or backslashes in any mix at the start ("//host", "/\\host"): a browser reads it as another host. */
+const looksLikeAnotherHost = (path: string) => /^[/\\][/\\]/.test(path);
+
+/** APP_URL as env.server.ts reads it, without requiring the secret key that env() checks. */
+const appUrlFromEnvironment = () => process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+
 /**
- * Only a path on this site: "/x" yes; "//evil.example", "/\\evil", "https://…" no.
+ * A path on this site to send the browser to, or `fallback`. The target is parsed against the app's own origin
+ * (APP_URL), as a browser would resolve it, and accepted only when it is a path ("/…") that stays on that origin;
+ * the normalised result is checked again, since resolving dot segments can turn "/.//evil.example" or
+ * "/a/..//evil.example" into "//evil.example", which a browser reads as another host.
  */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/connectors"): string {
+export function safeRedirect(
+  to: FormDataEntryValue | string | null | undefined,
+  fallback = "/connectors",
+  appUrl: string = appUrlFromEnvironment(),
+): string {
   if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || hasControlCharacter(to)) return fallback;
+  if (!to.startsWith("/") || looksLikeAnotherHost(to) || hasControlCharacter(to)) return fallback;
+  let origin: string;
+  let url: URL;
   try {
-    const url = new URL(to, "http://local.invalid");
-    if (url.origin !== "http://local.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    origin = new URL(appUrl).origin;
+    url = new URL(to, origin);
   } catch {
     return fallback;
   }
+  if (url.origin !== origin) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  if (!path.startsWith("/") || looksLikeAnotherHost(path) || hasControlCharacter(path)) return fallback;
+  return path;
 }
 
 function signInUrl(request: Request): string {
