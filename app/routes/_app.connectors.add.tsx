@@ -7,6 +7,7 @@ import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
 import { FormBanner } from "~/components/form-banner";
 import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
+import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadCompatibleDestinations, loadLookbackOptions, loadPlatforms, loadSources, type LookbackOption } from "~/services/connectors.server";
 
@@ -97,7 +98,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const data = await cascade(request, { ...readValues(form), prev_source: null, prev_platform: null });
   const v = data.values;
   const ticked = readValues(form).destination_ids;

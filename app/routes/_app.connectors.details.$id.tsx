@@ -9,6 +9,8 @@ import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadConnector, loadRuns } from "~/services/connectors.server";
+import { readForm } from "~/services/form.server";
+import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, TimestampRows } from "~/components/detail-row";
 
@@ -17,10 +19,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const outcome = await loadConnector(request, id);
-  if (!outcome.ok) return { connector: null, runs: [] as SyncRun[], runsError: null, error: outcome.status === 404 ? M.notFound : M.fetchConnectorFailed };
+  const outcome = isRecordId(id) ? await loadConnector(request, id) : ({ ok: false, status: 404 } as const);
+  if (!outcome.ok) {
+    const notFound = outcome.status === 404;
+    return pageData({ connector: null, runs: [] as SyncRun[], runsError: null as string | null, error: notFound ? M.notFound : M.fetchConnectorFailed }, notFound);
+  }
   const runs = await loadRuns(request, id);
-  return { connector: outcome.data, runs: runs.ok ? runs.data : [], runsError: runs.ok ? null : runs.message, error: null };
+  return pageData({ connector: outcome.data, runs: runs.ok ? runs.data : [], runsError: runs.ok ? null : runs.message, error: null }, false);
 }
 
 const INTENTS = {
@@ -32,7 +37,7 @@ const INTENTS = {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const id = encodeURIComponent(params.id ?? "");
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "delete");
   if (intent in INTENTS) {
     const spec = INTENTS[intent as keyof typeof INTENTS];

@@ -7,28 +7,36 @@ import { FormBanner } from "~/components/form-banner";
 import { BackLink, fieldClasses } from "~/components/source-create-form";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadAllDestinations, loadConnector, loadLookbackOptions, loadSources } from "~/services/connectors.server";
+import { readForm } from "~/services/form.server";
+import { isRecordId, pageData } from "~/services/records.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Update ${data?.connector?.name ?? "Connector"} · Tributary` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const outcome = await loadConnector(request, params.id ?? "");
-  if (!outcome.ok) return { connector: null, error: outcome.status === 404 ? M.notFound : M.fetchConnectorFailed, sources: [], destinations: [], lookbackOptions: [], loadErrors: [] };
+  const outcome = isRecordId(params.id) ? await loadConnector(request, params.id) : ({ ok: false, status: 404 } as const);
+  if (!outcome.ok) {
+    const notFound = outcome.status === 404;
+    return pageData({ connector: null, error: notFound ? M.notFound : M.fetchConnectorFailed, sources: [], destinations: [], lookbackOptions: [], loadErrors: [] as string[] }, notFound);
+  }
   const [sources, destinations, lookbacks] = await Promise.all([loadSources(request), loadAllDestinations(request), loadLookbackOptions(request)]);
   const loadErrors = [sources, destinations, lookbacks].flatMap((o) => (o.ok ? [] : [o.message]));
-  return {
-    connector: outcome.data,
-    error: null,
-    sources: sources.ok ? sources.data : [],
-    destinations: destinations.ok ? destinations.data : [],
-    lookbackOptions: lookbacks.ok ? lookbacks.data : [],
-    loadErrors,
-  };
+  return pageData(
+    {
+      connector: outcome.data,
+      error: null,
+      sources: sources.ok ? sources.data : [],
+      destinations: destinations.ok ? destinations.data : [],
+      lookbackOptions: lookbacks.ok ? lookbacks.data : [],
+      loadErrors,
+    },
+    false,
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = Object.fromEntries(["name", "description", "source_id", "destination_id", "frequency", "lookback_days"].map((k) => [k, String(form.get(k) ?? "")]));
   const parsed = updateConnectorBodySchema.safeParse(values);
   if (!parsed.success) {

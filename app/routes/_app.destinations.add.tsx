@@ -6,6 +6,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { DESTINATION_MESSAGES as M, integrationLabel, isGoogle, isSnowflake, type IntegrationInstructions } from "@contract/destinations";
 import { DestinationForm, fingerprint, schemaFor, type FormValues, type ServiceAccountView, type TestState } from "~/components/destination-form";
 import { requireUser } from "~/services/session.server";
+import { readForm } from "~/services/form.server";
 import { callBackend, echoValues, formFields, loadInstructions, loadIntegrations, loadServiceAccount, testBody, testConnection, testFailureMessage } from "~/services/destinations.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Destination · Tributary" }];
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "create");
   const fields = formFields(formData);
   const type = fields.type ?? "";

@@ -6,6 +6,8 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ErrorBlock } from "~/components/error-block";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadDestination } from "~/services/destinations.server";
+import { readForm } from "~/services/form.server";
+import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, TimestampRows } from "~/components/detail-row";
 
@@ -13,13 +15,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const outcome = await loadDestination(request, params.id ?? "");
-  if (outcome.ok) return { destination: outcome.data, error: null };
-  return { destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed };
+  const outcome = isRecordId(params.id) ? await loadDestination(request, params.id) : ({ ok: false, status: 404 } as const);
+  if (outcome.ok) return pageData({ destination: outcome.data as Destination | null, error: null as string | null }, false);
+  return pageData({ destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed }, outcome.status === 404);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
+  await readForm(request);
   const outcome = await callBackend(request, `/destinations/delete/${encodeURIComponent(params.id ?? "")}`, { method: "DELETE" }, M.deleteFailed);
   if (outcome.ok) return redirect("/destinations");
   const detail = outcome.status === 409 ? ` ${outcome.message}` : "";

@@ -7,13 +7,21 @@ import { DestinationForm, fingerprint, schemaFor, type FormValues, type ServiceA
 import { ErrorBlock } from "~/components/error-block";
 import { requireUser } from "~/services/session.server";
 import { callBackend, echoValues, formFields, loadDestination, loadInstructions, loadServiceAccount, testBody, testConnection, testFailureMessage } from "~/services/destinations.server";
+import { readForm } from "~/services/form.server";
+import { isRecordId, pageData } from "~/services/records.server";
 
 export const meta: MetaFunction = () => [{ title: "Update Destination · Tributary" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const outcome = await loadDestination(request, params.id ?? "");
-  if (!outcome.ok) return { destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed, defaults: {}, serviceAccount: null, instructions: null, errors: [] };
+  const outcome = isRecordId(params.id) ? await loadDestination(request, params.id) : ({ ok: false, status: 404 } as const);
+  if (!outcome.ok) {
+    const notFound = outcome.status === 404;
+    return pageData(
+      { destination: null, error: notFound ? M.notFound : M.fetchOneFailed, defaults: {} as FormValues, serviceAccount: null as ServiceAccountView | null, instructions: null as IntegrationInstructions | null, errors: [] as string[] },
+      notFound,
+    );
+  }
   const destination = outcome.data;
   const config = destination.config as Record<string, string | undefined>;
   const defaults: FormValues = {
@@ -39,13 +47,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       errors.push("Failed to load integration details for this destination.");
     }
   }
-  return { destination, error: null, defaults, serviceAccount, instructions, errors };
+  return pageData({ destination, error: null as string | null, defaults, serviceAccount, instructions, errors }, false);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "update");
   const fields = formFields(formData);
   const type = fields.type ?? "";

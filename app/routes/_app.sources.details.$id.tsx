@@ -7,6 +7,7 @@ import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
 import { SourceStatusBadge } from "~/components/source-status";
 import { api, loadSource } from "~/services/sources.server";
+import { readForm } from "~/services/form.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, TimestampRows } from "~/components/detail-row";
 
@@ -18,6 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** Delete, after the ?delete= confirmation. A source that connectors use is refused with their names. */
 export async function action({ request, params }: ActionFunctionArgs) {
+  await readForm(request);
   const result = await api.deleteSource(request, params.id ?? "");
   if (result.ok) return redirect("/sources");
   return Response.json({ error: result.status === 409 ? result.message : SOURCE_MESSAGES.deleteFailed }, { status: result.status === 404 ? 404 : result.status === 409 ? 409 : 502 });

@@ -7,6 +7,7 @@ import { ErrorBlock } from "~/components/error-block";
 import { FormBanner } from "~/components/form-banner";
 import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
 import { api, loadSource } from "~/services/sources.server";
+import { readForm } from "~/services/form.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Update ${data?.source?.name ?? "Source"} · Tributary` }];
 
@@ -15,7 +16,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = { name: String(form.get("name") ?? ""), description: String(form.get("description") ?? "") };
   const parsed = updateSourceBodySchema.safeParse(values);
   if (!parsed.success) return Response.json({ errors: [parsed.error.issues[0]!.message], values }, { status: 400 });

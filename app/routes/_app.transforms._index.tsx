@@ -12,6 +12,9 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { loadListPage } from "~/services/lists.server";
 import { withholdPage } from "~/services/page-cache.server";
 import { backendFetch } from "~/services/backend.server";
+import { readForm } from "~/services/form.server";
+import { requireUser } from "~/services/session.server";
+import { deleteTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Transforms · Tributary" }];
@@ -49,11 +52,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  await requireUser(request);
+  const form = await readForm(request);
   const id = String(form.get("id") ?? "");
-  const response = await backendFetch(request, `/transforms/delete/${encodeURIComponent(id)}`, { method: "DELETE" });
-  await response.body?.cancel();
-  if (!response.ok) return Response.json({ error: "Failed to delete transform" }, { status: response.status === 404 ? 404 : 502 });
+  const outcome = await deleteTransform(request, id);
+  if (!outcome.ok) return Response.json({ error: "Failed to delete transform" }, { status: outcome.status === 404 ? 404 : outcome.status < 500 ? 400 : 502 });
   return redirect("/transforms");
 }
 

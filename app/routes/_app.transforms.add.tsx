@@ -14,6 +14,7 @@ import { ErrorBlock } from "~/components/error-block";
 import { FormBanner } from "~/components/form-banner";
 import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
 import { TransformSteps } from "~/components/transform-steps";
+import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { loadTransformConfig, validateDraft } from "~/services/transforms.server";
 import { readDraft, saveDraft, takeNotice } from "~/services/transform-draft.server";
@@ -62,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const field = (key: string) => {
     const v = form.get(key);
     return typeof v === "string" ? v : "";

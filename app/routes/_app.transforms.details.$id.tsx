@@ -9,6 +9,8 @@ import { DetailRow } from "~/components/detail-row";
 import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
 import { TransformResults, type ResultTable } from "~/components/transform-results";
+import { readForm } from "~/services/form.server";
+import { isRecordId, pageData } from "~/services/records.server";
 import { requireUser } from "~/services/session.server";
 import { deleteTransform, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
@@ -21,15 +23,18 @@ const RESULT_ROWS = 5;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const transform = await loadTransform(request, id);
+  const transform = isRecordId(id) ? await loadTransform(request, id) : ({ ok: false, status: 404 } as const);
   if (!transform.ok)
-    return {
-      transform: null,
-      runs: [] as TransformRun[],
-      runsError: null,
-      results: [] as ResultTable[],
-      error: transform.status === 404 ? M.notFound : M.loadFailed,
-    };
+    return pageData(
+      {
+        transform: null,
+        runs: [] as TransformRun[],
+        runsError: null as string | null,
+        results: [] as ResultTable[],
+        error: transform.status === 404 ? M.notFound : M.loadFailed,
+      },
+      transform.status === 404,
+    );
   const runs = await loadTransformRuns(request, id);
   const list = runs.ok ? runs.data : [];
   // The result tables of the latest successful run, first rows of each.
@@ -44,13 +49,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       )
     : [];
-  return { transform: transform.data, runs: list, runsError: runs.ok ? null : runs.message, results, error: null };
+  return pageData({ transform: transform.data, runs: list, runsError: runs.ok ? null : runs.message, results, error: null as string | null }, false);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "delete");
   if (intent === "run") {
     const outcome = await runTransform(request, id);

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { TRANSFORM_MESSAGES as M } from "@contract/transforms";
 import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
+import { isRecordId, pageData } from "~/services/records.server";
 import { requireUser } from "~/services/session.server";
 import { loadTransform, loadTransformConfig } from "~/services/transforms.server";
 
@@ -15,12 +16,16 @@ export const meta: MetaFunction = () => [{ title: "Update Transform · Tributary
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const [transform, config] = await Promise.all([loadTransform(request, params.id ?? ""), loadTransformConfig(request)]);
-  if (!transform.ok) return { error: transform.status === 404 ? M.notFound : M.loadFailed, transform: null, invalidType: false };
-  if (!config.ok) return { error: M.loadTransformTypesFailed, transform: null, invalidType: false };
+  const [transform, config] = await Promise.all([
+    isRecordId(params.id) ? loadTransform(request, params.id) : ({ ok: false, status: 404 } as const),
+    loadTransformConfig(request),
+  ]);
+  type Page = { error: string | null; transform: { id: string; name: string; transform_type: string } | null; invalidType: boolean };
+  if (!transform.ok) return pageData<Page>({ error: transform.status === 404 ? M.notFound : M.loadFailed, transform: null, invalidType: false }, transform.status === 404);
+  if (!config.ok) return pageData<Page>({ error: M.loadTransformTypesFailed, transform: null, invalidType: false }, false);
   const t = transform.data;
   const invalidType = !config.data.transform_types.some((type) => type.value === t.transform_type);
-  return { error: null, transform: { id: t.id, name: t.name, transform_type: t.transform_type }, invalidType };
+  return pageData<Page>({ error: null, transform: { id: t.id, name: t.name, transform_type: t.transform_type }, invalidType }, false);
 }
 
 export default function EditTransform() {

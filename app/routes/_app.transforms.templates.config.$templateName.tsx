@@ -7,6 +7,7 @@ import { FormBanner } from "~/components/form-banner";
 import { BackLink } from "~/components/source-create-form";
 import { TemplateInputFields, TransformPreview } from "~/components/transform-inputs";
 import { TransformSteps } from "~/components/transform-steps";
+import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { createTransform, loadTemplate, loadTemplateInputs, parseTemplateInputs, previewTemplate } from "~/services/transforms.server";
 import { clearDraft, requireDraft, type WizardDraft } from "~/services/transform-draft.server";
@@ -56,11 +57,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
+  const form = await readForm(request);
   const draft = await draftFor(request, params.templateName ?? "");
-  const form = await request.formData();
   const intent = String(form.get("intent") ?? "create");
   const page = await loadPage(request, draft, draft.template_id);
-  if (page.fatal) return data(page, { status: 502 });
+  // A template or connector that is gone is the draft's problem (404), not a failure of the server behind.
+  if (page.fatal) return data(page, { status: page.fatal === M.templateNotFound ? 404 : 502 });
   const parsed = parseTemplateInputs(page.inputs, form);
   page.values = parsed.raw;
   if (parsed.errors.length) return data({ ...page, errors: parsed.errors }, { status: 400 });

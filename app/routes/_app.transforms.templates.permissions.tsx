@@ -8,6 +8,7 @@ import { FormBanner } from "~/components/form-banner";
 import { BackLink, fieldClasses } from "~/components/source-create-form";
 import { SqlBlock, TransformGrants } from "~/components/transform-grants";
 import { TransformSteps } from "~/components/transform-steps";
+import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { loadGrantInstructions, loadSetupSteps, loadTemplate, type GrantInstructions, type WizardDestination } from "~/services/transforms.server";
 import { requireDraft, saveDraft, takeNotice, type WizardDraft } from "~/services/transform-draft.server";
@@ -73,11 +74,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
+  const form = await readForm(request);
   const draft = (await requireDraft(request, { template: true })) as WizardDraft & { template_id: string };
-  const form = await request.formData();
   const asked = String(form.get("step") ?? "");
   const page = await loadPage(request, draft, asked);
-  if (page.fatal) return data({ ...page, notice: null, errors: [] as string[] }, { status: 502 });
+  if (page.fatal) return data({ ...page, notice: null, errors: [] as string[] }, { status: page.fatal === M.templateNotFound ? 404 : 502 });
   if (String(page.current) !== asked) return redirect(`${PATH}?step=${page.current}`);
   const step = page.steps[page.current - 1]!;
   const values: Record<string, string> = { ...draft.requirement_inputs };

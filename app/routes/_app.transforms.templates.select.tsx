@@ -8,6 +8,7 @@ import { Flowchart } from "~/components/flowchart";
 import { FormBanner } from "~/components/form-banner";
 import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
 import { TransformSteps } from "~/components/transform-steps";
+import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { loadCategories, loadTemplate, loadTemplates, type TemplateDetail, type TemplateSummary } from "~/services/transforms.server";
 import { requireDraft, saveDraft, takeNotice } from "~/services/transform-draft.server";
@@ -80,8 +81,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
+  const form = await readForm(request);
   const draft = await requireDraft(request);
-  const form = await request.formData();
   const templateId = String(form.get("template") ?? "").trim();
   const category = String(form.get("category") ?? "");
   const fail = async (message: string) => {

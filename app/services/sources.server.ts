@@ -19,6 +19,8 @@ import {
 import type { UserInfo } from "@contract/auth";
 import { env } from "./env.server";
 import { backendFetch, backendMessage } from "./backend.server";
+import { commitDraft, readForm } from "./form.server";
+import { isRecordId, pageData } from "./records.server";
 
 /**
  * The source-creation draft (spec §4 "Source creation"): what the spec keeps in
@@ -86,7 +88,7 @@ export async function readDraft(request: Request, user: UserInfo) {
     draft,
     commit: async (next: SourceDraft) => {
       session.set("draft", next);
-      return draftStorage().commitSession(session);
+      return commitDraft(() => draftStorage().commitSession(session));
     },
     destroy: () => draftStorage().destroySession(session),
   };
@@ -186,11 +188,12 @@ export const api = {
     call<{ message: string }>(request, `/sources/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, SOURCE_MESSAGES.deleteFailed),
 };
 
-/** A source for a detail/edit page, or the spec's message. */
-export async function loadSource(request: Request, id: string): Promise<{ source: Source | null; error: string | null }> {
-  const result = await api.getSource(request, id);
-  if (result.ok) return { source: result.value, error: null };
-  return { source: null, error: result.status === 404 ? SOURCE_MESSAGES.notFound : SOURCE_MESSAGES.fetchSourceFailed };
+/** A source for a detail/edit page, or the spec's message (with a 404 status when there is no such source of this user's). */
+export async function loadSource(request: Request, id: string) {
+  const result = isRecordId(id) ? await api.getSource(request, id) : ({ ok: false, status: 404 } as const);
+  if (result.ok) return pageData<{ source: Source | null; error: string | null }>({ source: result.value, error: null }, false);
+  const notFound = result.status === 404;
+  return pageData<{ source: Source | null; error: string | null }>({ source: null, error: notFound ? SOURCE_MESSAGES.notFound : SOURCE_MESSAGES.fetchSourceFailed }, notFound);
 }
 
 // ---- the create form ----------------------------------------------------------------------------
@@ -442,7 +445,7 @@ export async function sourceCreateLoader(request: Request, user: UserInfo, typeP
 }
 
 export async function sourceCreateAction(request: Request, user: UserInfo, typeParam: string | null): Promise<Response> {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const { draft, commit, destroy } = await readDraft(request, user);
   const type = isSourceIntegration(typeParam) ? typeParam : null;

@@ -2,6 +2,7 @@ import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { TRANSFORM_FILE_TYPES, TRANSFORM_FREQUENCIES } from "@contract/transforms";
 import { env } from "./env.server";
+import { commitDraft } from "./form.server";
 
 /**
  * The transform wizard's progress (add → template select → permissions → config),
@@ -59,7 +60,7 @@ export async function readDraft(request: Request): Promise<WizardDraft | null> {
 export async function saveDraft(request: Request, draft: WizardDraft): Promise<string> {
   const s = await session(request);
   s.set("draft", draftSchema.parse(draft));
-  return draftStorage().commitSession(s);
+  return commitDraft(() => draftStorage().commitSession(s));
 }
 
 /** A Set-Cookie header value that forgets the draft. */
