@@ -64,6 +64,13 @@ export function useTimeZone(): string {
   return useRouteLoaderData<typeof loader>("root")?.timeZone ?? "UTC";
 }
 
+/** The heading of the error page: the user's request (a 4xx) is told apart from a fault of ours. */
+function errorHeading(status: number): string {
+  if (status === 404) return "Page not found";
+  if (status === 400 || status === 413 || status === 415) return "This form could not be sent";
+  return "Something went wrong";
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
@@ -77,7 +84,7 @@ export function ErrorBoundary() {
       <div className="text-center">
         <Logo className="mx-auto h-10 w-auto" />
         <p className="mt-8 text-base font-semibold text-brand-700">{status}</p>
-        <h1 className="mt-2 text-3xl font-bold tracking-tight">{status === 404 ? "Page not found" : "Something went wrong"}</h1>
+        <h1 className="mt-2 text-3xl font-bold tracking-tight">{errorHeading(status)}</h1>
         <p className="mt-4 text-slate-600">{message}</p>
         <a href="/connectors" className="btn-primary mt-8">
           Back to Tributary
