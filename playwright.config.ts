@@ -34,7 +34,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  timeout: 30_000,
+  // A flow signs in, fills a few pages and runs an accessibility check on each: ~14 s alone on a slow day of this
+  // 2-core machine, twice that with two workers. Assertions keep their own 10 s.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: `${RESULTS_DIR}/playwright.json` }]],
   use: {
