@@ -1,22 +1,12 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PASSWORD_FILE, startEmbeddedPostgres, type EmbeddedDatabase } from "../../backend/db/embedded.js";
+import { freePort } from "../support/ports.js";
 
 /** The embedded cluster's own password: made on first start, kept with its data, and put on a folder of the old kind. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function canLogIn(port: number, password: string): Promise<boolean> {
   const client = new pg.Client({ host: "127.0.0.1", port, user: "tributary", password, database: "tributary" });

@@ -1,4 +1,3 @@
-import net from "node:net";
 import fc from "fast-check";
 import pLimit from "p-limit";
 import { Agent, fetch as undiciFetch } from "undici";
@@ -18,6 +17,7 @@ import * as connectorsContract from "../../contract/connectors.js";
 import * as destinationsContract from "../../contract/destinations.js";
 import * as sourcesContract from "../../contract/sources.js";
 import * as transformsContract from "../../contract/transforms.js";
+import { freePort } from "../support/ports.js";
 
 /**
  * Bounded fuzzing of every write the backend offers (issue #24): a few thousand generated requests (bodies shaped
@@ -90,16 +90,6 @@ function contractKeys(): string[] {
   return [...keys];
 }
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function call(
   method: string,
@@ -124,7 +114,7 @@ beforeAll(async () => {
   // Nothing the backend does for these requests may leave the machine: Snowflake goes to a local fake, every other
   // provider to a closed local port, and the integrations that need credentials stay unconfigured.
   await snowflake.start();
-  const closed = `http://127.0.0.1:${await closedPort()}`;
+  const closed = `http://127.0.0.1:${await freePort()}`;
   for (const name of Object.keys(process.env)) {
     if (
       /^(ZOOM|TEAMS|GMAIL)_|^GOOGLE_(CLIENT|SERVICE_ACCOUNT)|^TRIBUTARY_LLM_/.test(

@@ -1,11 +1,11 @@
 import { mkdtempSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../backend/db/embedded.js";
 import { applyMigrations } from "../../backend/db/migrate.js";
+import { freePort } from "../support/ports.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -16,16 +16,6 @@ declare module "vitest" {
 
 export const TEMPLATE_DB = "tributary_template";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * One real Postgres for the whole run (embedded, in a temporary folder), with a

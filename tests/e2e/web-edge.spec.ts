@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { APIResponse } from "@playwright/test";
 import { APP_URL, BUILD_DIR, E2E_PORTS } from "./env";
 import { expect, signIn, test } from "./fixtures";
+import { freePort } from "../support/ports";
 
 /**
  * Issue #24, the web server's edge (scripts/web-edge.ts): security headers on every answer, a bounded request
@@ -296,16 +296,6 @@ test.describe("bounded request bodies", () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The highest VmRSS of a process while watched (Linux's /proc). */
 function watchRss(pid: number): { stop: () => number } {
