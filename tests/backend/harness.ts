@@ -22,15 +22,20 @@ export interface TestBackend {
   stop(): Promise<void>;
 }
 
-/** A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template. */
-export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<TestBackend> {
+/** A fresh database of this test file's own, cloned from the migrated template; answers its URL. */
+export async function cloneTemplateDatabase(): Promise<string> {
   const adminUrl = inject("pgAdminUrl");
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
   await admin.end();
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  return adminUrl.replace(/\/postgres$/, `/${name}`);
+}
+
+/** A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template. */
+export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<TestBackend> {
+  const databaseUrl = await cloneTemplateDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-test-data-"));
   const backend = await startBackend({
     role: "api",

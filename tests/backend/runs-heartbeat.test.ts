@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import PgBoss from "pg-boss";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
@@ -13,6 +13,7 @@ import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js
 import { recoverDeadSyncRuns, SYNC_QUEUE } from "../../backend/jobs/sync-connector.job.js";
 import { TRANSFORM_QUEUE } from "../../backend/transforms/runner.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
+import { cloneTemplateDatabase } from "./harness.js";
 
 /**
  * Runs whose worker died while pg-boss still holds their job as active (its expiry is hours away): the heartbeat
@@ -35,13 +36,7 @@ const workers = new Set<ChildProcess>();
 const workerOutput: string[] = [];
 
 beforeAll(async () => {
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  databaseUrl = await cloneTemplateDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-heartbeat-"));
   const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir };
   // The defaults, as in production: the queues are made with the default (long) job expiry.
