@@ -1,0 +1,1 @@
+export type { Warehouse, ResultPage, ResultsLocation } from "../../transforms/warehouse.js";
