@@ -103,9 +103,9 @@ test.describe("sidebar", () => {
   });
 
   // A click that interrupts a navigation whose data is still arriving: Remix aborts the first request mid-body. This
-  // is ordinary use, so nothing may be logged as an error (the CI run of session 18 caught a console error here, from
-  // a Create clicked while the page reloaded its data; patches/@remix-run+react+2.17.5.patch).
-  test("a navigation interrupted while its data arrives logs no error and the newer one wins", async ({ page, user, jsEnabled }) => {
+  // is ordinary use (the CI run of session 18 met it: a Create clicked while the page reloaded its data), so nothing
+  // but the fixture's one known message about the aborted read (INTERRUPTED_NAVIGATION) may be logged.
+  test("a navigation interrupted while its data arrives logs no unexpected error and the newer one wins", async ({ page, user, jsEnabled }) => {
     test.skip(!jsEnabled, "without JavaScript the browser itself drops the first page");
     await signIn(page, user);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
