@@ -9,10 +9,9 @@ import { createApi } from "./http/app.js";
 import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs, startSweeps } from "./jobs/boss.js";
-import { heartbeatSettings } from "./jobs/heartbeat.js";
-import { cleanupSessionsJob } from "./jobs/cleanup-sessions.job.js";
-import { registerSyncQueue, syncConnectorJob, syncSchedulerJob } from "./jobs/sync-connector.job.js";
-import { registerTransformQueue, runTransformJob, transformSchedulerJob } from "./jobs/run-transform.job.js";
+import { backendJobs } from "./jobs/index.js";
+import { heartbeatSettings } from "./runs/heartbeat.js";
+import { registerRunQueue } from "./runs/queues.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
 
@@ -39,19 +38,11 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   let server: ServerType | undefined;
   let port = 0;
   try {
-    const jobs = [
-      cleanupSessionsJob(database.db),
-      syncConnectorJob({ db: database.db, secrets, config }),
-      syncSchedulerJob(database.db, () => boss!),
-      runTransformJob({ db: database.db, secrets, config }),
-      transformSchedulerJob(database.db, () => boss!),
-    ];
+    const jobs = backendJobs({ db: database.db, secrets, config }, () => boss!);
     boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api" });
-    const unregister = registerSyncQueue(config.DATABASE_URL, boss);
-    const unregisterTransforms = registerTransformQueue(config.DATABASE_URL, boss);
+    const unregister = registerRunQueue(config.DATABASE_URL, boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
     stops.unshift(async () => unregister());
-    stops.unshift(async () => unregisterTransforms());
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
 
     if (options.role !== "worker") {

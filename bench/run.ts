@@ -346,7 +346,7 @@ try {
     const report = await runSyncBench({ log: (line) => say(`sync: ${line}`) });
     console.log(report.markdown);
     sections.push(
-      `## Sync throughput (issue 5)\n\nProduced by \`bench/sync.ts\` (its header says how): a real connector's sync, data generator → local destination (files + DuckDB), each run in a fresh process, next to writing the same files with plain streams on the same disk; each volume is run three times, in rounds, after the CPUs and the disk have settled.\n\n${report.markdown}\n`,
+      `## Sync throughput against DuckDB's own bulk load (issue 25)\n\nProduced by \`bench/sync.ts\` (its header says how): a real connector's sync, data generator → local destination (files + DuckDB), first load and re-run of the same window, each in a fresh process, next to DuckDB loading an NDJSON file of exactly the rows the sync wrote into the same tables.\n\n${report.markdown}\n`,
     );
   }
   if (PARTS.has("transforms")) sections.push(transformSection());

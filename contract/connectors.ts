@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { storable } from "./text.js";
+import { platformsFor as sourcePlatforms } from "./integrations/sources.js";
 
 export const FREQUENCIES = ["daily", "hourly"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -138,23 +139,8 @@ export const updateConnectorBodySchema = z.object({
 export type UpdateConnectorBody = z.infer<typeof updateConnectorBodySchema>;
 
 /**
- * Platforms (spec §3: plain strings shown in uppercase) are the shapes of data
- * a source produces: a meeting source its own platform, the data generator its
- * style (zoom or gong). With a source in hand the list narrows to what that
- * source really produces (docs/decisions/2026-11-22-connectors-and-sync.md).
+ * Platforms (spec §3: plain strings shown in uppercase) are the shapes of data a source produces, as its manifest
+ * says; with a source in hand the list narrows to what that source really produces
+ * (docs/decisions/2026-11-22-connectors-and-sync.md).
  */
-export function platformsFor(integration: string, metadata?: Record<string, unknown>): string[] {
-  switch (integration) {
-    case "zoom":
-    case "teams":
-    case "gmail":
-      return [integration];
-    case "datagen": {
-      const format = metadata?.format;
-      if (metadata && (format === "zoom" || format === "gong")) return [format];
-      return metadata ? [] : ["zoom", "gong"];
-    }
-    default:
-      return [];
-  }
-}
+export const platformsFor = (integration: string, metadata?: Record<string, unknown>): string[] => sourcePlatforms(integration, metadata);

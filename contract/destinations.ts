@@ -1,5 +1,16 @@
 import { z } from "zod";
 import { storable } from "./text.js";
+import { checkDestinationSettings, destinationManifest, optionalField, type SettingsCheckMoment } from "./integrations/destinations.js";
+import { BUCKET_PATTERN, bucketNameField, GOOGLE_MESSAGES, PROJECT_ID_PATTERN, projectIdField } from "./integrations/gcs.js";
+import { BIGQUERY_MESSAGES, DATASET_PATTERN, datasetNameField, PERMISSION_TYPES, permissionTypeField, type PermissionType } from "./integrations/bigquery.js";
+import {
+  accountField,
+  SNOWFLAKE_ACCOUNT_PATTERN,
+  SNOWFLAKE_IDENTIFIER_PATTERN,
+  SNOWFLAKE_MESSAGES,
+  STAGE_NAME_PATTERN,
+  stageNameField,
+} from "./integrations/snowflake.js";
 
 export const destinationConfigSchema = z
   .object({
@@ -30,43 +41,25 @@ export const destinationSchema = z.object({
 export type Destination = z.infer<typeof destinationSchema>;
 
 /* ------------------------------------------------------------------ */
-/* Integrations (spec §3 "Integration option", §9 destination names)   */
+/* Integrations (spec §3 "Integration option", §9 destination names):  */
+/* everything per type comes from the manifests (contract/integrations) */
 /* ------------------------------------------------------------------ */
 
-export const DESTINATION_INTEGRATIONS = [
-  { name: "storage", label: "Google Cloud Storage" },
-  { name: "bigquery", label: "BigQuery" },
-  { name: "snowflake", label: "Snowflake" },
-  { name: "snowflake_stage", label: "Snowflake Stage" },
-  { name: "local", label: "Local folder" },
-] as const;
-export type DestinationIntegrationName = (typeof DESTINATION_INTEGRATIONS)[number]["name"];
-export const DESTINATION_INTEGRATION_NAMES = DESTINATION_INTEGRATIONS.map((i) => i.name) as [DestinationIntegrationName, ...DestinationIntegrationName[]];
 export interface IntegrationOption {
   name: string;
   label: string;
 }
 
-export const GOOGLE_INTEGRATIONS = ["storage", "bigquery"] as const;
-export const SNOWFLAKE_INTEGRATIONS = ["snowflake", "snowflake_stage"] as const;
-export type GoogleIntegration = (typeof GOOGLE_INTEGRATIONS)[number];
-export type SnowflakeIntegration = (typeof SNOWFLAKE_INTEGRATIONS)[number];
-
-export const isGoogle = (name: string | undefined): name is GoogleIntegration => name === "storage" || name === "bigquery";
-export const isSnowflake = (name: string | undefined): name is SnowflakeIntegration => name === "snowflake" || name === "snowflake_stage";
-
 export function integrationLabel(name: string): string {
-  return DESTINATION_INTEGRATIONS.find((i) => i.name === name)?.label ?? name;
+  return destinationManifest(name)?.label ?? name;
 }
 
-/** Spec §9: WAREHOUSE for snowflake (and BigQuery, a warehouse), STORAGE otherwise. */
+/** Spec §9: the category its manifest gives (WAREHOUSE for Snowflake and BigQuery, STORAGE for the others). */
 export function destinationCategory(name: string): "WAREHOUSE" | "STORAGE" {
-  return name === "snowflake" || name === "bigquery" ? "WAREHOUSE" : "STORAGE";
+  return destinationManifest(name)?.category ?? "STORAGE";
 }
 
-/** BigQuery permission types: write access for syncs, or (transforms) query access to the project. */
-export const PERMISSION_TYPES = ["dataset_write", "dataset_query_access"] as const;
-export type PermissionType = (typeof PERMISSION_TYPES)[number];
+export { PERMISSION_TYPES, type PermissionType };
 
 /** Spec §9: the placeholder the Snowflake setup SQL carries where the password goes. */
 export const PASSWORD_PLACEHOLDER = "<YOUR_PASSWORD>";
@@ -84,20 +77,9 @@ export function sqlWithPassword(sql: string, password: string): string {
 export const DESTINATION_MESSAGES = {
   name: "Please enter a destination name",
   integration: "Please select an integration type",
-  projectId: "Please enter your GCP Project ID",
-  projectIdBeforeTest: "Please enter your GCP Project ID before testing connection",
-  bucket: "Please enter your Google Cloud Storage bucket name",
-  bucketBeforeTest: "Please enter your Google Cloud Storage bucket name before testing connection",
-  dataset: "Please enter your BigQuery dataset name",
-  datasetBeforeTest: "Please enter your BigQuery dataset name before testing connection",
-  account: "Account is required",
-  warehouse: "Warehouse is required",
-  database: "Database is required",
-  schema: "Schema is required",
-  user: "Username is required",
-  password: "Password is required",
-  stageRequired: "Stage name is required",
-  stagePattern: "Only A-Z, 0-9 and _ allowed",
+  ...GOOGLE_MESSAGES,
+  ...BIGQUERY_MESSAGES,
+  ...SNOWFLAKE_MESSAGES,
   notTested: "Please fill all required fields and test the connection successfully.",
   createFailed: "Failed to create destination.",
   updateFailed: "Failed to update destination.",
@@ -115,86 +97,50 @@ export const DESTINATION_MESSAGES = {
 } as const;
 
 /* ------------------------------------------------------------------ */
-/* Identifier patterns. Everything that ends up in a host name, a URL   */
-/* path or generated SQL is one of these, checked on the server.        */
+/* Identifier patterns (defined with their manifests). Everything that  */
+/* ends up in a host name, a URL path or generated SQL is checked.      */
 /* ------------------------------------------------------------------ */
 
-export const PROJECT_ID_PATTERN = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
-export const BUCKET_PATTERN = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
-export const DATASET_PATTERN = /^[A-Za-z0-9_]{1,1024}$/;
-/** orgname-accountname, or a legacy locator with its region (xy12345.us-east-2.aws). */
-export const SNOWFLAKE_ACCOUNT_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,253}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){0,3}$/;
-/** An unquoted Snowflake identifier: generated SQL uses only these, so it never needs quoting. */
-export const SNOWFLAKE_IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_$]{0,254}$/;
-export const STAGE_NAME_PATTERN = /^[A-Za-z0-9_]+$/;
+export { PROJECT_ID_PATTERN, BUCKET_PATTERN, DATASET_PATTERN, SNOWFLAKE_ACCOUNT_PATTERN, SNOWFLAKE_IDENTIFIER_PATTERN, STAGE_NAME_PATTERN };
 
 const text = (max = 1000, label = "Text") => storable(z.string().trim().max(max, `At most ${max} characters`), label).optional();
-
-/** Optional form/JSON string fields: "" and missing are the same. */
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
-
-const projectId = optional(z.string().trim().regex(PROJECT_ID_PATTERN, "Project ID must be 6 to 30 lowercase letters, digits or hyphens, starting with a letter"));
-const bucketName = optional(z.string().trim().regex(BUCKET_PATTERN, "Bucket name must be 3 to 63 lowercase letters, digits, dots, hyphens or underscores"));
-const datasetName = optional(z.string().trim().regex(DATASET_PATTERN, "Dataset name may contain only letters, digits and _"));
-const account = optional(
-  z
-    .string()
-    .trim()
-    .transform((v) => v.replace(/\.snowflakecomputing\.com$/i, ""))
-    .pipe(z.string().regex(SNOWFLAKE_ACCOUNT_PATTERN, "Account identifier must look like orgname-accountname or xy12345.us-east-2.aws")),
-);
-const identifier = (what: string) =>
-  optional(z.string().trim().regex(SNOWFLAKE_IDENTIFIER_PATTERN, `${what} may contain only letters, digits, _ and $, and must start with a letter or _`));
-const stageName = optional(z.string().trim().regex(STAGE_NAME_PATTERN, DESTINATION_MESSAGES.stagePattern).max(255));
+/** A setting whose format its manifest checks (names shared by several plug-ins, e.g. a database). */
+const setting = (label: string) => optionalField(storable(z.string().trim().max(255, "At most 255 characters"), label));
 const password = z.preprocess((v) => (v === "" ? undefined : v), storable(z.string().max(256, "At most 256 characters"), "Password").optional());
 
-/** Every field the create form (and POST /destinations/create) may carry. */
-export const destinationFieldsSchema = z.object({
-  name: optional(storable(z.string().trim().max(200, "At most 200 characters"), "Name")),
-  description: text(2000, "Description"),
-  integration_name: optional(storable(z.string().max(100), "integration_name")),
-  integration_label: text(200, "integration_label"),
-  category: text(20, "Category"),
-  credential_id: optional(storable(z.string().trim().max(100), "credential_id")),
-  service_account_email: text(320, "Service account e-mail"),
-  permission_type: optional(z.enum(PERMISSION_TYPES, { errorMap: () => ({ message: "Unknown permission type" }) })),
-  project_id: projectId,
-  bucket_name: bucketName,
-  dataset_name: datasetName,
-  account,
-  user: identifier("Username"),
-  password,
-  warehouse: identifier("Warehouse"),
-  database: identifier("Database"),
-  schema: identifier("Schema"),
-  stage_name: stageName,
-  /** The signed result of a successful test over exactly these values (see backend/integrations/destinations/validation-token.ts). */
-  validation_token: optional(storable(z.string().max(4000), "validation_token")),
-});
+/**
+ * Every field the create form (and POST /destinations/create) may carry: the common ones and the built-in plug-ins'
+ * settings. Other settings pass through untouched: their plug-in's manifest checks them (checkDestinationSettings).
+ */
+export const destinationFieldsSchema = z
+  .object({
+    name: optionalField(storable(z.string().trim().max(200, "At most 200 characters"), "Name")),
+    description: text(2000, "Description"),
+    integration_name: optionalField(storable(z.string().max(100), "integration_name")),
+    integration_label: text(200, "integration_label"),
+    category: text(20, "Category"),
+    credential_id: optionalField(storable(z.string().trim().max(100), "credential_id")),
+    service_account_email: text(320, "Service account e-mail"),
+    permission_type: permissionTypeField,
+    project_id: projectIdField,
+    bucket_name: bucketNameField,
+    dataset_name: datasetNameField,
+    account: accountField,
+    user: setting("Username"),
+    password,
+    warehouse: setting("Warehouse"),
+    database: setting("Database"),
+    schema: setting("Schema"),
+    stage_name: stageNameField,
+    /** The signed result of a successful test over exactly these values (see backend/integrations/destinations/validation-token.ts). */
+    validation_token: optionalField(storable(z.string().max(4000), "validation_token")),
+  })
+  .passthrough();
 export type DestinationFields = z.infer<typeof destinationFieldsSchema>;
 
-type Ctx = z.RefinementCtx;
-const need = (ctx: Ctx, value: unknown, path: string, message: string) => {
-  if (value === undefined || value === null || value === "") ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
-};
-
-/** The sub-form rules of spec §5, shared by create, test and update. */
-export function checkSubForm(v: Partial<DestinationFields>, ctx: Ctx, when: "create" | "test" = "create") {
-  const type = v.integration_name;
-  if (isGoogle(type)) {
-    need(ctx, v.project_id, "project_id", when === "test" ? DESTINATION_MESSAGES.projectIdBeforeTest : DESTINATION_MESSAGES.projectId);
-    if (type === "storage") need(ctx, v.bucket_name, "bucket_name", when === "test" ? DESTINATION_MESSAGES.bucketBeforeTest : DESTINATION_MESSAGES.bucket);
-    if (type === "bigquery" && v.permission_type !== "dataset_query_access")
-      need(ctx, v.dataset_name, "dataset_name", when === "test" ? DESTINATION_MESSAGES.datasetBeforeTest : DESTINATION_MESSAGES.dataset);
-  } else if (isSnowflake(type)) {
-    need(ctx, v.account, "account", DESTINATION_MESSAGES.account);
-    if (type === "snowflake") need(ctx, v.warehouse, "warehouse", DESTINATION_MESSAGES.warehouse);
-    need(ctx, v.database, "database", DESTINATION_MESSAGES.database);
-    need(ctx, v.schema, "schema", DESTINATION_MESSAGES.schema);
-    need(ctx, v.user, "user", DESTINATION_MESSAGES.user);
-    if (when === "test") need(ctx, v.password, "password", DESTINATION_MESSAGES.password);
-    if (type === "snowflake_stage") need(ctx, v.stage_name, "stage_name", DESTINATION_MESSAGES.stageRequired);
-  }
+/** The sub-form rules of spec §5 (the type's manifest's), shared by create, test and update. */
+export function checkSubForm(v: Partial<DestinationFields>, ctx: z.RefinementCtx, when: SettingsCheckMoment = "create") {
+  checkDestinationSettings(v.integration_name, v, ctx, when);
 }
 
 /**
@@ -202,55 +148,28 @@ export function checkSubForm(v: Partial<DestinationFields>, ctx: Ctx, when: "cre
  * tested ones (validation_token) is the server's check, not the schema's.
  */
 export const createDestinationSchema = destinationFieldsSchema.superRefine((v, ctx) => {
-  need(ctx, v.name, "name", DESTINATION_MESSAGES.name);
-  if (!v.integration_name) {
-    need(ctx, undefined, "integration_name", DESTINATION_MESSAGES.integration);
-    return;
-  }
-  if (!(DESTINATION_INTEGRATION_NAMES as string[]).includes(v.integration_name)) {
+  if (v.name === undefined || v.name === "") ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["name"], message: DESTINATION_MESSAGES.name });
+  if (!v.integration_name || !destinationManifest(v.integration_name)) {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["integration_name"], message: DESTINATION_MESSAGES.integration });
     return;
   }
   checkSubForm(v, ctx, "create");
 });
 
-/** PUT /destinations/update/{id} (spec §7: name, description, project_id, bucket_name or dataset_name). */
-export const updateDestinationSchema = z.object({
-  name: optional(storable(z.string().trim().max(200, "At most 200 characters"), "Name")),
-  description: text(2000, "Description"),
-  project_id: projectId,
-  bucket_name: bucketName,
-  dataset_name: datasetName,
-  permission_type: destinationFieldsSchema.shape.permission_type,
-  credential_id: destinationFieldsSchema.shape.credential_id,
-  validation_token: destinationFieldsSchema.shape.validation_token,
-});
+/** PUT /destinations/update/{id} (spec §7: name, description, project_id, bucket_name or dataset_name; a plug-in's editable settings pass through). */
+export const updateDestinationSchema = z
+  .object({
+    name: destinationFieldsSchema.shape.name,
+    description: text(2000, "Description"),
+    project_id: projectIdField,
+    bucket_name: bucketNameField,
+    dataset_name: datasetNameField,
+    permission_type: destinationFieldsSchema.shape.permission_type,
+    credential_id: destinationFieldsSchema.shape.credential_id,
+    validation_token: destinationFieldsSchema.shape.validation_token,
+  })
+  .passthrough();
 export type UpdateDestination = z.infer<typeof updateDestinationSchema>;
-
-/** POST /externalauth/{storage|bigquery}/test_connection. */
-export const googleTestSchema = destinationFieldsSchema
-  .pick({ integration_name: true, service_account_email: true, credential_id: true, project_id: true, bucket_name: true, dataset_name: true, permission_type: true })
-  .extend({ name: text(200, "Name"), label: text(200, "Label") });
-
-/** POST /externalauth/{storage|bigquery}/get_instructions. */
-export const googleInstructionsSchema = destinationFieldsSchema.pick({ category: true, permission_type: true, project_id: true, dataset_name: true, bucket_name: true });
-
-/** POST /externalauth/snowflake/{get_instructions|test_connection}. */
-export const snowflakeSchema = destinationFieldsSchema.pick({
-  category: true,
-  account: true,
-  user: true,
-  password: true,
-  warehouse: true,
-  database: true,
-  schema: true,
-  stage_name: true,
-});
-
-/** The Snowflake variant a body means: the stage variant when its category is STORAGE (spec §9). */
-export function snowflakeVariant(category: string | undefined): SnowflakeIntegration {
-  return category === "STORAGE" ? "snowflake_stage" : "snowflake";
-}
 
 /* ------------------------------------------------------------------ */
 /* Responses                                                           */

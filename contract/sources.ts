@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { storable } from "./text.js";
+import { SOURCE_MANIFESTS, sourceManifest, type SourceIntegrationName } from "./integrations/sources.js";
+import { optionalText, SOURCE_MESSAGES } from "./integrations/source-kit.js";
+import { zoomMetadataSchema } from "./integrations/zoom.js";
+import { teamsMetadataSchema } from "./integrations/teams.js";
+import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, gmailMetadataSchema, type GmailAuthMode } from "./integrations/gmail.js";
+import { DATAGEN_FORMATS, datagenMetadataSchema } from "./integrations/datagen.js";
+
+export { SOURCE_MESSAGES, zoomMetadataSchema, teamsMetadataSchema, gmailMetadataSchema, datagenMetadataSchema, GMAIL_AUTH_MODES, DEFAULT_GMAIL_AUTH_MODE, DATAGEN_FORMATS };
+export type { GmailAuthMode };
 
 /** Spec §3 Source, as every source call returns it. */
 export const sourceSchema = z.object({
@@ -20,68 +29,20 @@ export const sourceSchema = z.object({
 });
 export type Source = z.infer<typeof sourceSchema>;
 
-/** Spec §3/§9: the source integrations, in the order the type select shows them. */
-export const SOURCE_INTEGRATIONS = [
-  { name: "zoom", label: "Zoom" },
-  { name: "teams", label: "Microsoft Teams" },
-  { name: "gmail", label: "Gmail" },
-  { name: "datagen", label: "Data Generator" },
-] as const;
-export type SourceIntegrationName = (typeof SOURCE_INTEGRATIONS)[number]["name"];
-export const SOURCE_INTEGRATION_NAMES = SOURCE_INTEGRATIONS.map((i) => i.name) as [SourceIntegrationName, ...SourceIntegrationName[]];
-export const integrationLabel = (name: string) => SOURCE_INTEGRATIONS.find((i) => i.name === name)?.label ?? null;
-export const isSourceIntegration = (name: string | null | undefined): name is SourceIntegrationName =>
-  !!name && SOURCE_INTEGRATIONS.some((i) => i.name === name);
+/** Spec §3/§9: the source integrations, in the order the type select shows them (from their manifests). */
+export const SOURCE_INTEGRATIONS = SOURCE_MANIFESTS.map(({ name, label }) => ({ name, label }));
+export type { SourceIntegrationName };
+export const SOURCE_INTEGRATION_NAMES = SOURCE_MANIFESTS.map((i) => i.name) as [SourceIntegrationName, ...SourceIntegrationName[]];
+export const integrationLabel = (name: string) => sourceManifest(name)?.label ?? null;
+export const isSourceIntegration = (name: string | null | undefined): name is SourceIntegrationName => !!sourceManifest(name);
 
 /** Spec §3 constants. */
 export const AUTH_STATES = ["authenticated", "failed"] as const;
 export const SCOPES = ["ORG", "TEAM", "GROUP", "INDIVIDUAL"] as const;
-export const DATAGEN_FORMATS = ["zoom", "gong"] as const;
 
 /** Source status (docs/decisions/2026-11-22-source-status.md). null is shown as "Unknown". */
 export const SOURCE_STATUSES = ["active", "error"] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
-
-/** Gmail authentication modes (GET /externalauth/gmail/get_auth_options). The first is the default. */
-export const GMAIL_AUTH_MODES = [
-  { mode: "service_account", label: "Google Workspace service account (domain-wide delegation)" },
-  { mode: "service_account_verified", label: "Google Workspace service account, verified by a test connection" },
-  { mode: "individual", label: "Individual mailbox (sign in with Google)" },
-] as const;
-export type GmailAuthMode = (typeof GMAIL_AUTH_MODES)[number]["mode"];
-export const DEFAULT_GMAIL_AUTH_MODE: GmailAuthMode = "service_account";
-
-/** The messages of spec §5 "Source create" / "Source update" and §8 "Source", character for character. */
-export const SOURCE_MESSAGES = {
-  nameRequired: "Please enter a source name",
-  integrationRequired: "Please select an integration type",
-  gmailAuthTypeRequired: "Please select a Gmail authentication type",
-  integrationBeforeAuth: "Please select an integration type before authenticating",
-  mustAuthenticate: "You must authenticate with the selected integration",
-  mustVerify: "You must verify the integration setup",
-  teamAlreadyConnected: "This team is already connected. Please choose another team.",
-  integrationChanged: "Integration changed. You'll need to authenticate with this new integration.",
-  createFailed: (text: string) => `Failed to create source: ${text}`,
-  updateFailed: (text: string) => `Failed to update source: ${text}`,
-  deleteFailed: "Failed to delete source",
-  fetchSourcesFailed: "Failed to fetch sources",
-  fetchSourceFailed: "Failed to fetch source",
-  notFound: "Source not found",
-  verificationFailed: "Verification failed. Please fix the setup and try again.",
-  datagenAuthFailed: "Datagen authentication failed.",
-  gmailAuthOptionsFailed: "Failed to fetch Gmail auth options",
-  // Rules the spec states without a quoted message.
-  companyTooLong: "Company name must be 100 characters or fewer",
-  formatRequired: "Please select a data style (zoom or gong)",
-  zoomGroupRequired: "Please select a Zoom group",
-  teamRequired: "Please select a team",
-  adminEmailRequired: "Workspace admin e-mail is required",
-  adminEmailInvalid: "Please enter a valid Workspace admin e-mail",
-  gmailGroupRequired: "Please select a Google group",
-} as const;
-
-const optionalText = (max: number, tooLong: string, label = "Text") =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: "must be text" }).trim().max(max, tooLong), label));
 
 export const sourceNameSchema = storable(
   z
@@ -93,54 +54,8 @@ export const sourceNameSchema = storable(
 );
 export const sourceDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer", "Description");
 
-/** Spec §3 "Source metadata by integration". */
-export const zoomMetadataSchema = z
-  .object({
-    zoom_extraction_scope: z.enum(["ORG", "GROUP"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific group)" }) }),
-    zoom_group_id: optionalText(200, "Zoom group id is too long", "Zoom group id"),
-    zoom_group_name: optionalText(500, "Zoom group name is too long", "Zoom group name"),
-  })
-  .superRefine((v, ctx) => {
-    if (v.zoom_extraction_scope === "GROUP" && !v.zoom_group_id) ctx.addIssue({ code: "custom", path: ["zoom_group_id"], message: SOURCE_MESSAGES.zoomGroupRequired });
-  });
-
-export const teamsMetadataSchema = z
-  .object({
-    teams_extraction_scope: z.enum(["ORG", "TEAM"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific team)" }) }),
-    team_id: optionalText(200, "Team id is too long", "Team id"),
-    team_name: optionalText(500, "Team name is too long", "Team name"),
-  })
-  .superRefine((v, ctx) => {
-    if (v.teams_extraction_scope === "TEAM" && !v.team_id) ctx.addIssue({ code: "custom", path: ["team_id"], message: SOURCE_MESSAGES.teamRequired });
-  });
-
-export const gmailMetadataSchema = z
-  .object({
-    gmail_extraction_scope: z.enum(["ORG", "GROUP", "INDIVIDUAL"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific group)" }) }),
-    admin_email: optionalText(320, SOURCE_MESSAGES.adminEmailInvalid, "Admin e-mail"),
-    gmail_group_id: optionalText(200, "Google group id is too long", "Google group id"),
-    gmail_group_email: optionalText(320, "Google group e-mail is too long", "Google group e-mail"),
-    gmail_group_name: optionalText(500, "Google group name is too long", "Google group name"),
-    gmail_auth_mode: z.enum(GMAIL_AUTH_MODES.map((m) => m.mode) as [GmailAuthMode, ...GmailAuthMode[]]).default(DEFAULT_GMAIL_AUTH_MODE),
-  })
-  .superRefine((v, ctx) => {
-    if (v.gmail_extraction_scope === "INDIVIDUAL") return;
-    if (!v.admin_email) ctx.addIssue({ code: "custom", path: ["admin_email"], message: SOURCE_MESSAGES.adminEmailRequired });
-    else if (!z.string().email().safeParse(v.admin_email).success) ctx.addIssue({ code: "custom", path: ["admin_email"], message: SOURCE_MESSAGES.adminEmailInvalid });
-    if (v.gmail_extraction_scope === "GROUP" && !v.gmail_group_id) ctx.addIssue({ code: "custom", path: ["gmail_group_id"], message: SOURCE_MESSAGES.gmailGroupRequired });
-  });
-
-export const datagenMetadataSchema = z.object({
-  company: optionalText(100, SOURCE_MESSAGES.companyTooLong, "Company name"),
-  format: z.enum(DATAGEN_FORMATS, { errorMap: () => ({ message: SOURCE_MESSAGES.formatRequired }) }),
-});
-
-export const METADATA_SCHEMAS = {
-  zoom: zoomMetadataSchema,
-  teams: teamsMetadataSchema,
-  gmail: gmailMetadataSchema,
-  datagen: datagenMetadataSchema,
-} as const;
+/** Each integration's settings schema, from its manifest. */
+export const METADATA_SCHEMAS = Object.fromEntries(SOURCE_MANIFESTS.map((m) => [m.name, m.settingsRules])) as Record<SourceIntegrationName, (typeof SOURCE_MANIFESTS)[number]["settingsRules"]>;
 
 /** POST /sources/create (spec §7). `source_metadata` or `credential_metadata` carries the setup. */
 export const createSourceBodySchema = z

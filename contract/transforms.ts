@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { storable, storableRecord } from "./text.js";
+import { wizardIntegrationKeys } from "./integrations/destinations.js";
 
 /**
  * Transforms and templates: spec §3 (entities), §5 "Transform create", §7
@@ -25,7 +26,8 @@ export const INPUT_TYPES = ["string", "integer", "boolean", "enum", "list[string
 export const SETUP_STEP_TYPES = ["destination_setup", "permissions_review", "permission_setup", "template_selection", "deployment"] as const;
 /** §4: permission types a step may ask for; integration keys of the destinations the wizard uses. */
 export const PERMISSION_TYPES = ["dataset_query_access", "template_selection", "permission_setup", "permissions_review", "deployment"] as const;
-export const WIZARD_INTEGRATION_KEYS = ["bigquery", "gcs", "snowflake", "snowflake_stage"] as const;
+/** bigquery, gcs, snowflake, snowflake_stage (and every destination added since), from the manifests. */
+export const WIZARD_INTEGRATION_KEYS: readonly string[] = wizardIntegrationKeys();
 /** §4: when a template has no setup steps, the wizard shows these two. */
 export const DEFAULT_SETUP_STEP_TITLES = ["Configure Data Sources", "Review Permissions"] as const;
 /** Transform (and transform run) statuses; a transform is created PENDING (§4). */

@@ -1,10 +1,12 @@
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
+import { destinationSetup } from "~/integrations";
 import { CopyButton } from "./copy-button";
 
 /**
  * What the user grants on the destination in the template setup (spec §6): the
  * service account to give access to and the steps (BigQuery), or the SQL to run
  * (Snowflake), each with a copy button; the text stays selectable without JS.
+ * A destination whose setup says nothing has to be granted shows that instead.
  */
 export function TransformGrants(props: {
   integration: string;
@@ -13,13 +15,8 @@ export function TransformGrants(props: {
   error: string | null;
 }) {
   const { serviceAccount, instructions } = props;
-  if (props.integration === "local") {
-    return (
-      <div className="rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900" data-testid="no-grants">
-        This connector writes to a local folder on this server, which transforms can read directly. Nothing has to be granted: continue to the next step.
-      </div>
-    );
-  }
+  const NoGrants = destinationSetup(props.integration).NoGrants;
+  if (NoGrants) return <NoGrants />;
   return (
     <div className="space-y-4">
       {props.error ? (

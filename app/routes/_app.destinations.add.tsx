@@ -3,11 +3,25 @@ import { redirect } from "@remix-run/node";
 import { useState } from "react";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
-import { DESTINATION_MESSAGES as M, integrationLabel, isGoogle, isSnowflake, type IntegrationInstructions } from "@contract/destinations";
-import { DestinationForm, fingerprint, schemaFor, type FormValues, type ServiceAccountView, type TestState } from "~/components/destination-form";
+import { DESTINATION_MESSAGES as M, type IntegrationInstructions } from "@contract/destinations";
+import { DestinationForm, fingerprint, schemaFor, type FormValues, type TestState } from "~/components/destination-form";
+import { destinationManifest } from "~/integrations";
 import { requireUser } from "~/services/session.server";
 import { readForm } from "~/services/form.server";
-import { callBackend, echoValues, formFields, loadInstructions, loadIntegrations, loadServiceAccount, testBody, testConnection, testFailureMessage } from "~/services/destinations.server";
+import {
+  callBackend,
+  createBody,
+  echoValues,
+  formFields,
+  grantSteps,
+  instructionsBody,
+  loadIntegrations,
+  loadInstructions,
+  loadServiceAccountSetup,
+  testBody,
+  testConnection,
+  testFailureMessage,
+} from "~/services/destinations.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Destination · Tributary" }];
 
@@ -23,23 +37,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!integrations.ok) errors.push(integrations.message);
   const options = integrations.ok ? integrations.data : [];
   const asked = url.searchParams.get("type");
-  const type = asked && options.some((o) => o.name === asked) ? asked : null;
+  const type = asked && options.some((o) => o.name === asked) && destinationManifest(asked) ? asked : null;
   const defaults: FormValues = { name: url.searchParams.get("name") ?? "", description: url.searchParams.get("description") ?? "", type: type ?? "" };
-  let serviceAccount: ServiceAccountView | null = null;
-  let instructions: IntegrationInstructions | null = null;
-  if (type === "storage" || type === "bigquery") {
-    const account = await loadServiceAccount(request, type);
-    if (account.ok) {
-      serviceAccount = { email: account.data.service_account_email, credentialId: account.data.credential_id };
-      const steps = await loadInstructions(request, type, { category: type === "bigquery" ? "WAREHOUSE" : "STORAGE", permission_type: "dataset_write" });
-      if (steps.ok) instructions = steps.data;
-      else errors.push("Unable to load instructions.");
-    } else {
-      errors.push(`${M.serviceAccountMissing} ${account.message}`);
-    }
-  }
-  return { integrations: options, type, defaults, serviceAccount, instructions, errors };
+  const setup = type ? await loadServiceAccountSetup(request, type, {}, (message) => `${M.serviceAccountMissing} ${message}`) : { serviceAccount: null, instructions: null, errors: [] };
+  errors.push(...setup.errors);
+  return { integrations: options, type, defaults, serviceAccount: setup.serviceAccount, instructions: setup.instructions, errors };
 }
+
+const reply = (body: Record<string, unknown>, status = 400) => Response.json({ test: null, instructions: null, ...body }, { status });
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
@@ -47,45 +52,30 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(formData.get("intent") ?? "create");
   const fields = formFields(formData);
   const type = fields.type ?? "";
-  const values = echoValues(fields);
+  const manifest = destinationManifest(type);
+  const secrets = [...(manifest?.secretFields ?? ["password"])];
+  const values = echoValues(fields, secrets);
   const submission = parseWithZod(formData, { schema: schemaFor("create", intent) });
-  if (submission.status !== "success") {
-    return Response.json({ result: submission.reply({ hideFields: ["password"] }), values, test: null, instructions: null }, { status: 400 });
-  }
+  if (submission.status !== "success" || !manifest) return reply({ result: submission.reply({ hideFields: secrets }), values });
   if (intent === "test") {
-    const outcome = await testConnection(request, type, testBody(type, fields, integrationLabel(type)));
+    const outcome = await testConnection(request, type, testBody(type, fields));
     const test: TestState = outcome.ok
       ? { ok: true, message: outcome.data.message, token: outcome.data.validation_token, credentialId: outcome.data.credential_id, fingerprint: fingerprint(type, fields) }
       : { ok: false, message: testFailureMessage(outcome.message), fingerprint: fingerprint(type, fields) };
-    // Cloud: the steps again, now naming the project and the bucket or dataset that were tested.
-    const steps = isGoogle(type)
-      ? await loadInstructions(request, type, { project_id: fields.project_id, bucket_name: fields.bucket_name, dataset_name: fields.dataset_name, permission_type: fields.permission_type })
-      : null;
-    const instructions = steps?.ok ? steps.data : null;
-    return Response.json({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message], hideFields: ["password"] }), values, test, instructions }, { status: outcome.ok ? 200 : 400 });
+    // A service-account setup: the steps again, now naming what was tested.
+    const steps = await grantSteps(request, type, fields);
+    return reply({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message], hideFields: secrets }), values, test, instructions: steps }, outcome.ok ? 200 : 400);
   }
   if (intent === "instructions") {
-    if (!isSnowflake(type)) return Response.json({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values, test: null, instructions: null }, { status: 400 });
-    const outcome = await loadInstructions(request, type, {
-      category: type === "snowflake" ? "WAREHOUSE" : "STORAGE",
-      account: fields.account,
-      user: fields.user,
-      warehouse: type === "snowflake" ? fields.warehouse : undefined,
-      database: fields.database,
-      schema: fields.schema,
-      stage_name: type === "snowflake_stage" ? fields.stage_name : undefined,
-    });
-    if (!outcome.ok) return Response.json({ result: submission.reply({ formErrors: [`Unable to generate setup instructions. ${outcome.message}`] }), values, test: null, instructions: null }, { status: 400 });
-    return Response.json({ result: null, values, test: null, instructions: outcome.data });
+    if (!manifest.needsConnectionTest) return reply({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values });
+    const outcome = await loadInstructions(request, type, instructionsBody(type, fields));
+    if (!outcome.ok) return reply({ result: submission.reply({ formErrors: [`Unable to generate setup instructions. ${outcome.message}`] }), values });
+    return reply({ result: null, values, instructions: outcome.data }, 200);
   }
-  const body: Record<string, unknown> = { ...fields, integration_name: type, integration_label: integrationLabel(type) };
-  delete body.type;
-  delete body.intent;
-  if (isGoogle(type) || isSnowflake(type)) body.category = type === "snowflake" || type === "bigquery" ? "WAREHOUSE" : "STORAGE";
-  const outcome = await callBackend(request, "/destinations/create", { method: "POST", json: body }, M.createFailed);
+  const outcome = await callBackend(request, "/destinations/create", { method: "POST", json: createBody(type, fields) }, M.createFailed);
   if (!outcome.ok) {
     const message = outcome.status >= 500 ? M.createFailed : outcome.message;
-    return Response.json({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }), values, test: null, instructions: null }, { status: 400 });
+    return reply({ result: submission.reply({ formErrors: [message], hideFields: secrets }), values });
   }
   return redirect("/destinations");
 }
@@ -101,10 +91,10 @@ export default function CreateDestination() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const type = (actionData?.values.type as string | undefined) ?? data.type;
-  // The generated SQL stays on screen while the connection is tested (a later answer without SQL keeps it).
+  // Generated SQL stays on screen while the connection is tested (a later answer without SQL keeps it).
   const [sql, setSql] = useState<{ type: string | null; instructions: IntegrationInstructions } | null>(null);
   if (actionData?.instructions?.sql && sql?.instructions !== actionData.instructions) setSql({ type, instructions: actionData.instructions });
-  const snowflakeInstructions = sql && sql.type === type ? sql.instructions : null;
+  const keptSql = sql && sql.type === type ? sql.instructions : null;
   return (
     <div className="mx-auto max-w-3xl">
       <div className="mb-6 flex items-center gap-3">
@@ -125,7 +115,7 @@ export default function CreateDestination() {
         integration={type}
         defaults={{ ...data.defaults, ...(actionData?.values ?? {}) }}
         serviceAccount={data.serviceAccount}
-        instructions={isGoogle(type ?? undefined) ? (actionData?.instructions ?? data.instructions) : (actionData?.instructions ?? snowflakeInstructions)}
+        instructions={actionData?.instructions ?? keptSql ?? data.instructions}
         test={actionData?.test ?? null}
         lastResult={actionData?.result ?? null}
         errors={data.errors}

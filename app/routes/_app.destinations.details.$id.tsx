@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { destinationManifest } from "~/integrations";
 import { ErrorBlock } from "~/components/error-block";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadDestination } from "~/services/destinations.server";
@@ -29,7 +30,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return Response.json({ error: `${M.deleteFailed}.${detail}` }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });
 }
 
-/** The configuration worth showing (never anything secret: the backend has none in config). */
+/**
+ * The configuration worth showing (never anything secret: the backend keeps none in config), under the words
+ * these pages have always used; the destination's own settings first, in its manifest's order.
+ */
 const CONFIG_LABELS: [string, string][] = [
   ["project_id", "GCP Project ID"],
   ["bucket_name", "Bucket name"],
@@ -44,9 +48,19 @@ const CONFIG_LABELS: [string, string][] = [
   ["folder", "Folder (under the data directory)"],
 ];
 
+function configRows(destination: Destination): [string, string, string][] {
+  const manifest = destinationManifest(destination.integration_name);
+  const known = new Map(CONFIG_LABELS);
+  const labels = new Map<string, string>();
+  for (const field of manifest?.fields ?? []) if (!manifest?.secretFields.includes(field.name)) labels.set(field.name, known.get(field.name) ?? field.label);
+  for (const [key, label] of CONFIG_LABELS) if (!labels.has(key)) labels.set(key, label);
+  const config = destination.config as Record<string, unknown>;
+  const shown = (v: unknown) => (typeof v === "string" && v !== "") || typeof v === "number";
+  return [...labels].filter(([key]) => shown(config[key])).map(([key, label]) => [key, label, String(config[key])]);
+}
+
 function Details({ destination }: { destination: Destination }) {
   const timeZone = useTimeZone();
-  const config = destination.config as Record<string, unknown>;
   return (
     <div className="card overflow-hidden">
       <dl className="divide-y divide-slate-100">
@@ -55,9 +69,9 @@ function Details({ destination }: { destination: Destination }) {
         <DetailRow label="Type">{destination.integration_label}</DetailRow>
         <DetailRow label="Category">{destination.category}</DetailRow>
         <DetailRow label="Status">{destination.status ?? "Unknown"}</DetailRow>
-        {CONFIG_LABELS.filter(([key]) => typeof config[key] === "string" && config[key]).map(([key, label]) => (
+        {configRows(destination).map(([key, label, value]) => (
           <DetailRow key={key} label={label}>
-            <span className="font-mono text-[13px]">{String(config[key])}</span>
+            <span className="font-mono text-[13px]">{value}</span>
           </DetailRow>
         ))}
         <DetailRow label="Connectors">{destination.connector_count}</DetailRow>

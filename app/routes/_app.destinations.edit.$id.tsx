@@ -2,11 +2,23 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
-import { DESTINATION_MESSAGES as M, integrationLabel, isGoogle, type IntegrationInstructions } from "@contract/destinations";
+import { DESTINATION_MESSAGES as M, type IntegrationInstructions } from "@contract/destinations";
 import { DestinationForm, fingerprint, schemaFor, type FormValues, type ServiceAccountView, type TestState } from "~/components/destination-form";
 import { ErrorBlock } from "~/components/error-block";
+import { destinationManifest, destinationSetup } from "~/integrations";
 import { requireUser } from "~/services/session.server";
-import { callBackend, echoValues, formFields, loadDestination, loadInstructions, loadServiceAccount, testBody, testConnection, testFailureMessage } from "~/services/destinations.server";
+import {
+  callBackend,
+  destinationValues,
+  echoValues,
+  formFields,
+  loadDestination,
+  loadServiceAccountSetup,
+  testBody,
+  testConnection,
+  testFailureMessage,
+  updateBody,
+} from "~/services/destinations.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 
@@ -23,31 +35,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     );
   }
   const destination = outcome.data;
-  const config = destination.config as Record<string, string | undefined>;
-  const defaults: FormValues = {
-    name: destination.name,
-    description: destination.description,
-    type: destination.integration_name,
-    project_id: config.project_id,
-    bucket_name: config.bucket_name,
-    dataset_name: config.dataset_name,
-    permission_type: config.permission_type,
-  };
-  const errors: string[] = [];
-  let serviceAccount: ServiceAccountView | null = null;
-  let instructions: IntegrationInstructions | null = null;
-  const type = destination.integration_name;
-  if (type === "storage" || type === "bigquery") {
-    const account = await loadServiceAccount(request, type);
-    if (account.ok) {
-      serviceAccount = { email: account.data.service_account_email, credentialId: account.data.credential_id };
-      const steps = await loadInstructions(request, type, { project_id: config.project_id, bucket_name: config.bucket_name, dataset_name: config.dataset_name, permission_type: config.permission_type });
-      if (steps.ok) instructions = steps.data;
-    } else {
-      errors.push("Failed to load integration details for this destination.");
-    }
-  }
-  return pageData({ destination, error: null as string | null, defaults, serviceAccount, instructions, errors }, false);
+  const defaults: FormValues = destinationValues(destination);
+  const setup = await loadServiceAccountSetup(request, destination.integration_name, defaults, () => "Failed to load integration details for this destination.");
+  return pageData({ destination, error: null as string | null, defaults, serviceAccount: setup.serviceAccount, instructions: setup.instructions, errors: setup.errors }, false);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -57,28 +47,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(formData.get("intent") ?? "update");
   const fields = formFields(formData);
   const type = fields.type ?? "";
-  const values = echoValues(fields);
+  const secrets = [...(destinationManifest(type)?.secretFields ?? ["password"])];
+  const values = echoValues(fields, secrets);
   const submission = parseWithZod(formData, { schema: schemaFor("edit", intent) });
-  if (submission.status !== "success") return Response.json({ result: submission.reply(), values, test: null }, { status: 400 });
+  if (submission.status !== "success") return Response.json({ result: submission.reply({ hideFields: secrets }), values, test: null }, { status: 400 });
   if (intent === "test") {
-    if (!isGoogle(type)) return Response.json({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values, test: null }, { status: 400 });
-    const outcome = await testConnection(request, type, testBody(type, fields, integrationLabel(type)));
+    if (!destinationSetup(type).editable) return Response.json({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values, test: null }, { status: 400 });
+    const outcome = await testConnection(request, type, testBody(type, fields));
     const test: TestState = outcome.ok
       ? { ok: true, message: outcome.data.message, token: outcome.data.validation_token, credentialId: outcome.data.credential_id, fingerprint: fingerprint(type, fields) }
       : { ok: false, message: testFailureMessage(outcome.message), fingerprint: fingerprint(type, fields) };
-    return Response.json({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message] }), values, test }, { status: outcome.ok ? 200 : 400 });
+    return Response.json({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message], hideFields: secrets }), values, test }, { status: outcome.ok ? 200 : 400 });
   }
-  const body = {
-    name: fields.name,
-    description: fields.description ?? "",
-    ...(isGoogle(type)
-      ? { project_id: fields.project_id, ...(type === "storage" ? { bucket_name: fields.bucket_name } : { dataset_name: fields.dataset_name }), credential_id: fields.credential_id, validation_token: fields.validation_token }
-      : {}),
-  };
-  const outcome = await callBackend(request, `/destinations/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, M.updateFailed);
+  const outcome = await callBackend(request, `/destinations/update/${encodeURIComponent(id)}`, { method: "PUT", json: updateBody(type, fields) }, M.updateFailed);
   if (!outcome.ok) {
     const message = outcome.status >= 500 ? M.updateFailed : outcome.message;
-    return Response.json({ result: submission.reply({ formErrors: [message] }), values, test: null }, { status: outcome.status === 404 ? 404 : 400 });
+    return Response.json({ result: submission.reply({ formErrors: [message], hideFields: secrets }), values, test: null }, { status: outcome.status === 404 ? 404 : 400 });
   }
   return redirect(`/destinations/details/${encodeURIComponent(id)}`);
 }

@@ -120,9 +120,16 @@ function StepText({ text }: { text: string }) {
   );
 }
 
+/** The destination's stored settings that read as text (numbers too: a port), for its read-only form. */
+function settingsText(config: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(config)
+      .filter(([, v]) => typeof v === "string" || typeof v === "number")
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
+
 function DestinationPanel({ destination }: { destination: WizardDestination }) {
-  const c = destination.config;
-  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
   return (
     <div className="space-y-3" data-testid="wizard-destination">
       <div>
@@ -135,17 +142,9 @@ function DestinationPanel({ destination }: { destination: WizardDestination }) {
         integrations={[{ name: destination.integration_name, label: destination.integration_label ?? destination.integration_name }]}
         integration={destination.integration_name}
         defaults={{
+          ...settingsText(destination.config),
           name: destination.name,
           description: destination.description ?? "",
-          project_id: text(c.project_id),
-          bucket_name: text(c.bucket_name),
-          dataset_name: text(c.dataset_name),
-          account: text(c.account),
-          warehouse: text(c.warehouse),
-          database: text(c.database),
-          schema: text(c.schema),
-          user: text(c.user),
-          stage_name: text(c.stage_name),
           permission_type: "dataset_query_access",
         }}
         serviceAccount={null}

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { Destination, IntegrationInstructions, IntegrationOption, ServiceAccountInfo, TestConnectionResult } from "@contract/destinations";
+import { destinationManifest, destinationSetup } from "~/integrations";
 import { backendFetch, backendMessage } from "./backend.server";
 
 /** The outcome of a backend call: the JSON body, or the spec's message for the failure. */
@@ -31,11 +32,11 @@ export function loadDestination(request: Request, id: string): Promise<Outcome<D
   return callBackend<Destination>(request, `/destinations/list-by-id/${encodeURIComponent(id)}`, {}, "Failed to fetch destination");
 }
 
-/** The external-auth path segment of an integration (the Snowflake variants share "snowflake"). */
-const authPath = (integration: string) => (integration === "snowflake_stage" ? "snowflake" : integration);
+/** The external-auth path segment of an integration: every plug-in answers under its own name. */
+const authPath = (integration: string) => encodeURIComponent(integration);
 
-export function loadServiceAccount(request: Request, integration: "storage" | "bigquery") {
-  return callBackend<ServiceAccountInfo>(request, `/externalauth/${integration}/service_account`, { method: "POST", json: { integration_name: integration } }, "Service-account generation failed");
+export function loadServiceAccount(request: Request, integration: string) {
+  return callBackend<ServiceAccountInfo>(request, `/externalauth/${authPath(integration)}/service_account`, { method: "POST", json: { integration_name: integration } }, "Service-account generation failed");
 }
 
 export function loadInstructions(request: Request, integration: string, body: Record<string, unknown>) {
@@ -57,29 +58,66 @@ export function formFields(formData: FormData): Record<string, string> {
   return fields;
 }
 
-/** The body of a test_connection call from the form's fields (spec §7). */
-export function testBody(integration: string, fields: Record<string, string>, label: string) {
-  if (integration === "storage" || integration === "bigquery") {
-    return {
-      integration_name: integration,
-      service_account_email: fields.service_account_email,
-      credential_id: fields.credential_id,
-      name: fields.name,
-      label,
-      project_id: fields.project_id,
-      ...(integration === "storage" ? { bucket_name: fields.bucket_name } : { dataset_name: fields.dataset_name }),
-      permission_type: fields.permission_type,
-    };
-  }
-  return {
-    category: integration === "snowflake" ? "WAREHOUSE" : "STORAGE",
-    account: fields.account,
-    user: fields.user,
-    password: fields.password,
-    ...(integration === "snowflake" ? { warehouse: fields.warehouse } : { stage_name: fields.stage_name }),
-    database: fields.database,
-    schema: fields.schema,
-  };
+type Values = Partial<Record<string, string>>;
+
+/** The named values that are set. */
+function pick(values: Values, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.filter((n) => values[n] !== undefined && values[n] !== "").map((n) => [n, values[n]!]));
+}
+
+const settingNames = (integration: string, withSecrets: boolean) => {
+  const manifest = destinationManifest(integration);
+  const names = (manifest?.fields ?? []).map((f) => f.name).filter((n) => withSecrets || !manifest?.secretFields.includes(n));
+  return [...names, ...(destinationSetup(integration).extraFields ?? [])];
+};
+
+/** The body of a test_connection call (spec §7): the manifest's settings and the setup's extra fields. */
+export function testBody(integration: string, fields: Values) {
+  const manifest = destinationManifest(integration);
+  return { integration_name: integration, category: manifest?.category, name: fields.name, label: manifest?.label ?? integration, ...pick(fields, settingNames(integration, true)) };
+}
+
+/** The body of a get_instructions call: the settings so far, secrets left out. */
+export function instructionsBody(integration: string, values: Values, extra: Record<string, string> = {}) {
+  return { category: destinationManifest(integration)?.category, ...pick(values, settingNames(integration, false)), ...extra };
+}
+
+/** POST /destinations/create from the form: every field, with the type's name, label and category. */
+export function createBody(integration: string, fields: Values) {
+  const { type: _type, intent: _intent, ...rest } = fields;
+  const manifest = destinationManifest(integration);
+  return { ...rest, integration_name: integration, integration_label: manifest?.label ?? integration, category: manifest?.category };
+}
+
+/** PUT /destinations/update/{id}: name and description, and the tested settings where an update may change them. */
+export function updateBody(integration: string, fields: Values) {
+  const settings = destinationSetup(integration).editable
+    ? { ...pick(fields, settingNames(integration, false)), credential_id: fields.credential_id, validation_token: fields.validation_token }
+    : {};
+  return { name: fields.name, description: fields.description ?? "", ...settings };
+}
+
+/** A stored destination as the form's values (its config holds no secret). */
+export function destinationValues(destination: Destination): Record<string, string> {
+  const config = Object.entries(destination.config).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  return { ...Object.fromEntries(config), name: destination.name, description: destination.description, type: destination.integration_name };
+}
+
+/** What a setup with the platform's service account shows: the account and the steps to grant it access. */
+export async function loadServiceAccountSetup(request: Request, integration: string, values: Values, problem: (message: string) => string) {
+  if (!destinationSetup(integration).serviceAccount) return { serviceAccount: null, instructions: null, errors: [] as string[] };
+  const account = await loadServiceAccount(request, integration);
+  if (!account.ok) return { serviceAccount: null, instructions: null, errors: [problem(account.message)] };
+  const serviceAccount = { email: account.data.service_account_email, credentialId: account.data.credential_id };
+  const steps = await grantSteps(request, integration, values);
+  return { serviceAccount, instructions: steps, errors: steps ? [] : ["Unable to load instructions."] };
+}
+
+/** The steps to grant the platform's service account access, naming the given settings (null: none, or failed). */
+export async function grantSteps(request: Request, integration: string, values: Values): Promise<IntegrationInstructions | null> {
+  if (!destinationSetup(integration).serviceAccount) return null;
+  const steps = await loadInstructions(request, integration, instructionsBody(integration, { ...destinationSetup(integration).stepDefaults, ...values }));
+  return steps.ok ? steps.data : null;
 }
 
 /** Spec §8: a failed test reads "Connection test failed: {server text}" (the backend's text already says so). */
@@ -89,7 +127,7 @@ export function testFailureMessage(message: string): string {
 }
 
 /** The form's values to show again after a post (never the password). */
-export function echoValues(fields: Record<string, string>): Record<string, string> {
-  const { password: _password, validation_token: _token, intent: _intent, ...rest } = fields;
-  return rest;
+export function echoValues(fields: Record<string, string>, secretFields: readonly string[] = ["password"]): Record<string, string> {
+  const { validation_token: _token, intent: _intent, ...rest } = fields;
+  return Object.fromEntries(Object.entries(rest).filter(([key]) => !secretFields.includes(key)));
 }

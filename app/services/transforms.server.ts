@@ -20,7 +20,8 @@ import {
   type TransformRun,
 } from "@contract/transforms";
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
-import { callBackend, loadInstructions, loadServiceAccount, type Outcome } from "./destinations.server";
+import { destinationManifest, destinationSetup } from "~/integrations";
+import { callBackend, instructionsBody, loadInstructions, loadServiceAccount, type Outcome } from "./destinations.server";
 
 /**
  * The app's client of the backend's transform and template calls (spec §7
@@ -201,47 +202,30 @@ export interface GrantInstructions {
   error: string | null;
 }
 
-const text = (v: unknown) => (typeof v === "string" ? v : "");
-
 /**
  * What the destination screens' calls add to a step that asks for grants: the
- * platform's service account (BigQuery / Cloud Storage, with its e-mail to
- * copy) and, when the step carries no SQL or instructions of its own, the
- * destination's setup instructions. A local destination needs nothing.
+ * platform's service account (with its e-mail to copy) where the destination's
+ * setup has one and, when the step carries no SQL or instructions of its own,
+ * the destination's setup instructions. A destination that needs no connection
+ * test (the local folder) needs nothing granted.
  */
 export async function loadGrantInstructions(request: Request, destination: WizardDestination, step: SetupStep): Promise<GrantInstructions> {
-  const c = destination.config;
+  const name = destination.integration_name;
+  const manifest = destinationManifest(name);
   const ownText = !!step.sql || !!step.instructions?.length;
-  if (destination.integration_name === "bigquery" || destination.integration_name === "storage") {
-    const account = await loadServiceAccount(request, destination.integration_name);
+  const config = Object.fromEntries(Object.entries(destination.config).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const permission = { permission_type: step.permission === "dataset_query_access" ? "dataset_query_access" : "dataset_write" };
+  let serviceAccount: ServiceAccountInfo | null = null;
+  if (destinationSetup(name).serviceAccount) {
+    const account = await loadServiceAccount(request, name);
     if (!account.ok) return { serviceAccount: null, instructions: null, error: "Service account information is not available." };
-    if (ownText) return { serviceAccount: account.data, instructions: null, error: null };
-    const instructions = await loadInstructions(request, destination.integration_name, {
-      category: "WAREHOUSE",
-      permission_type: step.permission === "dataset_query_access" ? "dataset_query_access" : "dataset_write",
-      project_id: text(c.project_id),
-      dataset_name: text(c.dataset_name),
-      bucket_name: text(c.bucket_name),
-    });
-    return {
-      serviceAccount: account.data,
-      instructions: instructions.ok ? instructions.data : null,
-      error: instructions.ok ? null : "Unable to load instructions.",
-    };
+    serviceAccount = account.data;
+  } else if (!manifest?.needsConnectionTest) {
+    return { serviceAccount: null, instructions: null, error: null };
   }
-  if ((destination.integration_name === "snowflake" || destination.integration_name === "snowflake_stage") && !ownText) {
-    const instructions = await loadInstructions(request, destination.integration_name, {
-      category: destination.integration_name === "snowflake" ? "WAREHOUSE" : "STORAGE",
-      account: text(c.account),
-      user: text(c.user),
-      warehouse: text(c.warehouse),
-      database: text(c.database),
-      schema: text(c.schema),
-      stage_name: text(c.stage_name),
-    });
-    return { serviceAccount: null, instructions: instructions.ok ? instructions.data : null, error: instructions.ok ? null : "Unable to load instructions." };
-  }
-  return { serviceAccount: null, instructions: null, error: null };
+  if (ownText) return { serviceAccount, instructions: null, error: null };
+  const instructions = await loadInstructions(request, name, instructionsBody(name, config, serviceAccount ? permission : {}));
+  return { serviceAccount, instructions: instructions.ok ? instructions.data : null, error: instructions.ok ? null : "Unable to load instructions." };
 }
 
 /* ---- template inputs from a form ---------------------------------------------------------------- */

@@ -1,10 +1,10 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
-import { sessions, users } from "../db/schema.js";
-import { prepared } from "../db/prepared.js";
+import { deleteExpiredSessions, deleteSessionRow, insertSession, sessionUserRow, upsertUserRow } from "../db/sessions.js";
 import { randomToken, sha256 } from "../lib/crypto.js";
 import type { VerifiedIdentity } from "./identity.js";
 import type { UserInfo } from "../../contract/auth.js";
+
+export { deleteExpiredSessions };
 
 export interface SessionUser {
   id: string;
@@ -21,54 +21,29 @@ export function toUserInfo(user: Omit<SessionUser, "dataVersion">): UserInfo {
 }
 
 export async function upsertUser(db: Database, identity: VerifiedIdentity): Promise<Omit<SessionUser, "dataVersion">> {
-  const [user] = await db
-    .insert(users)
-    .values({
-      issuer: identity.issuer,
-      subject: identity.subject,
-      email: identity.email,
-      name: identity.name,
-      givenName: identity.givenName,
-      picture: identity.picture,
-    })
-    .onConflictDoUpdate({
-      target: [users.issuer, users.subject],
-      set: { email: identity.email, name: identity.name, givenName: identity.givenName, picture: identity.picture, updatedAt: sql`now()` },
-    })
-    .returning({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture });
-  return user!;
+  return upsertUserRow(db, {
+    issuer: identity.issuer,
+    subject: identity.subject,
+    email: identity.email,
+    name: identity.name,
+    givenName: identity.givenName,
+    picture: identity.picture,
+  });
 }
 
+/** A new session: the cookie gets the random token, the database only its SHA-256 (a leak does not leak live sessions). */
 export async function createSession(db: Database, userId: string, ttlHours: number): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken();
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
-  await db.insert(sessions).values({ tokenHash: sha256(token), userId, expiresAt });
+  await insertSession(db, { tokenHash: sha256(token), userId, expiresAt });
   return { token, expiresAt };
 }
 
-/** Every API call checks its session: a prepared statement (see db/prepared.ts). */
-const sessionUserQuery = (db: Database) =>
-  prepared(db, "session_user", (d) =>
-    d
-      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture, dataVersion: users.dataVersion })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql`now()`)))
-      .limit(1)
-      .prepare("session_user"),
-  );
-
 export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
   if (!token || token.length > 200) return null;
-  const rows = await sessionUserQuery(db).execute({ hash: sha256(token) });
-  return rows[0] ?? null;
+  return sessionUserRow(db, sha256(token));
 }
 
 export async function deleteSession(db: Database, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, sha256(token)));
-}
-
-export async function deleteExpiredSessions(db: Database): Promise<number> {
-  const deleted = await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`)).returning({ t: sessions.tokenHash });
-  return deleted.length;
+  await deleteSessionRow(db, sha256(token));
 }

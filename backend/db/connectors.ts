@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, destinations, sources, syncRuns, transforms } from "./schema.js";
-import type { Connector, SyncRun, SyncRunStatus } from "../../contract/connectors.js";
+import type { Connector, SyncRun } from "../../contract/connectors.js";
 import { isUuid, iso } from "./values.js";
+import { runFields, SYNC_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
 
 
 type ConnectorRow = typeof connectors.$inferSelect;
@@ -59,14 +60,32 @@ export async function connectorRow(db: Database, id: string): Promise<ConnectorR
   return row ?? null;
 }
 
-/** All active (not paused) connectors whose source is of one of these integrations: the schedules to keep. */
-export async function activeConnectors(db: Database, integrations: string[]): Promise<ConnectorRow[]> {
-  const rows = await db
-    .select({ c: connectors })
+/**
+ * Every active (not paused) connector whose source is of one of these integrations, with its newest run: what the
+ * sync scheduler looks at, in one query.
+ */
+export async function scheduledConnectors(db: Database, integrations: string[]): Promise<ScheduledKey[]> {
+  return db
+    .select({ key: connectors.id, ownerId: connectors.ownerId, frequency: connectors.frequency, createdAt: connectors.createdAt, latestRunAt: SYNC_RUN_TABLE.latestCreatedAt(connectors.id) })
     .from(connectors)
     .innerJoin(sources, eq(sources.id, connectors.sourceId))
     .where(and(eq(connectors.paused, false), inArray(sources.integrationName, integrations)));
-  return rows.map((r) => r.c);
+}
+
+/** The destinations a connector writes to (any owner: for the sync engine). */
+export async function connectorDestinationRows(db: Database, connectorId: string) {
+  const rows = await db
+    .select({ d: destinations })
+    .from(connectorDestinations)
+    .innerJoin(destinations, eq(destinations.id, connectorDestinations.destinationId))
+    .where(eq(connectorDestinations.connectorId, connectorId));
+  return rows.map((r) => r.d);
+}
+
+/** A connector's source row (any owner: for the sync engine), or null. */
+export async function connectorSourceRow(db: Database, sourceId: string) {
+  const [row] = await db.select().from(sources).where(eq(sources.id, sourceId));
+  return row ?? null;
 }
 
 export async function ownedDestinations(db: Database, ownerId: string, ids: string[]) {
@@ -146,106 +165,15 @@ export async function deleteConnector(db: Database, ownerId: string, id: string)
 // ---- sync runs ---------------------------------------------------------------------------------
 
 export function toSyncRun(r: RunRow): SyncRun {
-  return {
-    id: r.id,
-    connector_id: r.connectorId,
-    status: r.status as SyncRunStatus,
-    trigger: r.trigger,
-    created_at: iso(r.createdAt)!,
-    started_at: iso(r.startedAt),
-    finished_at: iso(r.finishedAt),
-    records: r.records,
-    bytes: r.bytes,
-    error: r.error,
-  };
+  return { ...runFields(r), connector_id: r.connectorId, bytes: r.bytes };
 }
 
+/** The connector's newest runs, newest first. */
 export async function listRuns(db: Database, connectorId: string, limit = 50): Promise<SyncRun[]> {
-  const rows = await db.select().from(syncRuns).where(eq(syncRuns.connectorId, connectorId)).orderBy(desc(syncRuns.createdAt), desc(syncRuns.id)).limit(limit);
-  return rows.map(toSyncRun);
+  return (await SYNC_RUN_TABLE.list(db, connectorId, limit)).map(toSyncRun);
 }
 
-export async function insertRun(db: Database, values: { connectorId: string; ownerId: string; trigger: string }): Promise<SyncRun> {
-  const [row] = await db.insert(syncRuns).values(values).returning();
-  return toSyncRun(row!);
-}
-
-/** The connector's run that is queued or running, if any (one at a time per connector). */
-export async function openRun(db: Database, connectorId: string): Promise<SyncRun | null> {
-  const [row] = await db
-    .select()
-    .from(syncRuns)
-    .where(and(eq(syncRuns.connectorId, connectorId), inArray(syncRuns.status, ["queued", "running"])))
-    .orderBy(desc(syncRuns.createdAt))
-    .limit(1);
-  return row ? toSyncRun(row) : null;
-}
-
-/** Every run that is queued or running and has a job (its job may have ended without it: see recoverLostRuns). */
-export async function openRunsWithJobs(db: Database): Promise<RunRow[]> {
-  return db
-    .select()
-    .from(syncRuns)
-    .where(and(inArray(syncRuns.status, ["queued", "running"]), isNotNull(syncRuns.jobId)));
-}
-
-/** Updates the run only while it is still open under this job (a worker may have finished it meanwhile); true when it did. */
-export async function updateOpenRun(db: Database, id: string, jobId: string, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<boolean> {
-  const rows = await db
-    .update(syncRuns)
-    .set(values)
-    .where(and(eq(syncRuns.id, id), eq(syncRuns.jobId, jobId), inArray(syncRuns.status, ["queued", "running"])))
-    .returning({ id: syncRuns.id });
-  return rows.length > 0;
-}
-
-/** Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares against it). */
-export async function markRunning(db: Database, id: string, values: { startedAt: Date; attempts: number }): Promise<void> {
-  await db.update(syncRuns).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(eq(syncRuns.id, id));
-}
-
-/** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
-export async function beatRun(db: Database, id: string): Promise<boolean> {
-  const rows = await db
-    .update(syncRuns)
-    .set({ heartbeatAt: sql`now()` })
-    .where(and(eq(syncRuns.id, id), eq(syncRuns.status, "running")))
-    .returning({ id: syncRuns.id });
-  return rows.length > 0;
-}
-
-/** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
-const stale = (timeoutSeconds: number) =>
-  sql`COALESCE(${syncRuns.heartbeatAt}, ${syncRuns.startedAt}, ${syncRuns.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
-
-/** Every running run with a job whose heartbeat is older than `timeoutSeconds`: its worker died (one query). */
-export async function deadRuns(db: Database, timeoutSeconds: number): Promise<RunRow[]> {
-  return db
-    .select()
-    .from(syncRuns)
-    .where(and(eq(syncRuns.status, "running"), isNotNull(syncRuns.jobId), stale(timeoutSeconds)));
-}
-
-/** Settles a dead run only while it is still running under this job with a stale heartbeat; true when it did. */
-export async function settleDeadRun(db: Database, id: string, jobId: string, timeoutSeconds: number, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<boolean> {
-  const rows = await db
-    .update(syncRuns)
-    .set(values)
-    .where(and(eq(syncRuns.id, id), eq(syncRuns.jobId, jobId), eq(syncRuns.status, "running"), stale(timeoutSeconds)))
-    .returning({ id: syncRuns.id });
-  return rows.length > 0;
-}
-
-export async function updateRun(db: Database, id: string, values: Partial<Omit<RunRow, "id" | "connectorId" | "ownerId">>): Promise<void> {
-  await db.update(syncRuns).set(values).where(eq(syncRuns.id, id));
-}
-
-export async function findRun(db: Database, id: string): Promise<RunRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db.select().from(syncRuns).where(eq(syncRuns.id, id));
-  return row ?? null;
-}
-
-export async function markSynced(db: Database, connectorId: string, at: Date): Promise<void> {
+/** A sync's success: the connector was synced up to `at`. */
+export async function markSynced(db: Executor, connectorId: string, at: Date): Promise<void> {
   await db.update(connectors).set({ lastSyncedAt: at }).where(eq(connectors.id, connectorId));
 }

@@ -1,9 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, credentials, destinations } from "./schema.js";
 import type { Destination } from "../../contract/destinations.js";
 import { isUuid, iso } from "./values.js";
-
 
 type Row = typeof destinations.$inferSelect;
 const connectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
@@ -76,6 +75,24 @@ export async function updateDestinationRow(
     .returning();
   if (!row) return null;
   return findDestination(db, ownerId, id);
+}
+
+/** The destinations a connector writes to, oldest first (not owner-scoped: the caller checks the connector's owner). */
+export async function connectorDestinationList(db: Database, connectorId: string): Promise<Destination[]> {
+  const rows = await db
+    .select({ d: destinations })
+    .from(connectorDestinations)
+    .innerJoin(destinations, eq(destinations.id, connectorDestinations.destinationId))
+    .where(eq(connectorDestinations.connectorId, connectorId))
+    .orderBy(asc(destinations.createdAt), asc(destinations.id));
+  return rows.map((r) => toDestination(r.d, 0));
+}
+
+/** Whether the destination is the owner's. */
+export async function ownsDestination(db: Database, ownerId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const [own] = await db.select({ id: destinations.id }).from(destinations).where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)));
+  return own !== undefined;
 }
 
 /** The connectors (id, name) that write to a destination. */

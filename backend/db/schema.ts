@@ -11,6 +11,7 @@ import {
   text,
   timestamp,
   uuid,
+  type ExtraConfigColumn,
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -135,52 +136,44 @@ export const transforms = pgTable("transforms", {
   index("transforms_connector_idx").on(t.connectorId),
 ]);
 
-/** One sync of a connector: queued by a schedule or "Sync now", run by a worker (backend/jobs/sync-connector.job.ts). */
+/** What every run (a sync or a transform run) records: written by the runs engine (backend/runs/). */
+const runColumns = () => ({
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** queued | running | succeeded | failed */
+  status: text("status").notNull().default("queued"),
+  /** manual | schedule (and create, for a transform's first run) */
+  trigger: text("trigger").notNull().default("manual"),
+  jobId: text("job_id"),
+  attempts: integer("attempts").notNull().default(0),
+  /** Records read (meetings, e-mails). */
+  records: integer("records").notNull().default(0),
+  error: text("error"),
+  createdAt: createdAt(),
+  startedAt: timestamp("started_at", { withTimezone: true }),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+  /** Moved every few seconds by the worker running the run: a stale one means its worker died (backend/runs/heartbeat.ts). */
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+});
+
+/** A run table's indexes: its history by key, newest first, and the running runs by heartbeat (the dead-run sweep). */
+const runIndexes = (table: string, keyName: string, key: ExtraConfigColumn, t: { createdAt: ExtraConfigColumn; id: ExtraConfigColumn; heartbeatAt: ExtraConfigColumn }) => [
+  index(`${table}_${keyName}_created_idx`).on(key, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  index(`${table}_running_heartbeat_idx`).on(t.heartbeatAt).where(sql`"status" = 'running'`),
+];
+
+/** One sync of a connector: queued by a schedule or "Sync now", run by a worker (backend/sync/runs.ts). */
 export const syncRuns = pgTable("sync_runs", {
   id: uuid("id").primaryKey().defaultRandom(),
   connectorId: uuid("connector_id").notNull().references(() => connectors.id, { onDelete: "cascade" }),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  /** queued | running | succeeded | failed */
-  status: text("status").notNull().default("queued"),
-  /** manual | schedule */
-  trigger: text("trigger").notNull().default("manual"),
-  jobId: text("job_id"),
-  attempts: integer("attempts").notNull().default(0),
-  records: integer("records").notNull().default(0),
+  ...runColumns(),
   bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
-  error: text("error"),
-  createdAt: createdAt(),
-  startedAt: timestamp("started_at", { withTimezone: true }),
-  finishedAt: timestamp("finished_at", { withTimezone: true }),
-  /** Moved every few seconds by the worker running the run: a stale one means its worker died (backend/jobs/heartbeat.ts). */
-  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
-}, (t) => [
-  index("sync_runs_connector_created_idx").on(t.connectorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-  index("sync_runs_running_heartbeat_idx").on(t.heartbeatAt).where(sql`"status" = 'running'`),
-]);
+}, (t) => runIndexes("sync_runs", "connector", t.connectorId, t));
 
-/** One run of a transform: queued by its schedule, "Run now" or creation, run by a worker (backend/jobs/run-transform.job.ts). */
+/** One run of a transform: queued by its schedule, "Run now" or creation, run by a worker (backend/transforms/runs.ts). */
 export const transformRuns = pgTable("transform_runs", {
   id: uuid("id").primaryKey().defaultRandom(),
   transformId: uuid("transform_id").notNull().references(() => transforms.id, { onDelete: "cascade" }),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  /** queued | running | succeeded | failed */
-  status: text("status").notNull().default("queued"),
-  /** create | manual | schedule */
-  trigger: text("trigger").notNull().default("manual"),
-  jobId: text("job_id"),
-  attempts: integer("attempts").notNull().default(0),
-  /** Transcripts (meetings) read. */
-  records: integer("records").notNull().default(0),
+  ...runColumns(),
   /** Result tables written: [{ table, rows }]. */
   outputs: jsonb("outputs").$type<{ table: string; rows: number }[]>().notNull().default([]),
-  error: text("error"),
-  createdAt: createdAt(),
-  startedAt: timestamp("started_at", { withTimezone: true }),
-  finishedAt: timestamp("finished_at", { withTimezone: true }),
-  /** As sync_runs.heartbeat_at. */
-  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
-}, (t) => [
-  index("transform_runs_transform_created_idx").on(t.transformId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-  index("transform_runs_running_heartbeat_idx").on(t.heartbeatAt).where(sql`"status" = 'running'`),
-]);
+}, (t) => runIndexes("transform_runs", "transform", t.transformId, t));

@@ -166,3 +166,22 @@ export async function updateCredential(db: Database, ownerId: string, id: string
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
 }
+
+/** The values of one setting (a key of `metadata`) among the owner's sources of an integration (e.g. their teams). */
+export async function settingValuesInUse(db: Database, ownerId: string, integrationName: string, key: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ value: sql<string | null>`${sources.metadata}->>${key}` })
+    .from(sources)
+    .where(and(eq(sources.ownerId, ownerId), eq(sources.integrationName, integrationName)));
+  return new Set(rows.map((r) => r.value).filter((v): v is string => !!v));
+}
+
+/** Whether the owner has a source of the integration whose setting `key` is `value`. */
+export async function settingInUse(db: Database, ownerId: string, integrationName: string, key: string, value: string): Promise<boolean> {
+  const [taken] = await db
+    .select({ id: sources.id })
+    .from(sources)
+    .where(and(eq(sources.ownerId, ownerId), eq(sources.integrationName, integrationName), sql`${sources.metadata}->>${key} = ${value}`))
+    .limit(1);
+  return !!taken;
+}

@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, transformRuns, transforms } from "./schema.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
 import { isUuid, iso } from "./values.js";
+import { runFields, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
 
 type TransformRow = typeof transforms.$inferSelect;
 type RunRow = typeof transformRuns.$inferSelect;
-type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
 
 /** The newest run of the outer "transforms" row, or null. */
 export const lastTransformRun = sql<Transform["last_run"]>`(
@@ -104,122 +104,28 @@ export async function setTransformStatus(db: Executor, id: string, status: strin
   await db.update(transforms).set({ status, updatedAt: new Date() }).where(eq(transforms.id, id));
 }
 
-/** Every transform whose connector is active: the schedules to keep. */
-export async function scheduledTransforms(db: Database): Promise<TransformRow[]> {
-  const rows = await db.select({ t: transforms }).from(transforms).innerJoin(connectors, eq(connectors.id, transforms.connectorId)).where(eq(connectors.paused, false));
-  return rows.map((r) => r.t);
+/** Every transform whose connector is active, with its newest run: what the transform scheduler looks at, in one query. */
+export async function scheduledTransforms(db: Database): Promise<ScheduledKey[]> {
+  return db
+    .select({ key: transforms.id, ownerId: transforms.ownerId, frequency: transforms.frequency, createdAt: transforms.createdAt, latestRunAt: TRANSFORM_RUN_TABLE.latestCreatedAt(transforms.id) })
+    .from(transforms)
+    .innerJoin(connectors, eq(connectors.id, transforms.connectorId))
+    .where(eq(connectors.paused, false));
 }
 
 // ---- runs ----------------------------------------------------------------------------------------
 
 export function toTransformRun(r: RunRow): TransformRun {
-  return {
-    id: r.id,
-    transform_id: r.transformId,
-    status: r.status as TransformRun["status"],
-    trigger: r.trigger,
-    created_at: iso(r.createdAt)!,
-    started_at: iso(r.startedAt),
-    finished_at: iso(r.finishedAt),
-    records: r.records,
-    outputs: r.outputs,
-    error: r.error,
-  };
+  return { ...runFields(r), transform_id: r.transformId, outputs: r.outputs };
 }
 
+/** The transform's newest runs, newest first. */
 export async function listTransformRuns(db: Database, transformId: string, limit = 50): Promise<TransformRun[]> {
-  const rows = await db.select().from(transformRuns).where(eq(transformRuns.transformId, transformId)).orderBy(desc(transformRuns.createdAt), desc(transformRuns.id)).limit(limit);
-  return rows.map(toTransformRun);
+  return (await TRANSFORM_RUN_TABLE.list(db, transformId, limit)).map(toTransformRun);
 }
 
-export async function insertTransformRun(db: Executor, values: { transformId: string; ownerId: string; trigger: string }): Promise<TransformRun> {
-  const [row] = await db.insert(transformRuns).values(values).returning();
-  return toTransformRun(row!);
-}
-
-/** The transform's run that is queued or running, if any (one at a time per transform). */
-export async function openTransformRun(db: Executor, transformId: string): Promise<TransformRun | null> {
-  const [row] = await db
-    .select()
-    .from(transformRuns)
-    .where(and(eq(transformRuns.transformId, transformId), inArray(transformRuns.status, ["queued", "running"])))
-    .orderBy(desc(transformRuns.createdAt))
-    .limit(1);
-  return row ? toTransformRun(row) : null;
-}
-
-/** Every transform run that is queued or running and has a job (its job may have ended without it: see recoverLostRuns). */
-export async function openTransformRunsWithJobs(db: Database): Promise<RunRow[]> {
-  return db
-    .select()
-    .from(transformRuns)
-    .where(and(inArray(transformRuns.status, ["queued", "running"]), isNotNull(transformRuns.jobId)));
-}
-
-/** Updates the run only while it is still open under this job (a worker may have finished it meanwhile); true when it did. */
-export async function updateOpenTransformRun(db: Executor, id: string, jobId: string, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<boolean> {
-  const rows = await db
-    .update(transformRuns)
-    .set(values)
-    .where(and(eq(transformRuns.id, id), eq(transformRuns.jobId, jobId), inArray(transformRuns.status, ["queued", "running"])))
-    .returning({ id: transformRuns.id });
-  return rows.length > 0;
-}
-
-/** Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares against it). */
-export async function markTransformRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number }): Promise<void> {
-  await db.update(transformRuns).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(eq(transformRuns.id, id));
-}
-
-/** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
-export async function beatTransformRun(db: Executor, id: string): Promise<boolean> {
-  const rows = await db
-    .update(transformRuns)
-    .set({ heartbeatAt: sql`now()` })
-    .where(and(eq(transformRuns.id, id), eq(transformRuns.status, "running")))
-    .returning({ id: transformRuns.id });
-  return rows.length > 0;
-}
-
-/** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
-const stale = (timeoutSeconds: number) =>
-  sql`COALESCE(${transformRuns.heartbeatAt}, ${transformRuns.startedAt}, ${transformRuns.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
-
-/** Every running transform run with a job whose heartbeat is older than `timeoutSeconds`: its worker died (one query). */
-export async function deadTransformRuns(db: Database, timeoutSeconds: number): Promise<RunRow[]> {
-  return db
-    .select()
-    .from(transformRuns)
-    .where(and(eq(transformRuns.status, "running"), isNotNull(transformRuns.jobId), stale(timeoutSeconds)));
-}
-
-/** Settles a dead run only while it is still running under this job with a stale heartbeat; true when it did. */
-export async function settleDeadTransformRun(db: Executor, id: string, jobId: string, timeoutSeconds: number, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<boolean> {
-  const rows = await db
-    .update(transformRuns)
-    .set(values)
-    .where(and(eq(transformRuns.id, id), eq(transformRuns.jobId, jobId), eq(transformRuns.status, "running"), stale(timeoutSeconds)))
-    .returning({ id: transformRuns.id });
-  return rows.length > 0;
-}
-
-export async function updateTransformRun(db: Executor, id: string, values: Partial<Omit<RunRow, "id" | "transformId" | "ownerId">>): Promise<void> {
-  await db.update(transformRuns).set(values).where(eq(transformRuns.id, id));
-}
-
-export async function findTransformRun(db: Database, id: string): Promise<RunRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db.select().from(transformRuns).where(eq(transformRuns.id, id));
-  return row ?? null;
-}
-
-/** The newest successful run's outputs (the result tables the screen can show). */
-export async function latestOutputs(db: Database, transformId: string): Promise<{ table: string; rows: number }[]> {
-  const [row] = await db
-    .select({ outputs: transformRuns.outputs })
-    .from(transformRuns)
-    .where(and(eq(transformRuns.transformId, transformId), eq(transformRuns.status, "succeeded")))
-    .orderBy(desc(transformRuns.createdAt), desc(transformRuns.id))
-    .limit(1);
-  return row?.outputs ?? [];
+/** The newest successful run (its id and the result tables it wrote), or null. */
+export async function latestSucceededRun(db: Database, transformId: string): Promise<{ id: string; outputs: { table: string; rows: number }[] } | null> {
+  const run = await TRANSFORM_RUN_TABLE.latestSucceeded(db, transformId);
+  return run ? { id: run.id, outputs: run.outputs } : null;
 }

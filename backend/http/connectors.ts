@@ -7,8 +7,10 @@ import {
   deleteConnector,
   findConnector,
   insertConnector,
+  listRuns,
   ownedDestinations,
   ownedSource,
+  setPaused,
   updateConnectorRow,
 } from "../db/connectors.js";
 import {
@@ -19,7 +21,8 @@ import {
   updateConnectorBodySchema,
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
-import { syncRoutes } from "../jobs/sync-connector.job.js";
+import { runQueue } from "../runs/queues.js";
+import { enqueueSyncRun } from "../sync/index.js";
 
 export const connectorsRoutes = new Hono<ApiEnv>();
 connectorsRoutes.use("/connectors/*", requireSession);
@@ -140,4 +143,36 @@ connectorsRoutes.delete("/connectors/delete/:id", async (c) => {
   throw new ApiError(409, `This connector cannot be deleted because ${result.transforms.length} ${noun} it: ${names}. Delete those transforms first.`);
 });
 
-connectorsRoutes.route("/", syncRoutes);
+/* ---- Sync now, pause/resume, run history ---------------------------------------------------------------- */
+
+async function owned(c: { var: ApiEnv["Variables"] }, id: string) {
+  const connector = await findConnector(c.var.services.db, c.var.user.id, id);
+  if (!connector) throw new ApiError(404, M.notFound);
+  return connector;
+}
+
+connectorsRoutes.post("/connectors/:id/sync", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  const boss = runQueue(c.var.services.config.DATABASE_URL);
+  if (!boss) throw new ApiError(502, "The job queue is not running on this server.");
+  const run = await enqueueSyncRun(c.var.services.db, boss, { id: connector.id, ownerId: c.var.user.id }, "manual");
+  if (!run) throw new ApiError(409, "A sync of this connector is already queued or running.");
+  return c.json({ status: "success", run, message: "Sync queued" }, 202);
+});
+
+connectorsRoutes.post("/connectors/:id/pause", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  await setPaused(c.var.services.db, c.var.user.id, connector.id, true);
+  return c.json({ status: "success", paused: true, message: "Connector paused" });
+});
+
+connectorsRoutes.post("/connectors/:id/resume", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  await setPaused(c.var.services.db, c.var.user.id, connector.id, false);
+  return c.json({ status: "success", paused: false, message: "Connector resumed" });
+});
+
+connectorsRoutes.get("/connectors/:id/runs", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  return c.json({ status: "success", runs: await listRuns(c.var.services.db, connector.id), message: "Runs" });
+});

@@ -12,19 +12,11 @@ import {
   updateDestinationRow,
   type CredentialRow,
 } from "../db/destinations.js";
-import {
-  createDestinationSchema,
-  destinationCategory,
-  DESTINATION_MESSAGES as M,
-  integrationLabel,
-  isGoogle,
-  isSnowflake,
-  updateDestinationSchema,
-  type DestinationFields,
-} from "../../contract/destinations.js";
-import { boundValues } from "../integrations/destinations/validation-token.js";
+import { createDestinationSchema, DESTINATION_MESSAGES as M, updateDestinationSchema } from "../../contract/destinations.js";
+import { destinationPlugin, pluginOf } from "../integrations/destinations/registry.js";
+import type { DestinationPlugin } from "../integrations/destinations/plugin.js";
+import { answer } from "./destination-integrations.js";
 import { validationTokens } from "../integrations/destinations/tokens.js";
-import { localDestinationAllowed, localFolder, LocalWriter, resolveLocalRoot } from "../integrations/destinations/local.js";
 
 export const destinationsRoutes = new Hono<ApiEnv>();
 destinationsRoutes.use("/destinations/*", requireSession);
@@ -43,64 +35,46 @@ destinationsRoutes.get("/destinations/list-by-id/:id", async (c) => {
  * The credential of a successful test over exactly these values, or a 400 with
  * the spec's message: the values must be the ones the signed token covers.
  */
-async function testedCredential(c: Context<ApiEnv>, integration: string, values: Partial<DestinationFields>): Promise<CredentialRow> {
+async function testedCredential(c: Context<ApiEnv>, plugin: DestinationPlugin, values: Record<string, unknown>): Promise<CredentialRow> {
   const { db, config, secrets } = c.var.services;
-  const credential = await findCredential(db, c.var.user.id, values.credential_id);
+  const integration = plugin.manifest.name;
+  const credential = await findCredential(db, c.var.user.id, values.credential_id as string | undefined);
   const tokens = validationTokens(config.TRIBUTARY_SECRET_KEY);
   if (!credential || credential.integrationName !== integration) throw new ApiError(400, M.notTested);
-  if (!tokens.verify(values.validation_token, c.var.user.id, integration, credential.id, boundValues(integration, values))) throw new ApiError(400, M.notTested);
-  if (isSnowflake(integration) && values.password !== undefined) {
-    const sealed = credential.secret ? secrets.open<{ password?: string }>(credential.secret) : {};
-    if (sealed.password !== values.password) throw new ApiError(400, M.notTested);
+  if (!tokens.verify(values.validation_token as string | undefined, c.var.user.id, integration, credential.id, plugin.boundValues(values))) throw new ApiError(400, M.notTested);
+  // A secret sent again must be the one the test sealed.
+  const given = plugin.manifest.secretFields.filter((field) => values[field] !== undefined);
+  if (given.length > 0) {
+    const sealed = credential.secret ? secrets.open<Record<string, unknown>>(credential.secret) : {};
+    if (given.some((field) => sealed[field] !== values[field])) throw new ApiError(400, M.notTested);
   }
   return credential;
 }
 
 destinationsRoutes.post("/destinations/create", async (c) => {
-  const v = parse(createDestinationSchema, await jsonBody(c));
-  const integration = v.integration_name!;
+  const raw = await jsonBody(c);
+  const v = parse(createDestinationSchema, raw);
+  const plugin = destinationPlugin(v.integration_name);
+  if (!plugin) throw new ApiError(400, M.integration);
+  const unavailable = plugin.unavailable?.();
+  if (unavailable) throw new ApiError(400, unavailable);
+  const settings = parse(plugin.manifest.settings, raw) as Record<string, unknown>;
   const ownerId = c.var.user.id;
-  const { db, config: serverConfig } = c.var.services;
-  const base = {
+  const { db } = c.var.services;
+  const credential = plugin.manifest.needsConnectionTest ? await testedCredential(c, plugin, { ...v, ...settings }) : null;
+  const id = randomUUID();
+  const config = await answer(() => plugin.config(settings, { ownerId, services: c.var.services, destinationId: id, credential }));
+  const created = await insertDestination(db, ownerId, {
+    id,
     name: v.name!,
     description: v.description ?? "",
-    integrationName: integration,
-    integrationLabel: integrationLabel(integration),
-    category: destinationCategory(integration),
+    integrationName: plugin.manifest.name,
+    integrationLabel: plugin.manifest.label,
+    category: plugin.manifest.category,
     status: "ACTIVE",
-  };
-  let created;
-  if (integration === "local") {
-    if (!localDestinationAllowed()) throw new ApiError(400, "The local destination is not available on this server (ALLOW_LOCAL_DESTINATION=false).");
-    const id = randomUUID();
-    const folder = localFolder(ownerId, id);
-    const writer = new LocalWriter(resolveLocalRoot(serverConfig.DATA_DIR, folder));
-    try {
-      await writer.prepare();
-    } catch (error) {
-      c.var.services.log.error({ err: error }, "local destination folder could not be prepared");
-      throw new ApiError(422, `${M.createFailed} The folder under DATA_DIR could not be created.`);
-    } finally {
-      await writer.close();
-    }
-    created = await insertDestination(db, ownerId, { id, ...base, config: { folder, files: `${folder}/files`, warehouse: `${folder}/warehouse.duckdb` }, credentialId: null });
-  } else {
-    const credential = await testedCredential(c, integration, v);
-    const common = { project_id: v.project_id, service_account_email: credential.metadata.service_account_email };
-    const config: Record<string, unknown> =
-      integration === "storage"
-        ? { ...common, bucket_name: v.bucket_name }
-        : integration === "bigquery"
-          ? { ...common, dataset_name: v.dataset_name ?? "", permission_type: v.permission_type ?? "dataset_write" }
-          : {
-              account: v.account!.toLowerCase(),
-              user: v.user!.toUpperCase(),
-              ...(integration === "snowflake" ? { warehouse: v.warehouse!.toUpperCase() } : { stage_name: v.stage_name!.toUpperCase() }),
-              database: v.database!.toUpperCase(),
-              schema: v.schema!.toUpperCase(),
-            };
-    created = await insertDestination(db, ownerId, { ...base, config, credentialId: credential.id });
-  }
+    config,
+    credentialId: credential?.id ?? null,
+  });
   return c.json({ status: "success", message: "Destination created", destination_id: created.id, destination: created }, 201);
 });
 
@@ -109,26 +83,14 @@ destinationsRoutes.put("/destinations/update/:id", async (c) => {
   if (!existing) throw new ApiError(404, M.notFound);
   const v = parse(updateDestinationSchema, await jsonBody(c));
   if (!v.name) throw new ApiError(400, M.name);
-  const integration = existing.integration_name;
-  let config = existing.config as Record<string, unknown>;
-  let credentialId = existing.credential_id;
-  if (isGoogle(integration)) {
-    const permission = (config.permission_type as DestinationFields["permission_type"]) ?? "dataset_write";
-    if (!v.project_id) throw new ApiError(400, M.projectId);
-    if (integration === "storage" && !v.bucket_name) throw new ApiError(400, M.bucket);
-    if (integration === "bigquery" && permission !== "dataset_query_access" && !v.dataset_name) throw new ApiError(400, M.dataset);
-    const next = integration === "storage" ? { project_id: v.project_id, bucket_name: v.bucket_name } : { project_id: v.project_id, dataset_name: v.dataset_name ?? "" };
-    const changed = Object.entries(next).some(([k, value]) => (config[k] ?? "") !== (value ?? ""));
-    if (changed) {
-      const credential = await testedCredential(c, integration, { ...v, ...next, permission_type: permission, credential_id: v.credential_id ?? credentialId ?? undefined }).catch(
-        (error: unknown) => {
-          throw error instanceof ApiError && error.message === M.notTested ? new ApiError(400, M.reauthenticate) : error;
-        },
-      );
-      credentialId = credential.id;
-      config = { ...config, ...next, service_account_email: credential.metadata.service_account_email ?? config.service_account_email };
-    }
-  }
+  const plugin = pluginOf(existing);
+  const retest = (values: Record<string, unknown>) =>
+    testedCredential(c, plugin, values).catch((error: unknown) => {
+      throw error instanceof ApiError && error.message === M.notTested ? new ApiError(400, M.reauthenticate) : error;
+    });
+  const { config, credentialId } = plugin.update
+    ? await answer(() => plugin.update!(existing, v, retest))
+    : { config: existing.config as Record<string, unknown>, credentialId: existing.credential_id };
   const updated = await updateDestinationRow(c.var.services.db, c.var.user.id, existing.id, { name: v.name, description: v.description ?? "", config, credentialId });
   if (!updated) throw new ApiError(404, M.notFound);
   return c.json({ status: "success", message: "Destination updated", destination: updated });

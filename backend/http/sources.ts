@@ -1,12 +1,11 @@
 import { Hono } from "hono";
-import { and, eq, sql } from "drizzle-orm";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
 import { listHandler } from "./list-route.js";
 import { listSources } from "../db/lists.js";
-import { deleteSource, findCredential, findSource, insertSource, listAllSources, updateSource } from "../db/sources.js";
-import { sources } from "../db/schema.js";
-import { createSourceBodySchema, DEFAULT_GMAIL_AUTH_MODE, SOURCE_MESSAGES, updateSourceBodySchema } from "../../contract/sources.js";
-import { credentialVerified } from "../integrations/sources/verification.js";
+import { deleteSource, findCredential, findSource, insertSource, listAllSources, settingInUse, updateSource } from "../db/sources.js";
+import { createSourceBodySchema, SOURCE_MESSAGES, updateSourceBodySchema } from "../../contract/sources.js";
+import { needsVerification } from "../../contract/integrations/sources.js";
+import { credentialVerified, sourcePlugin } from "../integrations/sources/index.js";
 
 export const sourcesRoutes = new Hono<ApiEnv>();
 sourcesRoutes.use("/sources/*", requireSession);
@@ -23,8 +22,8 @@ sourcesRoutes.get("/sources/list-by-id/:id", async (c) => {
 
 /**
  * POST /sources/create: the credential must be the caller's, of the chosen
- * integration, and verified where the integration requires it (Teams; Gmail
- * outside the default mode). A source starts "active": it exists only once its
+ * integration, and verified where its manifest requires it, for the very setup
+ * the source names. A source starts "active": it exists only once its
  * setup is complete (docs/decisions/2026-11-22-source-status.md).
  */
 sourcesRoutes.post("/sources/create", async (c) => {
@@ -34,16 +33,11 @@ sourcesRoutes.post("/sources/create", async (c) => {
   const credential = await findCredential(db, ownerId, body.credentialId, body.integration_name);
   if (!credential) throw new ApiError(400, SOURCE_MESSAGES.mustAuthenticate);
   const metadata = body.source_metadata;
-  const needsVerification =
-    body.integration_name === "teams" || (body.integration_name === "gmail" && metadata.gmail_auth_mode !== DEFAULT_GMAIL_AUTH_MODE);
-  if (needsVerification && !credentialVerified(credential, metadata)) throw new ApiError(400, SOURCE_MESSAGES.mustVerify);
-  if (body.integration_name === "teams" && metadata.team_id) {
-    const [taken] = await db
-      .select({ id: sources.id })
-      .from(sources)
-      .where(and(eq(sources.ownerId, ownerId), eq(sources.integrationName, "teams"), sql`${sources.metadata}->>'team_id' = ${String(metadata.team_id)}`))
-      .limit(1);
-    if (taken) throw new ApiError(409, SOURCE_MESSAGES.teamAlreadyConnected);
+  const plugin = sourcePlugin(body.integration_name)!;
+  if (needsVerification(body.integration_name, metadata) && !credentialVerified(plugin, credential, metadata)) throw new ApiError(400, SOURCE_MESSAGES.mustVerify);
+  const unique = plugin.uniqueSetting;
+  if (unique && metadata[unique.key] && (await settingInUse(db, ownerId, body.integration_name, unique.key, String(metadata[unique.key])))) {
+    throw new ApiError(409, unique.message);
   }
   const source = await insertSource(db, ownerId, {
     name: body.name,

@@ -7,14 +7,12 @@ import {
   deleteTransform,
   findTransform,
   insertTransform,
-  latestOutputs,
+  latestSucceededRun,
   listTransformRuns,
   ownedTransformRow,
   transformNameTaken,
 } from "../db/transforms.js";
 import { findConnector } from "../db/connectors.js";
-import { transformRuns } from "../db/schema.js";
-import { and, desc, eq } from "drizzle-orm";
 import {
   TRANSFORM_FILE_TYPES,
   TRANSFORM_MESSAGES as M,
@@ -23,8 +21,9 @@ import {
 } from "../../contract/transforms.js";
 import { allDefinitions } from "../transforms/catalogue.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
-import { enqueueTransformRun, resultTables } from "../transforms/runner.js";
-import { transformQueue } from "../jobs/run-transform.job.js";
+import { resultTables } from "../transforms/runner.js";
+import { enqueueTransformRun } from "../transforms/runs.js";
+import { runQueue } from "../runs/queues.js";
 import { openWarehouse } from "../transforms/warehouse.js";
 import { ownedWarehouseDestination } from "../transforms/warehouse.js";
 
@@ -81,7 +80,7 @@ transformsRoutes.post("/transforms/create", async (c) => {
   });
   if (!row) throw new FieldError(409, M.nameTaken, "name");
   // The first run, at once. Without a queue (an API-only process that lost it) the scheduler queues it later.
-  const boss = transformQueue(c.var.services.config.DATABASE_URL);
+  const boss = runQueue(c.var.services.config.DATABASE_URL);
   const run = boss ? await enqueueTransformRun(db, boss, { id: row.id, ownerId: c.var.user.id }, "create") : null;
   return c.json({ status: "success", transform_id: row.id, run_id: run?.id ?? null, message: "Transform created" }, 201);
 });
@@ -108,7 +107,7 @@ async function owned(c: Context<ApiEnv>) {
 /** Run now: 409 while a run is queued or running. */
 transformsRoutes.post("/transforms/:id/run", async (c) => {
   const transform = await owned(c);
-  const boss = transformQueue(c.var.services.config.DATABASE_URL);
+  const boss = runQueue(c.var.services.config.DATABASE_URL);
   if (!boss) throw new ApiError(502, M.queueUnavailable);
   const run = await enqueueTransformRun(c.var.services.db, boss, { id: transform.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, M.runOpen);
@@ -131,13 +130,8 @@ transformsRoutes.get("/transforms/:id/results", async (c) => {
   const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
   if (!(limit >= 1 && limit <= 500)) throw new FieldError(400, "limit must be a whole number from 1 to 500.", "limit");
   const empty = { table, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 };
-  const [latest] = await db
-    .select({ id: transformRuns.id })
-    .from(transformRuns)
-    .where(and(eq(transformRuns.transformId, transform.id), eq(transformRuns.status, "succeeded")))
-    .orderBy(desc(transformRuns.createdAt), desc(transformRuns.id))
-    .limit(1);
-  if (!latest || !(await latestOutputs(db, transform.id)).some((o) => o.table === table)) return c.json(empty);
+  const latest = await latestSucceededRun(db, transform.id);
+  if (!latest?.outputs.some((o) => o.table === table)) return c.json(empty);
   const destination = await ownedWarehouseDestination(db, c.var.user.id, transform.connectorId);
   if (!destination) throw new ApiError(409, M.noWarehouse);
   const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);

@@ -1,6 +1,6 @@
 import PgBoss from "pg-boss";
 import type { Logger } from "../lib/log.js";
-import type { JobDefinition } from "./job.js";
+import type { Job } from "./job.js";
 
 /**
  * pg-boss on the same Postgres. Queues are created once here at start-up (not
@@ -10,7 +10,7 @@ import type { JobDefinition } from "./job.js";
 export async function startJobs(options: {
   databaseUrl: string;
   log: Logger;
-  jobs: JobDefinition<any>[];
+  jobs: Job[];
   work: boolean;
 }): Promise<PgBoss> {
   // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this).
@@ -34,8 +34,7 @@ export async function startJobs(options: {
       // pg-boss 10 runs one job at a time per work() call: one call per unit of concurrency.
       for (let i = 0; i < Math.max(1, job.concurrency ?? 1); i++) {
         await boss.work(job.name, { batchSize: 1, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) }, async ([raw]) => {
-          const payload = job.payload.parse(raw!.data);
-          await job.handle(payload, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
+          await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
         });
       }
     }
@@ -47,7 +46,7 @@ export async function startJobs(options: {
  * Runs every job's sweep every `everySeconds` in this (worker) process, one pass at a time; answers the stop. Holds no
  * state: any number of worker processes sweep side by side.
  */
-export function startSweeps(jobs: JobDefinition<any>[], log: Logger, everySeconds: number): () => Promise<void> {
+export function startSweeps(jobs: Job[], log: Logger, everySeconds: number): () => Promise<void> {
   const sweeps = jobs.filter((job) => job.sweep);
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {

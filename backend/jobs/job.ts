@@ -1,10 +1,8 @@
 import type { z } from "zod";
 import type { Logger } from "../lib/log.js";
 
-/** One kind of background work: a queue name, the schema of its payload, and what to do. */
-export interface JobDefinition<P extends z.ZodTypeAny> {
-  name: string;
-  payload: P;
+/** How pg-boss keeps a queue. */
+export interface JobOptions {
   /** pg-boss queue policy: "stately" / "singleton" keep one run at a time per singletonKey. */
   policy?: "standard" | "short" | "singleton" | "stately";
   /** Cron expression (UTC) when the job runs on a fixed schedule. */
@@ -20,5 +18,29 @@ export interface JobDefinition<P extends z.ZodTypeAny> {
   expireInSeconds?: number;
   /** Work a worker process does every few seconds besides the queue (startSweeps): finding runs whose worker died. */
   sweep?: (log: Logger) => Promise<void>;
-  handle(payload: z.infer<P>, context: { log: Logger }): Promise<void>;
+}
+
+export interface JobContext {
+  log: Logger;
+}
+
+/** One kind of background work: a queue name, its options, and `run`, which checks a job's data and handles it. */
+export interface Job extends JobOptions {
+  name: string;
+  run(data: unknown, context: JobContext): Promise<void>;
+}
+
+/** A job as defined: its payload's type is inferred from its zod schema. */
+export interface JobDefinition<Shape extends z.ZodRawShape> extends JobOptions {
+  name: string;
+  schema: z.ZodObject<Shape>;
+  handler(payload: z.infer<z.ZodObject<Shape>>, context: JobContext): Promise<void>;
+}
+
+/**
+ * Defines a job (as Documenso's job definitions do): a name, the zod schema of its payload, and a handler that gets
+ * the parsed payload, typed from the schema. A payload that does not parse fails the job with zod's message.
+ */
+export function defineJob<Shape extends z.ZodRawShape>(definition: JobDefinition<Shape>): Job & JobDefinition<Shape> {
+  return { ...definition, run: (data, context) => definition.handler(definition.schema.parse(data), context) };
 }

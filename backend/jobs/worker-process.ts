@@ -1,5 +1,5 @@
-import { startFileWriter } from "../integrations/destinations/file-writer.js";
-import { keepSpareInstance, localDestinationAllowed } from "../integrations/destinations/local.js";
+import { startFileWriter } from "../integrations/destinations/local/files.js";
+import { keepSpareInstance, localDestinationAllowed } from "../integrations/destinations/local/index.js";
 import { tuneWorkerHeap } from "../lib/worker-heap.js";
 
 /**

@@ -7,6 +7,8 @@ import {
   type TemplateCategory,
   type TemplateInput,
 } from "../../contract/transforms.js";
+import { destinationPlugin } from "../integrations/destinations/registry.js";
+import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import { hostedProvider } from "./provider.js";
 import { DEFAULT_ACTION_CUES } from "./analysis/index.js";
 
@@ -350,16 +352,7 @@ export function mermaidOf(d: TemplateDefinition): string {
 /* ---- setup steps per warehouse ---------------------------------------------------------------------- */
 
 /** The warehouse a transform reads and writes: what the setup steps talk about. */
-export interface WarehouseTarget {
-  id: string;
-  name: string;
-  integration_name: string;
-  category: string;
-  config: Record<string, unknown>;
-  service_account_email?: string | null;
-}
-
-const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+export type { WarehouseTarget };
 
 export const RESULTS_PREFIX_INPUT: RequirementInput = {
   key: "results_prefix",
@@ -371,15 +364,8 @@ export const RESULTS_PREFIX_INPUT: RequirementInput = {
   required: true,
 };
 
-function resultsLocation(target: WarehouseTarget | null): RequirementInput | null {
-  if (target?.integration_name === "bigquery") {
-    return { key: "results_dataset", label: "Results dataset", type: "string", default: str(target.config.dataset_name), placeholder: "tributary_results", required: true, description: "The BigQuery dataset the result tables are written to (it must exist)." };
-  }
-  if (target?.integration_name === "snowflake" || target?.integration_name === "snowflake_stage") {
-    return { key: "results_schema", label: "Results schema", type: "string", default: str(target.config.schema), placeholder: "TRIBUTARY_RESULTS", required: true, description: "The Snowflake schema (in the destination's database) the result tables are written to (it must exist)." };
-  }
-  return null;
-}
+/** The warehouse plug-in's own texts for the setup steps (none for a destination that is not a known warehouse). */
+const setupOf = (target: WarehouseTarget | null) => (target ? destinationPlugin(target.integration_name)?.transformSetup : undefined);
 
 function readStep(target: WarehouseTarget | null, step: number, title: string): SetupStep {
   const base = { step, title, required: true, type: "destination_setup" as const, requirement_inputs: [] };
@@ -388,75 +374,24 @@ function readStep(target: WarehouseTarget | null, step: number, title: string): 
   }
   return {
     ...base,
-    description: `The transform reads the meetings and transcript_utterances tables that the connector synced into "${target.name}" (${target.integration_name === "local" ? "the local warehouse" : target.integration_name === "bigquery" ? "BigQuery" : "Snowflake"}).`,
+    description: `The transform reads the meetings and transcript_utterances tables that the connector synced into "${target.name}" (${setupOf(target)?.label ?? target.integration_name}).`,
     instructions: ["Make sure the connector has synced at least once: the preview shows how many transcripts the transform would read."],
   };
 }
 
 function reviewStep(target: WarehouseTarget | null, step: number, title: string): SetupStep {
   const base = { step, title, required: true, type: "permissions_review" as const, permission: "dataset_query_access", requirement_inputs: [] };
-  const kind = target?.integration_name;
-  if (kind === "bigquery") {
-    const project = str(target!.config.project_id) ?? "<project>";
-    const dataset = str(target!.config.dataset_name) ?? "<dataset>";
-    const account = target!.service_account_email ?? "<the platform service account>";
-    return {
-      ...base,
-      description: `The platform's service account ${account} needs to query the dataset ${project}.${dataset}.`,
-      instructions: [`Grant ${account} the BigQuery Data Viewer role on the dataset ${project}.${dataset}.`, `Grant it the BigQuery Job User role on the project ${project} so that it can run queries.`],
-      sql: `GRANT \`roles/bigquery.dataViewer\` ON SCHEMA \`${project}.${dataset}\` TO "serviceAccount:${account}";`,
-    };
-  }
-  if (kind === "snowflake" || kind === "snowflake_stage") {
-    const c = target!.config;
-    const db = str(c.database) ?? "<DATABASE>";
-    const schema = str(c.schema) ?? "<SCHEMA>";
-    const wh = str(c.warehouse) ?? "<WAREHOUSE>";
-    const user = str(c.user) ?? "<USER>";
-    return {
-      ...base,
-      description: `The Snowflake user ${user} needs to read the synced tables in ${db}.${schema}.`,
-      instructions: ["Run these statements as a role that owns the database (e.g. ACCOUNTADMIN), replacing TRIBUTARY_ROLE with the role of the user."],
-      sql: [`GRANT USAGE ON WAREHOUSE ${wh} TO ROLE TRIBUTARY_ROLE;`, `GRANT USAGE ON DATABASE ${db} TO ROLE TRIBUTARY_ROLE;`, `GRANT USAGE ON SCHEMA ${db}.${schema} TO ROLE TRIBUTARY_ROLE;`, `GRANT SELECT ON ALL TABLES IN SCHEMA ${db}.${schema} TO ROLE TRIBUTARY_ROLE;`, `GRANT SELECT ON FUTURE TABLES IN SCHEMA ${db}.${schema} TO ROLE TRIBUTARY_ROLE;`, `GRANT ROLE TRIBUTARY_ROLE TO USER ${user};`].join("\n"),
-    };
-  }
-  if (kind === "local") {
-    return { ...base, description: "Nothing to grant: the local warehouse is a DuckDB file on this server that Tributary reads and writes itself.", instructions: [] };
-  }
+  const setup = setupOf(target);
+  if (setup) return { ...base, ...setup.readGrants(target!) };
   return { ...base, description: "Review the read access the transform needs on the destination warehouse once a connector is chosen.", instructions: [] };
 }
 
 function writeStep(target: WarehouseTarget | null, step: number): SetupStep {
   const base = { step, title: "Grant write access for results", required: true, type: "permission_setup" as const, permission: "permission_setup" };
-  const location = resultsLocation(target);
-  const kind = target?.integration_name;
-  if (kind === "bigquery") {
-    const project = str(target!.config.project_id) ?? "<project>";
-    const account = target!.service_account_email ?? "<the platform service account>";
-    return {
-      ...base,
-      description: `The result tables are created in a dataset of ${project}; the service account needs to write there.`,
-      instructions: [`Grant ${account} the BigQuery Data Editor role on the results dataset.`],
-      sql: `GRANT \`roles/bigquery.dataEditor\` ON SCHEMA \`${project}.<results dataset>\` TO "serviceAccount:${account}";`,
-      requirement_inputs: location ? [location] : [],
-    };
-  }
-  if (kind === "snowflake" || kind === "snowflake_stage") {
-    const db = str(target!.config.database) ?? "<DATABASE>";
-    return {
-      ...base,
-      description: "The result tables are created (and merged into) in a schema of the destination's database.",
-      instructions: ["Replace <RESULTS_SCHEMA> with the results schema below and run as the schema's owner."],
-      sql: [`GRANT USAGE ON SCHEMA ${db}.<RESULTS_SCHEMA> TO ROLE TRIBUTARY_ROLE;`, `GRANT CREATE TABLE ON SCHEMA ${db}.<RESULTS_SCHEMA> TO ROLE TRIBUTARY_ROLE;`, `GRANT INSERT, UPDATE, SELECT ON FUTURE TABLES IN SCHEMA ${db}.<RESULTS_SCHEMA> TO ROLE TRIBUTARY_ROLE;`].join("\n"),
-      requirement_inputs: location ? [location] : [],
-    };
-  }
-  return {
-    ...base,
-    description: kind === "local" ? "Nothing to grant: result tables are written into the same local warehouse." : "The result tables are written into the destination warehouse.",
-    instructions: [],
-    requirement_inputs: [],
-  };
+  const setup = setupOf(target);
+  if (!setup) return { ...base, description: "The result tables are written into the destination warehouse.", instructions: [], requirement_inputs: [] };
+  const location = setup.resultsLocation?.(target!) ?? null;
+  return { ...base, ...setup.writeGrants(target!), requirement_inputs: location ? [location] : [] };
 }
 
 function deployStep(step: number): SetupStep {

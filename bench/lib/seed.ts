@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { latestSlot } from "../../backend/jobs/sync-connector.job.js";
+import { latestSlot } from "../../backend/sync/index.js";
 
 /** A small deterministic PRNG (mulberry32), so every run seeds the same shape of data. */
 function prng(seed: number) {

@@ -7,14 +7,14 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
-import { generateMeetings } from "../../backend/integrations/sources/datagen.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import PgBoss from "pg-boss";
 import { connectDatabase } from "../../backend/db/client.js";
-import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/jobs/sync-connector.job.js";
+import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
 
 /**
  * Real processes on a real Postgres: the API runs here, the workers are

@@ -71,7 +71,7 @@ describe("GET /integrations/destinations", () => {
 
   it("lists the destination types, with the local one unless ALLOW_LOCAL_DESTINATION=false", async () => {
     const body = await (await get(t, "/integrations/destinations", alice.cookie)).json();
-    expect(body.data.destinations.map((d: { name: string }) => d.name)).toEqual(["storage", "bigquery", "snowflake", "snowflake_stage", "local"]);
+    expect(body.data.destinations.map((d: { name: string }) => d.name)).toEqual(["storage", "bigquery", "snowflake", "snowflake_stage", "local", "postgres"]);
     expect(body.data.destinations[0]).toEqual({ name: "storage", label: "Google Cloud Storage" });
     process.env.ALLOW_LOCAL_DESTINATION = "false";
     const off = await (await get(t, "/integrations/destinations", alice.cookie)).json();

@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
 import { SilentServer } from "../fakes/silent-server.js";
 import { writerFor } from "../../backend/integrations/destinations/index.js";
-import { localFolder, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
-import { writeBatch } from "../../backend/jobs/sync-connector.job.js";
+import { localFolder, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import { writeBatch } from "../../backend/sync/index.js";
 import { TOO_MANY_CONNECTION_TESTS } from "../../backend/lib/outbound.js";
 import type { Destination } from "../../contract/destinations.js";
 

@@ -10,8 +10,8 @@ import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
-import { recoverDeadSyncRuns, SYNC_QUEUE } from "../../backend/jobs/sync-connector.job.js";
-import { TRANSFORM_QUEUE } from "../../backend/transforms/runner.js";
+import { recoverDeadSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
+import { TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import { cloneTemplateDatabase } from "./harness.js";
 

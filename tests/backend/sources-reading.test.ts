@@ -11,22 +11,13 @@ import { createLogger } from "../../backend/lib/log.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
 import { sources } from "../../backend/db/schema.js";
 import { randomToken, SecretBox, sha256 } from "../../backend/lib/crypto.js";
-import { generateMeetings } from "../../backend/integrations/sources/datagen.js";
-import {
-  messageFiles,
-  messageRow,
-  parseVtt,
-  PermanentReadError,
-  READABLE_INTEGRATIONS,
-  readRecords,
-  safeId,
-  type EmailMessage,
-  type SourceRecord,
-} from "../../backend/integrations/sources/readers.js";
+import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
+import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, readRecords, type EmailMessage, type SourceRecord } from "../../backend/integrations/sources/index.js";
+import { parseVtt, safeId } from "../../backend/integrations/sources/kit/index.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
-import { syncConnector } from "../../backend/jobs/sync-connector.job.js";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
-import type { Meeting } from "../../backend/integrations/sources/datagen.js";
+import { syncConnector } from "../../backend/sync/index.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import type { Meeting } from "../../backend/integrations/sources/records.js";
 import { startFakeZoom, type FakeZoom, type FakeZoomRecording } from "../fakes/zoom.js";
 import { startFakeMicrosoft, type FakeMicrosoft } from "../fakes/graph.js";
 import { startFakeGoogle, type FakeGoogle } from "../fakes/google-admin.js";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
-import { syncConnector } from "../../backend/jobs/sync-connector.job.js";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local.js";
+import { syncConnector } from "../../backend/sync/index.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { SecretBox } from "../../backend/lib/crypto.js";
 import { allDefinitions, setupStepsFor, templateDefinition, type WarehouseTarget } from "../../backend/transforms/catalogue.js";
 import { HOSTED_UNAVAILABLE } from "../../backend/transforms/provider.js";

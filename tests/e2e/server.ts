@@ -81,6 +81,8 @@ export async function startServer(): Promise<void> {
     PG_PORT: String(E2E_PORTS.postgres),
     APP_URL,
     FORCE_COLOR: "0",
+    // The PostgreSQL destination's tests connect to the loopback Postgres: allowed by this setting only.
+    TRIBUTARY_ALLOW_PRIVATE_HOSTS: "true",
   };
   // The e2e run always uses the embedded Postgres and the local OpenID provider.
   for (const name of ["DATABASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_ISSUER", "BACKEND_URL", "NODE_ENV", "TRIBUTARY_SECRET_KEY"]) delete env[name];

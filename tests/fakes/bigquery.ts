@@ -1,127 +1,24 @@
 import type http from "node:http";
 import { randomUUID } from "node:crypto";
 import { googleError, HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
-import { parseSql, runSelect, SqlError, type SqlKind, type SqlResult, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
+import { parseSql, runSelect, SqlError, type SqlResult, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
+import { encode, fits, KIND_OF_TYPE, parameterValue, TYPE_OF_KIND, typed, type FakeTable, type SchemaField } from "./google-bigquery-values.js";
+import { failedJob, parseLoadUpload, runLoad, type JobOutcome } from "./google-bigquery-load.js";
+import { applyMerge, isCreateTable, isMerge, parseCreateTable, parseMerge } from "./google-bigquery-dml.js";
 
 /**
- * A local BigQuery REST API (v2): datasets.get, tables.get/insert/patch/update
- * (a schema may gain NULLABLE fields, never lose or retype one), tabledata.insertAll, and queries — jobs.query (POST …/queries, the SDK's
- * query() fast path), jobs.insert (dry runs, and query jobs whose results
- * jobs.getQueryResults answers) — the calls @google-cloud/bigquery makes for
- * the connection test, the writer and the transform runner. Streamed rows are
- * kept per project.dataset.table and checked against the table's schema; like
- * BigQuery, a row whose insertId was seen within `dedupWindowMs` is dropped
- * (best-effort de-duplication, not an upsert). Queries are evaluated by
- * ./warehouse-sql.ts (GoogleSQL with named parameters, as the SDK sends them).
- * Permissions can be denied to test errors.
+ * A local BigQuery REST API (v2): datasets.get, tables.get/insert/patch/update/delete
+ * (a schema may gain NULLABLE fields, never lose or retype one), tabledata.insertAll, load jobs (jobs.insert
+ * with an uploaded NDJSON file, uploadType=multipart: ./google-bigquery-load.ts), jobs.get, and queries —
+ * jobs.query (POST …/queries, the SDK's query() fast path), jobs.insert (dry runs, and query jobs whose
+ * results jobs.getQueryResults answers) — the calls @google-cloud/bigquery makes for the connection test,
+ * the writer and the transform runner. Rows are kept per project.dataset.table and checked against the
+ * table's schema; like BigQuery, a streamed row whose insertId was seen within `dedupWindowMs` is dropped
+ * (best-effort de-duplication, not an upsert). SELECTs are evaluated by ./warehouse-sql.ts (GoogleSQL with
+ * named parameters, as the SDK sends them), MERGE by ./google-bigquery-dml.ts. Permissions can be denied
+ * to test errors.
  */
-export type BigQueryPermission = "bigquery.datasets.get" | "bigquery.jobs.create" | "bigquery.tables.updateData" | "bigquery.tables.getData" | "bigquery.tables.update";
-
-interface SchemaField {
-  name: string;
-  type: string;
-  mode?: string;
-}
-interface FakeTable {
-  schema: { fields?: SchemaField[] } | undefined;
-  rows: { insertId?: string; json: Record<string, unknown> }[];
-  /** insertId → when it was last accepted. */
-  seen: Map<string, number>;
-  /** Fields added by tables.patch/update (lower-case name) → when. */
-  added: Map<string, number>;
-}
-type TimestampFormat = { useInt64Timestamp?: boolean; timestampOutputFormat?: string };
-
-/** A query's result as the REST API sends it (schema, and rows of f/v cells). */
-function encode(result: SqlResult, format: TimestampFormat) {
-  return {
-    schema: { fields: result.columns.map((c) => ({ name: c.name, type: TYPE_OF_KIND[c.kind], mode: "NULLABLE" })) },
-    rows: result.rows.map((row) => ({ f: row.map((v, i) => ({ v: cell(v, result.columns[i]!.kind, format) })) })),
-  };
-}
-
-const KIND_OF_TYPE: Record<string, SqlKind> = {
-  STRING: "string",
-  FLOAT: "number",
-  FLOAT64: "number",
-  NUMERIC: "number",
-  BIGNUMERIC: "number",
-  INTEGER: "integer",
-  INT64: "integer",
-  BOOLEAN: "boolean",
-  BOOL: "boolean",
-  TIMESTAMP: "timestamp",
-  JSON: "json",
-};
-const TYPE_OF_KIND: Record<SqlKind, string> = { string: "STRING", number: "FLOAT", integer: "INTEGER", boolean: "BOOLEAN", timestamp: "TIMESTAMP", json: "JSON" };
-
-/** A streamed JSON value as the column's type (what a query sees). */
-function typed(type: string, v: unknown): SqlValue {
-  if (v === null || v === undefined) return null;
-  switch (KIND_OF_TYPE[type.toUpperCase()] ?? "string") {
-    case "number":
-    case "integer":
-      return Number(v);
-    case "boolean":
-      return v === true || v === "true";
-    case "timestamp":
-      return typeof v === "number" ? new Date(v * 1000) : new Date(String(v));
-    case "json":
-      return typeof v === "string" ? v : JSON.stringify(v);
-    default:
-      return typeof v === "string" ? v : JSON.stringify(v);
-  }
-}
-
-/** Whether a streamed value fits the column's type (BigQuery refuses the row otherwise). */
-function fits(type: string, v: unknown): boolean {
-  if (v === null || v === undefined) return true;
-  switch (KIND_OF_TYPE[type.toUpperCase()] ?? "string") {
-    case "number":
-    case "integer":
-      return Number.isFinite(Number(v)) && (typeof v === "number" || (typeof v === "string" && v.trim() !== ""));
-    case "boolean":
-      return typeof v === "boolean" || v === "true" || v === "false";
-    case "timestamp":
-      return (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && !Number.isNaN(Date.parse(v)));
-    case "json":
-      if (typeof v !== "string") return true;
-      try {
-        JSON.parse(v);
-        return true;
-      } catch {
-        return false;
-      }
-    default:
-      return typeof v !== "object";
-  }
-}
-
-/** A query parameter (QueryParameter JSON) as a value. */
-function parameterValue(type: { type?: string; arrayType?: { type?: string } } | undefined, value: { value?: unknown; arrayValues?: { value?: unknown }[] } | undefined): SqlValue | SqlValue[] {
-  const kind = String(type?.type ?? "STRING").toUpperCase();
-  if (kind === "ARRAY") return (value?.arrayValues ?? []).map((v) => parameterValue(type?.arrayType, v) as SqlValue);
-  const raw = value?.value;
-  if (raw === null || raw === undefined) return null;
-  if (kind === "INT64" || kind === "FLOAT64" || kind === "NUMERIC" || kind === "BIGNUMERIC") return Number(raw);
-  if (kind === "BOOL") return raw === true || raw === "true";
-  if (kind === "TIMESTAMP") return new Date(String(raw).replace(" ", "T"));
-  return String(raw);
-}
-
-/** A cell as the REST API sends it: strings, timestamps as int64 microseconds (useInt64Timestamp), float seconds, or ISO text. */
-function cell(v: SqlValue, kind: SqlKind, format: TimestampFormat): string | null {
-  if (v === null) return null;
-  if (kind === "timestamp") {
-    const ms = v instanceof Date ? v.getTime() : Date.parse(String(v));
-    if (format.timestampOutputFormat === "ISO8601_STRING") return new Date(ms).toISOString();
-    if (format.useInt64Timestamp || format.timestampOutputFormat === "INT64") return String(BigInt(ms) * 1000n);
-    return String(ms / 1000);
-  }
-  if (kind === "integer") return String(Math.trunc(Number(v)));
-  if (v instanceof Date) return v.toISOString();
-  return String(v);
-}
+export type BigQueryPermission = `bigquery.${"datasets.get" | "jobs.create" | "tables.updateData" | "tables.getData" | "tables.update" | "tables.delete"}`;
 
 export class FakeBigQuery {
   /** "project.dataset" → tables. */
@@ -139,7 +36,11 @@ export class FakeBigQuery {
    * ("no such field"), as BigQuery's streaming path may lag a schema change.
    */
   schemaLagMs = 0;
+  /** How many of the next load jobs fail with a transient backendError (BigQuery asks to try such a job again). */
+  failingLoads = 0;
   private readonly results = new Map<string, SqlResult>();
+  /** Load jobs' final state by job id, for jobs.get. */
+  private readonly outcomes = new Map<string, JobOutcome & { configuration: unknown }>();
 
   get requests(): RecordedRequest[] {
     return this.http.requests;
@@ -169,13 +70,19 @@ export class FakeBigQuery {
     this.jobs.length = 0;
     this.queries.length = 0;
     this.results.clear();
+    this.outcomes.clear();
     this.dedupWindowMs = 60_000;
     this.schemaLagMs = 0;
+    this.failingLoads = 0;
     this.http.requests.length = 0;
   }
-  /** The rows streamed into a table, as sent (oldest first). */
+  /** The rows of a table as stored: streamed ones as sent, loaded and merged ones without their NULLs (oldest first). */
   rows(project: string, dataset: string, table: string) {
     return (this.datasets.get(`${project}.${dataset}`)?.get(table)?.rows ?? []).map((r) => r.json);
+  }
+  /** The dataset's tables, with when each expires (ms since the epoch) if it does. */
+  tables(project: string, dataset: string) {
+    return [...(this.datasets.get(`${project}.${dataset}`) ?? [])].map(([name, table]) => ({ name, expirationTime: table.expirationTime }));
   }
   /** The table's schema fields (tables.insert), or undefined when there is no such table. */
   schema(project: string, dataset: string, table: string) {
@@ -253,6 +160,7 @@ export class FakeBigQuery {
       params[p.name] = parameterValue(p.parameterType, p.parameterValue);
     }
     try {
+      if (isMerge(text) || isCreateTable(text)) return this.runDml(res, project, text, request.defaultDataset);
       const statement = parseSql(text);
       if (statement.type !== "select") return void googleError(res, 400, "DML statements are not supported by this fake.", "invalidQuery");
       const { table, key } = this.source(project, statement.from, request.defaultDataset);
@@ -265,7 +173,50 @@ export class FakeBigQuery {
     }
   }
 
+  /** A MERGE between two tables, or a CREATE TABLE; answers an empty result (the SDK reads no rows from these). */
+  private runDml(res: http.ServerResponse, project: string, text: string, defaultDataset?: { projectId?: string; datasetId?: string }): SqlResult | undefined {
+    const locate = (parts: string[]) => {
+      const full = parts.length === 3 ? parts : parts.length === 2 ? [project, ...parts] : [defaultDataset?.projectId ?? project, defaultDataset?.datasetId ?? "", ...parts];
+      const dataset = this.datasets.get(`${full[0]}.${full[1]}`);
+      if (!dataset) throw new SqlError(`Not found: Dataset ${full[0]}:${full[1]} was not found in location US`, "not_found");
+      return { key: `${full[0]}.${full[1]}`, id: `${full[0]}:${full[1]}.${full[2]}`, name: full[2]!, dataset, found: dataset.get(full[2]!) };
+    };
+    if (isCreateTable(text)) {
+      const ddl = parseCreateTable(text);
+      const at = locate(ddl.table);
+      if (this.forbidden(res, at.key, "bigquery.tables.updateData")) return undefined;
+      if (at.found && !ddl.ifNotExists) throw new SqlError(`Already Exists: Table ${at.id}`);
+      if (!at.found) at.dataset.set(at.name, { schema: { fields: ddl.fields }, rows: [], seen: new Map(), added: new Map(), expirationTime: ddl.expirationTime });
+      return { columns: [], rows: [] };
+    }
+    const statement = parseMerge(text);
+    const [target, source] = [locate(statement.target), locate(statement.source)];
+    for (const t of [target, source]) if (!t.found) throw new SqlError(`Not found: Table ${t.id} was not found in location US`, "not_found");
+    if (this.forbidden(res, source.key, "bigquery.tables.getData") || this.forbidden(res, target.key, "bigquery.tables.updateData")) return undefined;
+    applyMerge(statement, target.found!, source.found!);
+    return { columns: [], rows: [] };
+  }
+
+  /** jobs.insert with an upload (uploadType=multipart: the job resource, then the data): a load job, run at once. */
+  private upload(req: RecordedRequest, res: http.ServerResponse, project: string) {
+    const upload = parseLoadUpload(req);
+    if (typeof upload === "string") return googleError(res, 400, upload, "invalid");
+    const { jobId = `job_${randomUUID()}`, configuration, data } = upload;
+    const load = configuration.load;
+    if (this.forbidden(res, project, "bigquery.jobs.create")) return;
+    const datasetId = load.destinationTable?.datasetId ?? "";
+    const dataset = this.dataset(res, load.destinationTable?.projectId ?? project, datasetId);
+    if (!dataset || this.forbidden(res, `${project}.${datasetId}`, "bigquery.tables.updateData")) return;
+    this.jobs.push(configuration);
+    const failing = this.failingLoads > 0 && this.failingLoads--;
+    const outcome = { ...(failing ? failedJob({ reason: "backendError", message: "Backend error. Job aborted." }) : runLoad(project, datasetId, dataset, load, data)), configuration };
+    this.outcomes.set(jobId, outcome);
+    return json(res, 200, { kind: "bigquery#job", id: `${project}:US.${jobId}`, jobReference: { projectId: project, jobId, location: "US" }, ...outcome });
+  }
+
   private handle(req: RecordedRequest, res: http.ServerResponse) {
+    const upload = req.path.match(/^\/upload\/bigquery\/v2\/projects\/([^/]+)\/jobs$/);
+    if (upload && req.method === "POST") return this.upload(req, res, decodeURIComponent(upload[1]!));
     const m = req.path.match(/^\/bigquery\/v2\/projects\/([^/]+)(?:\/(datasets|jobs|queries))?(?:\/([^/]+))?(?:\/(tables))?(?:\/([^/]+))?(?:\/(insertAll|data))?$/);
     if (!m) return googleError(res, 404, `Not found: ${req.method} ${req.path}`, "notFound");
     const [, project, kind, id, tables, tableId, action] = m.map((x) => (x === undefined ? undefined : decodeURIComponent(x)));
@@ -318,7 +269,7 @@ export class FakeBigQuery {
       });
     }
     if (kind === "jobs" && id && req.method === "GET") {
-      return json(res, 200, { kind: "bigquery#job", jobReference: { projectId: project, jobId: id, location: "US" }, status: { state: "DONE" } });
+      return json(res, 200, { kind: "bigquery#job", jobReference: { projectId: project, jobId: id, location: "US" }, status: { state: "DONE" }, ...this.outcomes.get(id) });
     }
     if (kind === "queries" && id && req.method === "GET") {
       const stored = this.results.get(id);
@@ -352,7 +303,14 @@ export class FakeBigQuery {
           schema: table.schema,
           numRows: String(table.rows.length),
           type: "TABLE",
+          ...(table.expirationTime !== undefined ? { expirationTime: String(table.expirationTime) } : {}),
         });
+      }
+      if (!action && req.method === "DELETE") {
+        if (this.forbidden(res, key, "bigquery.tables.delete")) return;
+        dataset.delete(tableId!);
+        res.writeHead(204).end();
+        return;
       }
       if (!action && (req.method === "PATCH" || req.method === "PUT")) {
         if (this.forbidden(res, key, "bigquery.tables.update")) return;

@@ -166,7 +166,8 @@ export class FakeGcs {
   }
 }
 
-function splitMultipart(body: Buffer, boundary: string): { headers: Record<string, string>; body: Buffer }[] {
+/** The parts of a multipart/related body (also BigQuery's load uploads). */
+export function splitMultipart(body: Buffer, boundary: string): { headers: Record<string, string>; body: Buffer }[] {
   const delimiter = Buffer.from(`--${boundary}`);
   const parts: { headers: Record<string, string>; body: Buffer }[] = [];
   let start = body.indexOf(delimiter);

@@ -2,7 +2,12 @@ import type http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
+import { mergeRows, type Bindings } from "./snowflake-merge.js";
+import { SnowflakeStages } from "./snowflake-stage.js";
+import { cell, kindOfType, ROW_TYPE, type SnowflakeColumn } from "./snowflake-values.js";
 import { matching, parseSql, runSelect, SqlError, type SqlKind, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
+
+export { MAX_LIST_EXPRESSIONS, type SnowflakeColumn } from "./snowflake-values.js";
 
 /**
  * A local Snowflake endpoint good enough for the official snowflake-sdk:
@@ -17,6 +22,9 @@ import { matching, parseSql, runSelect, SqlError, type SqlKind, type SqlTable, t
  * says) inserts or updates the rows with the same key; SELECT and DELETE (the shapes ./warehouse-sql.ts evaluates,
  * with ? bindings, INFORMATION_SCHEMA.TABLES/COLUMNS included) read and
  * remove rows. Results come back typed (rowtype + JSON rowset) for the SDK.
+ *
+ * Stages keep what is PUT (./snowflake-stage.ts: the SDK copies the file
+ * into a folder the fake names) and LIST shows it.
  */
 export interface SnowflakeUser {
   password: string;
@@ -41,96 +49,6 @@ interface Session {
   account: string;
 }
 
-/** A column as created: its name (upper case) and Snowflake type. */
-export interface SnowflakeColumn {
-  name: string;
-  type: string;
-}
-
-const kindOfType = (type: string): SqlKind => {
-  const t = type.toUpperCase().replace(/\(.*$/, "");
-  if (["VARCHAR", "TEXT", "STRING", "CHAR", "CHARACTER"].includes(t)) return "string";
-  if (["FLOAT", "FLOAT4", "FLOAT8", "DOUBLE", "REAL", "DECIMAL"].includes(t)) return "number";
-  if (["NUMBER", "INT", "INTEGER", "BIGINT", "SMALLINT"].includes(t)) return "integer";
-  if (t === "BOOLEAN") return "boolean";
-  if (t.startsWith("TIMESTAMP") || t === "DATETIME") return "timestamp";
-  if (["VARIANT", "OBJECT", "ARRAY"].includes(t)) return "json";
-  throw new SqlError(`SQL compilation error: unsupported data type '${type}' in this fake`);
-};
-
-/** rowtype entries as Snowflake describes result columns. */
-const ROW_TYPE: Record<SqlKind, { type: string; scale: number | null; precision: number | null }> = {
-  string: { type: "text", scale: null, precision: null },
-  number: { type: "real", scale: null, precision: null },
-  integer: { type: "fixed", scale: 0, precision: 38 },
-  boolean: { type: "boolean", scale: null, precision: null },
-  timestamp: { type: "timestamp_tz", scale: 9, precision: 0 },
-  json: { type: "variant", scale: null, precision: null },
-};
-
-/** A cell of a JSON rowset: text for everything; TIMESTAMP_TZ as "<epoch seconds>.<9 digits> <offset minutes + 1440>". */
-function cell(v: SqlValue, kind: SqlKind): string | null {
-  if (v === null) return null;
-  switch (kind) {
-    case "integer":
-      return String(Math.trunc(Number(v)));
-    case "boolean":
-      return v === true || v === "true" ? "1" : "0";
-    case "timestamp": {
-      const ms = v instanceof Date ? v.getTime() : Date.parse(String(v));
-      const seconds = Math.floor(ms / 1000);
-      return `${seconds}.${String(ms - seconds * 1000).padStart(3, "0")}000000 1440`;
-    }
-    default:
-      return v instanceof Date ? v.toISOString() : String(v);
-  }
-}
-
-/** A bound value (as the SDK sends it: text, or null) cast to a column kind, as `?::TYPE` / PARSE_JSON(?) would. */
-function cast(raw: unknown, kind: SqlKind, type: string): SqlValue {
-  if (raw === null || raw === undefined) return null;
-  const text = String(raw);
-  switch (kind) {
-    case "number":
-    case "integer": {
-      const n = Number(text);
-      if (text.trim() === "" || !Number.isFinite(n)) throw new SqlError(`Numeric value '${text}' is not recognized`);
-      return kind === "integer" ? Math.round(n) : n;
-    }
-    case "boolean":
-      if (/^(true|t|yes|y|on|1)$/i.test(text)) return true;
-      if (/^(false|f|no|n|off|0)$/i.test(text)) return false;
-      throw new SqlError(`Boolean value '${text}' is not recognized`);
-    case "timestamp": {
-      const ms = Date.parse(text);
-      if (Number.isNaN(ms)) throw new SqlError(`Timestamp '${text}' is not recognized`);
-      return new Date(ms);
-    }
-    case "json":
-      try {
-        return JSON.stringify(JSON.parse(text));
-      } catch {
-        throw new SqlError(`Error parsing JSON: ${text.slice(0, 40)} (${type})`);
-      }
-    default:
-      return text;
-  }
-}
-
-/** A value stored into a column of another type, converted as Snowflake's assignment would. */
-function assign(value: SqlValue, column: SnowflakeColumn): SqlValue {
-  if (value === null) return null;
-  const kind = kindOfType(column.type);
-  const has = value instanceof Date ? "timestamp" : typeof value === "number" ? (kind === "integer" ? "integer" : "number") : typeof value === "boolean" ? "boolean" : kind === "json" ? "json" : "string";
-  if (has === kind) return value;
-  return cast(value instanceof Date ? value.toISOString() : String(value), kind, column.type);
-}
-
-/** Snowflake's limit on expressions in a list (the rows of a VALUES clause among them). */
-export const MAX_LIST_EXPRESSIONS = 16_384;
-
-const rowKey = (values: SqlValue[]) => JSON.stringify(values.map((v) => (v instanceof Date ? v.getTime() : v)));
-
 export class FakeSnowflake {
   readonly users = new Map<string, SnowflakeUser>();
   readonly statements: ReceivedStatement[] = [];
@@ -140,6 +58,7 @@ export class FakeSnowflake {
   /** "DB.SCHEMA.TABLE" → its columns, as created. */
   readonly columns = new Map<string, SnowflakeColumn[]>();
   private readonly sessions = new Map<string, Session>();
+  private readonly stages = new SnowflakeStages();
   private readonly http = new HttpFake((req, res) => this.handle(req, res));
 
   get requests(): RecordedRequest[] {
@@ -152,6 +71,7 @@ export class FakeSnowflake {
     return this.http.start(port);
   }
   stop() {
+    this.stages.clear();
     return this.http.stop();
   }
 
@@ -173,6 +93,7 @@ export class FakeSnowflake {
     this.sessions.clear();
     this.tables.clear();
     this.columns.clear();
+    this.stages.clear();
     this.http.requests.length = 0;
   }
 
@@ -240,6 +161,11 @@ export class FakeSnowflake {
 
   private fail(res: http.ServerResponse, code: string, message: string) {
     json(res, 200, { data: { internalError: false, errorCode: code, age: 0, sqlState: "02000", queryId: randomUUID(), line: -1, pos: -1, type: "COMPILATION" }, code, message, success: false, headers: null });
+  }
+
+  /** The files PUT on a stage ("DB.SCHEMA.STAGE"), path in the stage → content. */
+  stageFiles(stage: string): Map<string, Buffer> {
+    return this.stages.files(stage.toUpperCase());
   }
 
   /** Rows of a table, in insertion order. */
@@ -311,16 +237,36 @@ export class FakeSnowflake {
           return ok("table");
         }
         if (/^ALTER/i.test(sqlText)) return this.alterTable(res, table, sqlText);
-        return this.merge(res, table, sqlText, body.bindings);
+        const rows = this.tables.get(table);
+        const columns = this.columns.get(table);
+        if (!rows || !columns) return this.fail(res, "002003", `SQL compilation error:\nObject '${table}' does not exist or not authorized.`);
+        const { inserted, updated } = mergeRows(rows, columns, sqlText, body.bindings as Bindings);
+        const counts = [
+          { name: "number of rows inserted", kind: "integer" as const },
+          { name: "number of rows updated", kind: "integer" as const },
+        ];
+        return this.rows(res, counts, [[String(inserted), String(updated)]], 0x3400);
       } catch (error) {
         if (error instanceof SqlError) return this.fail(res, "100038", error.message);
         throw error;
       }
     }
     if (/^(SELECT|DELETE)\b/i.test(sqlText) && !/^SELECT 1$/i.test(sqlText)) return this.evaluate(res, user, sqlText, body.bindings);
-    if ((m = /^LIST @(\w+)\.(\w+)\.(\w+)/i.exec(sqlText))) {
-      if (!user.stages.includes(`${m[1]}.${m[2]}.${m[3]}`.toUpperCase())) return this.fail(res, "002003", `SQL compilation error:\nStage '${m[1]}.${m[2]}.${m[3]}' does not exist or not authorized.`);
-      return this.rows(res, ["name", "size", "md5", "last_modified"], []);
+    // PUT 'file://<local file>' '@DB.SCHEMA.STAGE[/path]' [options] and LIST @DB.SCHEMA.STAGE[/prefix], quotes optional.
+    if ((m = /^(PUT\s+(?:'file:\/\/([^']+)'|file:\/\/(\S+))|LIST)\s+'?@(\w+)\.(\w+)\.(\w+)(?:\/([^'\s]*))?'?(.*?);?$/is.exec(sqlText))) {
+      const stage = `${m[4]}.${m[5]}.${m[6]}`.toUpperCase();
+      if (!user.stages.includes(stage)) return this.fail(res, "002003", `SQL compilation error:\nStage '${m[4]}.${m[5]}.${m[6]}' does not exist or not authorized.`);
+      try {
+        if (/^LIST/i.test(m[1]!)) {
+          if (m[8]!.trim()) throw new SqlError(`SQL compilation error:\nsyntax error: the fake does not understand the LIST option ${JSON.stringify(m[8]!.trim())}`);
+          const listed = this.stages.list(stage, m[7] ?? "");
+          return this.rows(res, ["name", { name: "size", kind: "integer" }, "md5", "last_modified"], listed.map((f) => [f.name, String(f.size), f.md5, f.last_modified]));
+        }
+        return json(res, 200, { data: this.stages.put(stage, m[7] ?? "", m[2] ?? m[3]!, m[8]!), code: null, message: null, success: true });
+      } catch (error) {
+        if (error instanceof SqlError) return this.fail(res, "001003", error.message);
+        throw error;
+      }
     }
     if (/^SELECT 1$/i.test(sqlText)) return this.rows(res, ["1"], [["1"]]);
     return this.fail(res, "001003", `SQL compilation error:\nsyntax error: the fake does not understand ${JSON.stringify(sqlText.slice(0, 80))}`);
@@ -342,119 +288,6 @@ export class FakeSnowflake {
     return this.rows(res, ["status"], [[`Table ${table.split(".").at(-1)} successfully created.`]], 0x6000);
   }
 
-  /**
-   * The writer's MERGE: USING (SELECT columnN::TYPE AS C | PARSE_JSON(columnN)[::TYPE] AS C, …
-   * FROM VALUES (?, …), (?, …) …) s ON t.K = s.K [AND …] [WHEN MATCHED THEN UPDATE SET t.C = s.C | NULL, …]
-   * WHEN NOT MATCHED THEN INSERT (…) VALUES (s.C, …). Like Snowflake, a source with more than
-   * MAX_LIST_EXPRESSIONS rows is refused; a source naming one key twice is refused too (Snowflake
-   * refuses it when the key matches a row, "Duplicate row detected"; unmatched, it would insert both,
-   * which this fake's keyed rows cannot hold).
-   */
-  private merge(res: http.ServerResponse, table: string, sqlText: string, bindings: Record<string, { type: string; value: unknown }> | undefined) {
-    const rows = this.tables.get(table);
-    const columns = this.columns.get(table);
-    if (!rows || !columns) return this.fail(res, "002003", `SQL compilation error:\nObject '${table}' does not exist or not authorized.`);
-    const m = /^MERGE INTO \S+ t USING \(SELECT (.+?) FROM VALUES (.+?)\) s ON (.+?)(?:\s+WHEN MATCHED THEN UPDATE SET (.+?))?\s+WHEN NOT MATCHED THEN INSERT \((.+?)\) VALUES \((.+?)\)$/is.exec(sqlText);
-    if (!m) throw new SqlError(`SQL compilation error:\nsyntax error: the fake does not understand this MERGE ${JSON.stringify(sqlText.slice(0, 80))}`);
-    const [, selectList, valuesList, onList, setList, insertList, insertValues] = m as unknown as [string, string, string, string, string | undefined, string, string];
-    const column = (name: string) => {
-      const found = columns.find((c) => c.name === name.toUpperCase());
-      if (!found) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier '${name.toUpperCase()}'`);
-      return found;
-    };
-
-    // The VALUES rows: each a list of ? (or NULL); the bindings fill the ? in order.
-    const values = Object.entries(bindings ?? {})
-      .sort(([a], [b]) => Number(a) - Number(b))
-      .map(([, b]) => b.value);
-    const tuples = valuesList.trim().replace(/^\(|\)$/g, "").split(/\)\s*,\s*\(/);
-    if (tuples.length > MAX_LIST_EXPRESSIONS) throw new SqlError(`SQL compilation error: error line 1 at position 0\nmaximum number of expressions in a list exceeded, expected at most ${MAX_LIST_EXPRESSIONS.toLocaleString("en-US")}, got ${tuples.length.toLocaleString("en-US")}`);
-    let next = 0;
-    const sourceRows = tuples.map((tuple) =>
-      tuple.split(/\s*,\s*/).map((item) => {
-        if (/^NULL$/i.test(item.trim())) return null;
-        if (item.trim() !== "?") throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(item)} (this fake wants ? or NULL in VALUES)`);
-        if (next >= values.length) throw new SqlError("SQL compilation error:\nBind variable ? not set.");
-        return values[next++] ?? null;
-      }),
-    );
-    if (next !== values.length) throw new SqlError(`SQL compilation error:\n${values.length} bind values for ${next} placeholders`);
-    const arity = sourceRows[0]!.length;
-    if (sourceRows.some((r) => r.length !== arity)) throw new SqlError("SQL compilation error:\nDifferent number of values in VALUES rows");
-
-    // The SELECT over VALUES: casts of its columns, named.
-    const source = selectList.split(/,\s*/).map((item) => {
-      const parsed = /^column(\d+)::(\w+) AS (\w+)$/i.exec(item) ?? /^PARSE_JSON\(column(\d+)\)(?:::(\w+))? AS (\w+)$/i.exec(item);
-      if (!parsed) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(item)}`);
-      const position = Number(parsed[1]);
-      if (position < 1 || position > arity) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier 'COLUMN${position}'`);
-      const type = parsed[2] ? parsed[2].toUpperCase() : "VARIANT";
-      const parseJson = /^PARSE_JSON/i.test(item);
-      if (parseJson && !["VARIANT", "OBJECT", "ARRAY"].includes(type)) throw new SqlError(`SQL compilation error:\nthis fake casts PARSE_JSON only to VARIANT, OBJECT or ARRAY, not ${type}`);
-      return { name: parsed[3]!.toUpperCase(), position, type: parseJson ? "VARIANT" : type };
-    });
-    const sourceNames = new Set(source.map((s) => s.name));
-    const sourceColumn = (ref: string) => {
-      const name = /^s\.(\w+)$/i.exec(ref.trim())?.[1]?.toUpperCase();
-      if (!name || !sourceNames.has(name)) throw new SqlError(`SQL compilation error: error line 1 at position 0\ninvalid identifier '${ref.trim().toUpperCase()}'`);
-      return name;
-    };
-    const keys = onList.split(/\s+AND\s+/i).map((cond) => {
-      const k = /^t\.(\w+) = s\.(\w+)$/i.exec(cond.trim());
-      if (!k || k[1]!.toUpperCase() !== k[2]!.toUpperCase()) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(cond)}`);
-      column(k[1]!);
-      return sourceColumn(`s.${k[2]}`);
-    });
-    const set = (setList ?? "")
-      .split(/,\s*/)
-      .filter((s) => s.trim())
-      .map((assignment) => {
-        const a = /^t\.(\w+) = (s\.\w+|NULL)$/i.exec(assignment.trim());
-        if (!a) throw new SqlError(`SQL compilation error:\nsyntax error near ${JSON.stringify(assignment)}`);
-        return { target: column(a[1]!), from: /^NULL$/i.test(a[2]!) ? null : sourceColumn(a[2]!) };
-      });
-    const insertColumns = insertList.split(/,\s*/).map((c) => column(c.trim()));
-    const insertFrom = insertValues.split(/,\s*/).map(sourceColumn);
-    if (insertColumns.length !== insertFrom.length) throw new SqlError("SQL compilation error:\nInsert value list does not match column list");
-
-    // Evaluate: each source row typed by its cast, then stored as the target column's type.
-    const typedRows = sourceRows.map((raw) => Object.fromEntries(source.map((s) => [s.name, cast(raw[s.position - 1], kindOfType(s.type), s.type)])));
-    const seen = new Set<string>();
-    let inserted = 0;
-    let updated = 0;
-    const planned: (() => void)[] = [];
-    for (const row of typedRows) {
-      const key = rowKey(keys.map((k) => row[k] ?? null));
-      if (seen.has(key)) throw new SqlError(`Duplicate row detected during DML action\nRow Values: [${keys.map((k) => JSON.stringify(row[k])).join(", ")}]`);
-      seen.add(key);
-      const existing = rows.get(key);
-      if (existing) {
-        if (!set.length) continue;
-        updated++;
-        planned.push(() => {
-          for (const s of set) existing[s.target.name] = s.from === null ? null : assign(row[s.from] ?? null, s.target);
-        });
-      } else {
-        inserted++;
-        planned.push(() => {
-          const created: Record<string, SqlValue> = Object.fromEntries(columns.map((c) => [c.name, null]));
-          insertColumns.forEach((c, i) => (created[c.name] = assign(row[insertFrom[i]!] ?? null, c)));
-          rows.set(key, created);
-        });
-      }
-    }
-    // All or nothing, like a statement: nothing changes unless every row could be evaluated.
-    for (const apply of planned) apply();
-    return this.rows(
-      res,
-      [
-        { name: "number of rows inserted", kind: "integer" },
-        { name: "number of rows updated", kind: "integer" },
-      ],
-      [[String(inserted), String(updated)]],
-      0x3400,
-    );
-  }
 
   /** ALTER TABLE DB.SCHEMA.T ADD [COLUMN] [IF NOT EXISTS] NAME TYPE: one column, NULL in the rows already there. */
   private alterTable(res: http.ServerResponse, table: string, sqlText: string) {

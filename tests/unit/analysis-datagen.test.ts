@@ -2,7 +2,7 @@
  * The analyses on the data generator's meetings: what a real user of the demo source would see.
  */
 import { describe, expect, it } from "vitest";
-import { generateMeetings, TOPICS, type Meeting } from "../../backend/integrations/sources/datagen.js";
+import { generateMeetings, TOPICS, type Meeting } from "../../backend/integrations/sources/datagen/index.js";
 import {
   actionItems,
   dealRisk,

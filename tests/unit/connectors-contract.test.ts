@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createConnectorBodySchema, LOOKBACK_OPTIONS, platformsFor, updateConnectorBodySchema, CONNECTOR_MESSAGES as M } from "../../contract/connectors.js";
-import { latestSlot } from "../../backend/jobs/sync-connector.job.js";
+import { latestSlot } from "../../backend/sync/index.js";
 
 const first = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? null : result.error!.issues[0]!.message);
 

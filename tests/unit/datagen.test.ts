@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateMeetings, meetingsOfDay, toGongCall, toText, toVtt, TOPICS, type Meeting } from "../../backend/integrations/sources/datagen.js";
+import { generateMeetings, meetingsOfDay, toGongCall, toText, toVtt, TOPICS, type Meeting } from "../../backend/integrations/sources/datagen/index.js";
 
 const SOURCE = "6f1c2a9e-0d3b-4c55-9a41-2b7e8f0c1d23";
 const DAY = 86_400_000;

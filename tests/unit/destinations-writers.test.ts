@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
-import { BigQueryWriter, GcsWriter } from "../../backend/integrations/destinations/cloud-writers.js";
+import { GcsWriter } from "../../backend/integrations/destinations/gcs/writer.js";
+import { BigQueryWriter, LOAD_CHUNK_BYTES, mergeStatement, STAGING_PREFIX, STAGING_TTL_HOURS } from "../../backend/integrations/destinations/bigquery/writer.js";
 import { columnsOf, isoTime, scalar } from "../../backend/integrations/destinations/writer.js";
-import { MERGE_MAX_BINDS, MERGE_MAX_BYTES, MERGE_MAX_ROWS, mergeChunks, SnowflakeWriter } from "../../backend/integrations/destinations/snowflake.js";
+import { MERGE_MAX_BINDS, MERGE_MAX_BYTES, MERGE_MAX_ROWS, mergeChunks, SnowflakeWriter } from "../../backend/integrations/destinations/snowflake/writer.js";
 
 /** The cloud writers, through the official SDKs, against the local fakes: idempotent by path and key. */
 const gcs = new FakeGcs();
@@ -44,7 +45,7 @@ describe("GcsWriter", () => {
 });
 
 describe("BigQueryWriter", () => {
-  it("creates the table once and streams rows with key-derived insert ids", async () => {
+  it("creates the table once; a batch written twice leaves one row per key", async () => {
     bigquery.createDataset("demo-project", "sync");
     const writer = new BigQueryWriter(account, "demo-project", "sync");
     await writer.upsertRows("meetings", rows, ["id"]);
@@ -59,7 +60,7 @@ describe("BigQueryWriter", () => {
     ]);
   });
 
-  it("adds the columns a later batch brings to the table's schema (tables.patch, NULLABLE) before streaming", async () => {
+  it("adds the columns a later batch brings to the table's schema (tables.patch, NULLABLE) before loading", async () => {
     bigquery.createDataset("demo-project", "evolve");
     const writer = new BigQueryWriter(account, "demo-project", "evolve");
     await writer.upsertRows("meetings", rows, ["id"]);
@@ -92,27 +93,32 @@ describe("BigQueryWriter", () => {
     expect(bigquery.rows("demo-project", "shared", "notes").map((r) => r.id)).toEqual(["n1", "n2", "n3"]);
   });
 
-  it("tries again while streaming lags a new column, and fails at once on other refusals", async () => {
+  it("uses a column just added, by itself or by another writer, at once (no streaming lag), and fails at once on a refused row", async () => {
     bigquery.createDataset("demo-project", "lag");
-    bigquery.schemaLagMs = 250;
+    bigquery.schemaLagMs = 60_000;
     try {
       const writer = new BigQueryWriter(account, "demo-project", "lag", [100, 100, 100, 100, 100]);
       await writer.upsertRows("notes", [{ id: "n1", body: "a" }], ["id"]);
       await writer.upsertRows("notes", [{ id: "n2", body: "b", words: 2 }], ["id"]);
-      const inserts = bigquery.requests.filter((r) => r.path.endsWith("/datasets/lag/tables/notes/insertAll"));
-      expect(inserts.length).toBeGreaterThanOrEqual(3);
       expect(bigquery.rows("demo-project", "lag", "notes")).toEqual([
         { id: "n1", body: "a" },
         { id: "n2", body: "b", words: 2 },
       ]);
-      const before = bigquery.requests.length;
+      const uploads = () => bigquery.requests.filter((r) => r.path === "/upload/bigquery/v2/projects/demo-project/jobs").length;
+      const before = uploads();
       await expect(writer.upsertRows("notes", [{ id: "n3", body: "c", words: "many" }], ["id"])).rejects.toThrow("BigQuery refused the rows: Cannot convert value to float. (1 of 1 invalid; none were written)");
-      expect(bigquery.requests.slice(before).filter((r) => r.path.endsWith("/insertAll"))).toHaveLength(1);
-      // A field never added by this writer is not waited for.
-      bigquery.schemaLagMs = 60_000;
+      expect(uploads() - before).toBe(1);
+      // A field another writer added is known to the next load and MERGE.
       const other = new BigQueryWriter(account, "demo-project", "lag", [100, 100]);
-      await other.upsertRows("notes", [{ id: "n4", body: "d", lang: "en" }], ["id"]).catch(() => {});
-      await expect(writer.upsertRows("notes", [{ id: "n5", body: "e", lang: "fr" }], ["id"])).rejects.toThrow("BigQuery refused the rows: no such field: lang.");
+      await other.upsertRows("notes", [{ id: "n4", body: "d", lang: "en" }], ["id"]);
+      await writer.upsertRows("notes", [{ id: "n5", body: "e", lang: "fr" }], ["id"]);
+      expect(bigquery.rows("demo-project", "lag", "notes").map((r) => [r.id, r.lang])).toEqual([
+        ["n1", undefined],
+        ["n2", undefined],
+        ["n4", "en"],
+        ["n5", "fr"],
+      ]);
+      expect(bigquery.requests.filter((r) => r.path.endsWith("/insertAll"))).toHaveLength(0);
     } finally {
       bigquery.schemaLagMs = 0;
     }
@@ -139,6 +145,85 @@ describe("BigQueryWriter", () => {
     expect((await (await patch([{ name: "id", type: "STRING" }, { name: "body", type: "FLOAT" }])).json()).error.message).toMatch(/Field body has changed type from STRING to FLOAT/);
     expect((await (await patch([{ name: "id", type: "STRING" }, { name: "body", type: "STRING" }, { name: "x", type: "STRING", mode: "REQUIRED" }])).json()).error.message).toMatch(/Cannot add required fields/);
     expect(bigquery.schema("demo-project", "strict", "notes")?.map((f) => f.name)).toEqual(["id", "body"]);
+  });
+});
+
+describe("BigQueryWriter: a staging table per batch, then MERGE", () => {
+  it("loads the batch as NDJSON into an expiring staging table typed as the target, MERGEs it on the key, and drops it", async () => {
+    bigquery.createDataset("demo-project", "staged");
+    const writer = new BigQueryWriter(account, "demo-project", "staged");
+    const [jobs, queries, requests] = [bigquery.jobs.length, bigquery.queries.length, bigquery.requests.length];
+    await writer.upsertRows("meetings", [{ id: "m1", topic: "pricing", at: new Date(Date.UTC(2026, 10, 22)), meta: { n: 1 } }], ["id"]);
+    const [load] = bigquery.jobs.slice(jobs) as { load: Record<string, any> }[];
+    const staging = load!.load.destinationTable.tableId as string;
+    expect(staging).toMatch(new RegExp(`^${STAGING_PREFIX}meetings_[0-9a-f]{16}$`));
+    expect(load!.load).toMatchObject({
+      sourceFormat: "NEWLINE_DELIMITED_JSON",
+      createDisposition: "CREATE_NEVER",
+      writeDisposition: "WRITE_APPEND",
+      maxBadRecords: 1,
+      schema: { fields: [{ name: "id", type: "STRING", mode: "NULLABLE" }, { name: "topic", type: "STRING", mode: "NULLABLE" }, { name: "at", type: "TIMESTAMP", mode: "NULLABLE" }, { name: "meta", type: "JSON", mode: "NULLABLE" }] },
+    });
+    const upload = bigquery.requests.slice(requests).find((r) => r.path.startsWith("/upload/"))!;
+    expect(upload.body.toString("utf8")).toContain('{"id":"m1","topic":"pricing","at":"2026-11-22T00:00:00.000Z","meta":{"n":1}}\n');
+    expect(bigquery.queries.slice(queries)).toEqual([
+      `CREATE TABLE IF NOT EXISTS \`demo-project.staged.${staging}\` (\`id\` STRING, \`topic\` STRING, \`at\` TIMESTAMP, \`meta\` JSON) ` +
+        `OPTIONS (expiration_timestamp = TIMESTAMP_ADD(CURRENT_TIMESTAMP(), INTERVAL ${STAGING_TTL_HOURS} HOUR))`,
+      `MERGE \`demo-project.staged.meetings\` AS t USING \`demo-project.staged.${staging}\` AS s ON t.\`id\` = s.\`id\` ` +
+        "WHEN MATCHED THEN UPDATE SET `topic` = s.`topic`, `at` = s.`at`, `meta` = s.`meta` " +
+        "WHEN NOT MATCHED THEN INSERT (`id`, `topic`, `at`, `meta`) VALUES (s.`id`, s.`topic`, s.`at`, s.`meta`)",
+    ]);
+    expect(bigquery.tables("demo-project", "staged").map((t) => t.name)).toEqual(["meetings"]);
+  });
+
+  it("pins the MERGE of a composite key, and of a table of key columns only (no WHEN MATCHED)", () => {
+    expect(mergeStatement("p.d.t", "p.d.s", ["a", "b", "c"], ["a", "b"])).toBe(
+      "MERGE `p.d.t` AS t USING `p.d.s` AS s ON t.`a` = s.`a` AND t.`b` = s.`b` WHEN MATCHED THEN UPDATE SET `c` = s.`c` WHEN NOT MATCHED THEN INSERT (`a`, `b`, `c`) VALUES (s.`a`, s.`b`, s.`c`)",
+    );
+    expect(mergeStatement("p.d.t", "p.d.s", ["a"], ["a"])).toBe("MERGE `p.d.t` AS t USING `p.d.s` AS s ON t.`a` = s.`a` WHEN NOT MATCHED THEN INSERT (`a`) VALUES (s.`a`)");
+  });
+
+  it("replaces a changed row whole, keeps the later row of a key given twice, and refuses a row without its key", async () => {
+    bigquery.createDataset("demo-project", "replace");
+    const writer = new BigQueryWriter(account, "demo-project", "replace");
+    await writer.upsertRows("notes", [{ id: "a", body: "x", words: 5 }, { id: "b", body: "y", words: 6 }], ["id"]);
+    await writer.upsertRows("notes", [{ id: "a", body: "x2" }, { id: "c", body: "z" }, { id: "a", body: "x3" }], ["id"]);
+    expect(bigquery.rows("demo-project", "replace", "notes")).toEqual([{ id: "a", body: "x3" }, { id: "b", body: "y", words: 6 }, { id: "c", body: "z" }]);
+    await expect(writer.upsertRows("notes", [{ id: null, body: "w" }], ["id"])).rejects.toThrow("Row without key column id");
+  });
+
+  it("loads a large batch into one staging table in several uploads, then MERGEs it once", async () => {
+    bigquery.createDataset("demo-project", "large");
+    const [jobs, queries] = [bigquery.jobs.length, bigquery.queries.length];
+    const many = Array.from({ length: Math.ceil((2.5 * LOAD_CHUNK_BYTES) / 1_000) }, (_, i) => ({ id: `r${i}`, body: "x".repeat(990) }));
+    await new BigQueryWriter(account, "demo-project", "large").upsertRows("notes", many, ["id"]);
+    const loads = bigquery.jobs.slice(jobs) as { load: { writeDisposition: string; destinationTable: { tableId: string } } }[];
+    expect(loads.map((j) => j.load.writeDisposition)).toEqual(["WRITE_APPEND", "WRITE_APPEND", "WRITE_APPEND"]);
+    expect(new Set(loads.map((j) => j.load.destinationTable.tableId)).size).toBe(1);
+    expect(bigquery.queries.slice(queries).filter((q) => q.startsWith("MERGE"))).toHaveLength(1);
+    expect(bigquery.rows("demo-project", "large", "notes")).toHaveLength(many.length);
+  });
+
+  it("tries a load again when BigQuery aborts it for a passing reason", async () => {
+    bigquery.createDataset("demo-project", "transient");
+    bigquery.failingLoads = 1;
+    const uploads = () => bigquery.requests.filter((r) => r.path.startsWith("/upload/")).length;
+    const before = uploads();
+    await new BigQueryWriter(account, "demo-project", "transient", [10, 10]).upsertRows("notes", [{ id: "a", n: 1 }], ["id"]);
+    expect(uploads() - before).toBe(2);
+    expect(bigquery.rows("demo-project", "transient", "notes")).toEqual([{ id: "a", n: 1 }]);
+  });
+
+  it("leaves an expiring staging table when it cannot drop it, and a refused load leaves nothing in the target", async () => {
+    bigquery.createDataset("demo-project", "leftover").deny("demo-project.leftover", "bigquery.tables.delete");
+    const writer = new BigQueryWriter(account, "demo-project", "leftover");
+    await writer.upsertRows("notes", [{ id: "a", n: 1 }], ["id"]);
+    const tables = bigquery.tables("demo-project", "leftover");
+    expect(tables.find((t) => t.name === "notes")?.expirationTime).toBeUndefined();
+    expect(tables.filter((t) => t.name !== "notes").map((t) => (t.expirationTime ?? 0) - Date.now())).toEqual([expect.any(Number)]);
+    expect((tables.find((t) => t.name !== "notes")!.expirationTime ?? 0) - Date.now()).toBeGreaterThan(STAGING_TTL_HOURS * 3_600_000 - 60_000);
+    await expect(writer.upsertRows("notes", [{ id: "b", n: "many" }], ["id"])).rejects.toThrow(/^BigQuery refused the rows: Cannot convert value to float\. \(1 of 1 invalid; none were written\)$/);
+    expect(bigquery.rows("demo-project", "leftover", "notes")).toEqual([{ id: "a", n: 1 }]);
   });
 });
 

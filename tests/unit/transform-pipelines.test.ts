@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateMeetings } from "../../backend/integrations/sources/datagen.js";
+import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { executePipeline } from "../../backend/transforms/pipelines.js";
 import { allDefinitions } from "../../backend/transforms/catalogue.js";
 import { validateInputs } from "../../backend/transforms/inputs.js";

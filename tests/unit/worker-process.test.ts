@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startFileWriter, writeFiles } from "../../backend/integrations/destinations/file-writer.js";
-import { keepSpareInstance, LocalWriter } from "../../backend/integrations/destinations/local.js";
+import { startFileWriter, writeFiles } from "../../backend/integrations/destinations/local/files.js";
+import { keepSpareInstance, LocalWriter } from "../../backend/integrations/destinations/local/index.js";
 import { prepareWorkerProcess } from "../../backend/jobs/worker-process.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "tributary-file-writer-"));

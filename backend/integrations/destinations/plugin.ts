@@ -1,22 +1,36 @@
 import type { DestinationManifest } from "../../../contract/integrations/types.js";
-import type { Destination, IntegrationInstructions } from "../../../contract/destinations.js";
+import type { Destination, IntegrationInstructions, ServiceAccountInfo } from "../../../contract/destinations.js";
+import type { RequirementInput, SetupStep } from "../../../contract/transforms.js";
+import type { CredentialRow } from "../../db/destinations.js";
 import type { Database } from "../../db/client.js";
 import type { SecretBox } from "../../lib/crypto.js";
 import type { Logger } from "../../lib/log.js";
 import type { DestinationWriter } from "./writer.js";
 import type { Warehouse } from "./warehouse.js";
 
-/**
- * A destination plug-in (one folder under backend/integrations/destinations/<name>/), in the spirit of
- * Airbyte's `check` / `write` and dlt's one folder per destination. The HTTP routers, the sync engine and
- * the transforms find everything about a destination through its plug-in, by name, in registry.ts.
+/*
+ * Changes to the lead's draft (settled; later changes only add optional members):
+ * - DestinationServices.config is `{ DATA_DIR }` only: writerFor's callers have no secret key, and the routers sign
+ *   the validation tokens themselves (from boundValues).
+ * - test(settings, call, input): `input.credentialId` is the credential the body names (Google's service-account
+ *   credential); a plug-in holding a secret seals it into a new credential itself (insertCredential) and answers its id.
+ *   The router has already parsed `settings` with manifest.settings and its required-field rules ("test").
+ * - config(settings, call): `call.credential` is the verified credential of the test (null without needsConnectionTest).
+ * - Optional: authPaths, pathVariant (Snowflake's path serves the stage variant), serviceAccount (Google),
+ *   update (editable settings; none = only name and description change), transformSetup (the transform wizard's texts),
+ *   embedded (the local warehouse: transforms prefer another).
+ * - Manifests (contract/integrations/<name>.ts) import optionalField / requireField / DestinationContract from
+ *   contract/integrations/settings.ts, NOT from contract/integrations/destinations.ts: that list imports every manifest,
+ *   and the import cycle leaves a manifest undefined in it.
+ * - The router answers ConnectionTestError as `{ message }` with its status; any other error of test() is a 502
+ *   "Connection test failed: <first line>" — throw ConnectionTestError for everything the user should read.
  */
 
-/** What a plug-in may use: the database (its credentials), the secret box, the server's settings. */
+/** What a plug-in may use: the database (its credentials), the secret box, the server's data folder. */
 export interface DestinationServices {
   db: Database;
   secrets: SecretBox;
-  config: { DATA_DIR: string; TRIBUTARY_SECRET_KEY: string };
+  config: { DATA_DIR: string };
   log?: Logger;
 }
 
@@ -37,27 +51,71 @@ export class ConnectionTestError extends Error {
   }
 }
 
-/** What a successful test proves and keeps: the credential holding its secret, and the values it tested. */
+/** What a successful test proves and keeps: the credential holding its secret (or naming the account it tested). */
 export interface TestedConnection {
   credentialId: string;
   /** Shown to the user ("Connection successful"). */
   message: string;
 }
 
+/** The texts of the transform wizard's setup steps for a warehouse destination (backend/transforms/catalogue.ts). */
+export interface TransformSetup {
+  /** How the read step names the warehouse ("BigQuery", "the local warehouse"). */
+  label: string;
+  /** The input naming where result tables go (BigQuery's dataset, Snowflake's schema); none: next to the synced tables. */
+  resultsLocation?(destination: WarehouseTarget): RequirementInput | null;
+  /** The "review read permissions" step's description, instructions and SQL. */
+  readGrants(destination: WarehouseTarget): Pick<SetupStep, "description" | "instructions" | "sql">;
+  /** The "grant write access for results" step's description, instructions and SQL. */
+  writeGrants(destination: WarehouseTarget): Pick<SetupStep, "description" | "instructions" | "sql">;
+}
+
+/** A destination as the transform wizard describes it (no secrets; the service account when it has one). */
+export interface WarehouseTarget {
+  id: string;
+  name: string;
+  integration_name: string;
+  category: string;
+  config: Record<string, unknown>;
+  service_account_email?: string | null;
+}
+
 export interface DestinationPlugin<Settings extends Record<string, unknown> = Record<string, unknown>> {
   manifest: DestinationManifest;
   /** null when it can be used on this server, else a plain sentence saying why not (the operator's detail goes to the log). */
   unavailable?(): string | null;
+  /** The /externalauth/<path>/… names it answers (default: [manifest.name]); Cloud Storage also answers "gcs". */
+  authPaths?: readonly string[];
+  /** A body sent to one of its paths may mean a sibling plug-in: the name of the plug-in it means (default: this one). */
+  pathVariant?(body: { category?: string }): string;
   /** The values a connection test proves; create and update must present a token over the same (validation-token.ts). */
   boundValues(settings: Partial<Settings>): Record<string, string>;
   /** POST /externalauth/<name>/get_instructions: what to grant, with the statements to run. */
   instructions?(settings: Partial<Settings>, call: DestinationCall): Promise<IntegrationInstructions> | IntegrationInstructions;
+  /** POST /externalauth/<name>/service_account: the platform account the user grants access to (Google). */
+  serviceAccount?(call: DestinationCall): Promise<ServiceAccountInfo>;
   /** POST /externalauth/<name>/test_connection: checks access; throws ConnectionTestError for what the user can fix. */
-  test?(settings: Settings, call: DestinationCall): Promise<TestedConnection>;
+  test?(settings: Settings, call: DestinationCall, input: { credentialId?: string }): Promise<TestedConnection>;
   /** The non-secret config stored on a new destination from its (tested) settings. */
-  config(settings: Settings, call: DestinationCall & { destinationId: string }): Promise<Record<string, unknown>> | Record<string, unknown>;
+  config(
+    settings: Settings,
+    call: DestinationCall & { destinationId: string; credential: CredentialRow | null },
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /**
+   * PUT /destinations/update/<id> beyond name and description: the new config, or the existing one when nothing that a
+   * test proves changed. `retest(values)` answers the credential of a test over `values` (400 "reauthenticate" if none).
+   */
+  update?(
+    destination: Destination,
+    body: Record<string, unknown>,
+    retest: (values: Partial<Settings> & { credential_id?: string; validation_token?: string }) => Promise<CredentialRow>,
+  ): Promise<{ config: Record<string, unknown>; credentialId: string | null }>;
   /** The writer a sync writes through. `bulk`: a large load whose caller flushes at the end. */
   writer(destination: Destination, call: DestinationCall, options?: { bulk?: boolean }): Promise<DestinationWriter>;
-  /** Where transforms read a connector's rows and write their results (warehouse plug-ins only). */
+  /** Where transforms read a connector's rows and write their results (plug-ins whose manifest says `warehouse`). */
   warehouse?(destination: Destination, call: DestinationCall): Warehouse;
+  /** The transform wizard's setup texts for this warehouse (a generic text when absent). */
+  transformSetup?: TransformSetup;
+  /** A warehouse on this very server (the local DuckDB): transforms prefer a connector's other warehouse to it. */
+  embedded?: boolean;
 }

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import type { DestinationFields } from "../../../contract/destinations.js";
+import { destinationPlugin } from "./registry.js";
 
 /**
  * A successful connection test answers with a token signed (HMAC-SHA256, key
@@ -12,28 +12,9 @@ const VALID_FOR_MS = 24 * 60 * 60 * 1000;
 
 type Bound = Record<string, string>;
 
-/** The values a test proves, per integration. Snowflake identifiers are case-insensitive. */
-export function boundValues(integration: string, v: Partial<DestinationFields>): Bound {
-  const s = (x: string | undefined) => (x ?? "").trim();
-  const upper = (x: string | undefined) => s(x).toUpperCase();
-  switch (integration) {
-    case "storage":
-      return { project_id: s(v.project_id), bucket_name: s(v.bucket_name) };
-    case "bigquery":
-      return { project_id: s(v.project_id), dataset_name: s(v.dataset_name), permission_type: v.permission_type ?? "dataset_write" };
-    case "snowflake":
-    case "snowflake_stage":
-      return {
-        account: s(v.account).toLowerCase(),
-        user: upper(v.user),
-        warehouse: integration === "snowflake" ? upper(v.warehouse) : "",
-        database: upper(v.database),
-        schema: upper(v.schema),
-        stage_name: integration === "snowflake_stage" ? upper(v.stage_name) : "",
-      };
-    default:
-      return {};
-  }
+/** The values a test proves: its plug-in's boundValues (none for a type without a plug-in). */
+export function boundValues(integration: string, v: Record<string, unknown>): Bound {
+  return destinationPlugin(integration)?.boundValues(v) ?? {};
 }
 
 interface Claims {

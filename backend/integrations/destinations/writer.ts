@@ -34,7 +34,7 @@ export interface DestinationWriter {
   readonly concurrentWrites?: boolean;
   /**
    * Records per batch this writer works best with. The sync engine batches by the largest that its writers
-   * ask for, counting BATCH_MEETINGS (sync-connector.job.ts) for a writer that does not ask.
+   * ask for, counting BATCH_MEETINGS (backend/sync/batch.ts) for a writer that does not ask.
    */
   readonly batchRecords?: number;
 }
@@ -45,6 +45,18 @@ export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 export function checkName(kind: "table" | "column", name: string): string {
   if (!NAME_PATTERN.test(name)) throw new Error(`Invalid ${kind} name ${JSON.stringify(name)}: use letters, digits and _`);
   return name;
+}
+
+/**
+ * The checks every upsertRows makes before it writes: a valid table name, at least one valid key column, and a value
+ * in every row's key columns. False when there is nothing to write (no rows).
+ */
+export function checkUpsert(table: string, rows: Row[], key: string[]): boolean {
+  checkName("table", table);
+  if (key.length === 0) throw new Error("upsertRows needs at least one key column");
+  key.forEach((k) => checkName("column", k));
+  for (const row of rows) for (const k of key) if (row[k] === null || row[k] === undefined) throw new Error(`Row without key column ${k}`);
+  return rows.length > 0;
 }
 
 /** A relative object path, normalised; throws on anything that could leave the destination's root. */

@@ -1,0 +1,140 @@
+import type { ComponentType, ReactNode } from "react";
+import type { GoogleGroup, SetupInstructions, TeamsTeam, ZoomGroup } from "@contract/sources";
+import { CopyButton } from "~/components/copy-button";
+
+/** What the source create form adds to a source manifest: its setup fields, their defaults, and how it draws them. */
+
+export const setupClasses = {
+  label: "block text-sm font-medium text-slate-800",
+  input:
+    "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none disabled:bg-slate-100 disabled:text-slate-600",
+};
+
+/** The choice lists a setup loads from the backend (groups, teams) and the Teams setup steps. */
+export interface SetupLists {
+  zoomGroups?: ZoomGroup[];
+  teams?: TeamsTeam[];
+  googleGroups?: GoogleGroup[];
+  teamInstructions?: SetupInstructions;
+}
+
+export interface SourceSetupProps {
+  /** The live values of the form. */
+  setup: Record<string, string>;
+  /** The values the server last saw (what the lists were loaded for). */
+  saved: Record<string, string>;
+  lists: SetupLists;
+  gmailMode: string | null;
+  hydrated: boolean;
+  /** With JS: saves the setup and loads the lists in place. */
+  saveSetup: () => void;
+}
+
+export interface SourceSetup {
+  /** The setup fields its form sends (spec §3 "Source metadata by integration"). */
+  fields: string[];
+  defaults: Record<string, string>;
+  /** The source_metadata for POST /sources/create, names and e-mails taken from the lists the user chose from. */
+  metadata(setup: Record<string, string>, lists: SetupLists, gmailAuthMode: string | null): Record<string, unknown>;
+  /** Complete enough to create (spec §4); `strict` without JS counts only what the server knows. */
+  complete(values: Record<string, string>, strict: boolean, gmailMode: string | null): boolean;
+  Setup: ComponentType<SourceSetupProps>;
+  /** The verify button's words, when the integration verifies. */
+  verifyLabel?: string;
+  /** The authenticate button's words for a Gmail-like mode that only generates instructions. */
+  authLabel?(mode: string | null): string | null;
+}
+
+export function Radio(props: { name: string; value: string; checked: boolean; label: string; onChange?: () => void }) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-800">
+      <input type="radio" name={props.name} value={props.value} defaultChecked={props.checked} onChange={props.onChange} className="h-4 w-4 accent-brand-600" />
+      {props.label}
+    </label>
+  );
+}
+
+/** An integration's setup steps (Teams, Gmail's delegation), their code copyable. */
+export function Instructions({ instructions }: { instructions: SetupInstructions }) {
+  return (
+    <section aria-labelledby="setup-instructions" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <h3 id="setup-instructions" className="text-sm font-semibold text-slate-900">
+        Setup instructions
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">{instructions.introduction}</p>
+      <ol className="mt-3 list-decimal space-y-3 pl-5 text-sm text-slate-700">
+        {instructions.steps.map((step) => (
+          <li key={step.title}>
+            <p className="font-medium text-slate-900">{step.title}</p>
+            <p className="mt-0.5 whitespace-pre-line">{step.details}</p>
+            {step.code_block ? (
+              <div className="mt-2 flex items-start gap-2">
+                <pre tabIndex={0} aria-label={`${step.title}: code`} className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                  {step.code_block}
+                </pre>
+                <CopyButton text={() => step.code_block!} />
+              </div>
+            ) : null}
+            {step.options?.map((option) => (
+              <div key={option.sub_title} className="mt-2">
+                <p className="text-xs font-semibold text-slate-700">{option.sub_title}</p>
+                <pre tabIndex={0} aria-label={`${option.sub_title}: code`} className="mt-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+                  {option.code_block}
+                </pre>
+              </div>
+            ))}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** An extraction scope choice: the first option unless another is chosen; with JS a change saves and loads lists. */
+export function ScopeChoice(props: { id: string; name: string; options: [value: string, label: string][]; current: string | undefined; hydrated: boolean; saveSetup: () => void; children?: ReactNode }) {
+  const chosen = props.options.some(([value]) => value === props.current) ? props.current : props.options[0]![0];
+  return (
+    <div role="radiogroup" aria-labelledby={props.id} className="space-y-2">
+      <p id={props.id} className={setupClasses.label}>
+        Extraction scope
+      </p>
+      {props.options.map(([value, text]) => (
+        <Radio key={value} name={props.name} value={value} checked={value === chosen} label={text} onChange={props.hydrated ? props.saveSetup : undefined} />
+      ))}
+      {props.children}
+    </div>
+  );
+}
+
+export const GROUP_SCOPES: [string, string][] = [
+  ["ORG", "Entire organization"],
+  ["GROUP", "A specific group"],
+];
+
+/** Saves the setup and loads the group list (a plain submit: the no-JS way, and Gmail's after typing the admin). */
+export function LoadGroups() {
+  return (
+    <button type="submit" name="intent" value="setup" className="btn-secondary">
+      Load groups
+    </button>
+  );
+}
+
+/** A select of what a setup loaded (a group, a team), under its label. */
+export function ListChoice(props: { name: string; label: string; placeholder: string; current: string | undefined; choices: [value: string, text: string][]; onChange?: () => void }) {
+  return (
+    <div>
+      <label htmlFor={props.name} className={setupClasses.label}>
+        {props.label}
+      </label>
+      <select id={props.name} name={props.name} defaultValue={props.current ?? ""} className={setupClasses.input} onChange={props.onChange}>
+        <option value="">{props.placeholder}</option>
+        {props.choices.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { and, desc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import type { Database } from "./client.js";
+import { syncRuns, transformRuns } from "./schema.js";
+import { isUuid, iso } from "./values.js";
+
+/**
+ * The SQL of the runs engine (backend/runs/), over either run table: sync_runs (keyed by connector) and
+ * transform_runs (keyed by transform) share their run columns (schema.ts `runColumns`), so one set of queries
+ * serves both; each kind names its table and key column.
+ */
+type RunTable = typeof syncRuns | typeof transformRuns;
+export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
+
+export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+const OPEN: RunStatus[] = ["queued", "running"];
+
+/** A run as the engine sees it: `key` is its connector or transform. */
+export interface RunRecord {
+  id: string;
+  key: string;
+  ownerId: string;
+  status: string;
+  jobId: string | null;
+  attempts: number;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+}
+
+/** What a schedule needs to know of a connector or transform: its cadence, since when it exists, and its newest run. */
+export interface ScheduledKey {
+  key: string;
+  ownerId: string;
+  frequency: string;
+  createdAt: Date;
+  latestRunAt: Date | null;
+}
+
+/** What the engine writes on a run: the shared columns, plus the kind's own results (bytes, outputs). */
+export interface RunValues {
+  status?: RunStatus;
+  jobId?: string;
+  attempts?: number;
+  records?: number;
+  error?: string | null;
+  startedAt?: Date;
+  finishedAt?: Date;
+  heartbeatAt?: Date | null | SQL;
+  bytes?: number;
+  outputs?: { table: string; rows: number }[];
+}
+
+/** The API's fields of a run of either kind (contract: syncRunSchema, transformRunSchema); each kind adds its key and results. */
+export function runFields(r: typeof syncRuns.$inferSelect | typeof transformRuns.$inferSelect) {
+  return {
+    id: r.id,
+    status: r.status as RunStatus,
+    trigger: r.trigger,
+    created_at: iso(r.createdAt)!,
+    started_at: iso(r.startedAt),
+    finished_at: iso(r.finishedAt),
+    records: r.records,
+    error: r.error,
+  };
+}
+
+/** One run table and its key column, with every query the engine needs. */
+export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: "connectorId" | "transformId") {
+  // One query builder over the two tables: their run columns are the same (schema.ts `runColumns`).
+  const t = table as typeof syncRuns;
+  const record = { id: t.id, key: sql<string>`${key}`.mapWith(String), ownerId: t.ownerId, status: t.status, jobId: t.jobId, attempts: t.attempts, error: t.error, createdAt: t.createdAt, startedAt: t.startedAt };
+  const set = (values: RunValues) => values as Partial<typeof syncRuns.$inferInsert>;
+  /** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
+  const stale = (timeoutSeconds: number) => sql`COALESCE(${t.heartbeatAt}, ${t.startedAt}, ${t.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
+  const row = (r: unknown) => r as T["$inferSelect"];
+
+  return {
+    async find(db: Executor, id: string): Promise<RunRecord | null> {
+      if (!isUuid(id)) return null;
+      const [found] = await db.select(record).from(t).where(eq(t.id, id));
+      return found ?? null;
+    },
+    async insert(db: Executor, values: { key: string; ownerId: string; trigger: string }): Promise<T["$inferSelect"]> {
+      const [inserted] = await db
+        .insert(t)
+        .values({ [keyField]: values.key, ownerId: values.ownerId, trigger: values.trigger } as unknown as typeof syncRuns.$inferInsert)
+        .returning();
+      return row(inserted!);
+    },
+    async remove(db: Executor, id: string): Promise<void> {
+      await db.delete(t).where(eq(t.id, id));
+    },
+    /** The key's newest runs, newest first (the history screens). */
+    async list(db: Executor, keyValue: string, limit: number): Promise<T["$inferSelect"][]> {
+      const rows = await db.select().from(t).where(eq(key, keyValue)).orderBy(desc(t.createdAt), desc(t.id)).limit(limit);
+      return rows.map(row);
+    },
+    /** Whether the key has a run queued or running (one at a time per connector or transform). */
+    async hasOpen(db: Executor, keyValue: string): Promise<boolean> {
+      const [open] = await db.select({ id: t.id }).from(t).where(and(eq(key, keyValue), inArray(t.status, OPEN))).limit(1);
+      return !!open;
+    },
+    /** The key's newest successful run, or null. */
+    async latestSucceeded(db: Executor, keyValue: string): Promise<T["$inferSelect"] | null> {
+      const [found] = await db.select().from(t).where(and(eq(key, keyValue), eq(t.status, "succeeded"))).orderBy(desc(t.createdAt), desc(t.id)).limit(1);
+      return found ? row(found) : null;
+    },
+    /** The newest run's creation of the outer query's row (`outer` is its id column): for the scheduler's one query. */
+    latestCreatedAt(outer: PgColumn) {
+      return sql<Date | null>`(SELECT max(${t.createdAt}) FROM ${t} WHERE ${key} = ${outer})`.mapWith(t.createdAt);
+    },
+    async update(db: Executor, id: string, values: RunValues): Promise<void> {
+      await db.update(t).set(set(values)).where(eq(t.id, id));
+    },
+    /** Every run that is queued or running and has a job (its job may have ended without it: see runs/recovery.ts). */
+    async openWithJobs(db: Executor): Promise<RunRecord[]> {
+      return db.select(record).from(t).where(and(inArray(t.status, OPEN), isNotNull(t.jobId)));
+    },
+    /** Updates the run only while it is still open under this job (a worker may have finished it meanwhile); true when it did. */
+    async updateOpen(db: Executor, id: string, jobId: string, values: RunValues): Promise<boolean> {
+      const rows = await db.update(t).set(set(values)).where(and(eq(t.id, id), eq(t.jobId, jobId), inArray(t.status, OPEN))).returning({ id: t.id });
+      return rows.length > 0;
+    },
+    /** Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares against it). */
+    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number }): Promise<void> {
+      await db.update(t).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(eq(t.id, id));
+    },
+    /** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
+    async beat(db: Executor, id: string): Promise<boolean> {
+      const rows = await db.update(t).set({ heartbeatAt: sql`now()` }).where(and(eq(t.id, id), eq(t.status, "running"))).returning({ id: t.id });
+      return rows.length > 0;
+    },
+    /** Every running run with a job whose heartbeat is older than `timeoutSeconds`: its worker died (one query). */
+    async dead(db: Executor, timeoutSeconds: number): Promise<RunRecord[]> {
+      return db.select(record).from(t).where(and(eq(t.status, "running"), isNotNull(t.jobId), stale(timeoutSeconds)));
+    },
+    /** Settles a dead run only while it is still running under this job with a stale heartbeat; true when it did. */
+    async settleDead(db: Executor, id: string, jobId: string, timeoutSeconds: number, values: RunValues): Promise<boolean> {
+      const rows = await db
+        .update(t)
+        .set(set(values))
+        .where(and(eq(t.id, id), eq(t.jobId, jobId), eq(t.status, "running"), stale(timeoutSeconds)))
+        .returning({ id: t.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type RunTableQueries<T extends RunTable = RunTable> = ReturnType<typeof runTable<T>>;
+
+/** The sync runs, one history per connector. */
+export const SYNC_RUN_TABLE = runTable(syncRuns, syncRuns.connectorId, "connectorId");
+/** The transform runs, one history per transform. */
+export const TRANSFORM_RUN_TABLE = runTable(transformRuns, transformRuns.transformId, "transformId");
+
+/** Takes the lock of one key's runs until the transaction ends: two callers at once (Run now, the scheduler) make one run. */
+export async function lockRuns(tx: Executor, name: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`);
+}

@@ -1,0 +1,71 @@
+import type { IntegrationInstructions, InstructionStep, ServiceAccountInfo } from "../../../../contract/destinations.js";
+import { findCredential, serviceAccountCredential } from "../../../db/destinations.js";
+import { ConnectionTestError, type DestinationCall } from "../plugin.js";
+import { accessFailure } from "./access-check.js";
+import { platformServiceAccount, ServiceAccountError, type PlatformServiceAccount } from "./google.js";
+
+/**
+ * What Cloud Storage and BigQuery share: users grant the platform's service account access to their bucket or dataset
+ * (Tributary never asks for their keys); a test checks that access with the credential naming that account.
+ */
+
+/** Who is granted access, and where. */
+export interface GoogleGrant {
+  email: string;
+  projectId?: string;
+}
+
+export function grantSteps(title: string, description: string, steps: InstructionStep[], email: string): IntegrationInstructions {
+  return { title, description, instructions: steps.map((s) => `${s.title}: ${s.description}`), steps, service_account_email: email };
+}
+
+/** The platform's service account; unset or broken, the operator's sentence as a 422. */
+export function serviceAccount(): PlatformServiceAccount {
+  try {
+    return platformServiceAccount();
+  } catch (error) {
+    if (error instanceof ServiceAccountError) throw new ConnectionTestError(422, error.message);
+    throw error;
+  }
+}
+
+/** POST /externalauth/<storage|bigquery>/service_account: the account to grant, and the user's credential naming it. */
+export async function serviceAccountInfo(integration: string, call: DestinationCall, instructions: (email: string) => IntegrationInstructions): Promise<ServiceAccountInfo> {
+  const account = serviceAccount();
+  const credential = await serviceAccountCredential(call.services.db, call.ownerId, integration, account.client_email);
+  const details = instructions(account.client_email);
+  return {
+    service_account_email: account.client_email,
+    credential_id: credential.id,
+    instructions: details.instructions,
+    description: details.description,
+    status: "success",
+    message: "Grant this service account access as described, then authenticate.",
+  };
+}
+
+/** Runs `check` with the platform's account once the body's credential is the user's credential for that very account. */
+export async function checkWithServiceAccount(
+  integration: string,
+  call: DestinationCall,
+  credentialId: string | undefined,
+  check: (account: PlatformServiceAccount) => Promise<void>,
+): Promise<string> {
+  const credential = await findCredential(call.services.db, call.ownerId, credentialId);
+  if (!credential || credential.integrationName !== integration) throw new ConnectionTestError(400, "Integration details are missing. Please re-select the integration type.");
+  const account = serviceAccount();
+  if (credential.metadata.service_account_email !== account.client_email) {
+    throw new ConnectionTestError(400, "Service account information is not available. Please re-select an integration type.");
+  }
+  try {
+    await check(account);
+  } catch (error) {
+    accessFailure(error);
+  }
+  return credential.id;
+}
+
+/** The config Google destinations store: the project and the account that was granted access. */
+export function googleConfig(settings: { project_id?: string }, credential: { metadata: Record<string, unknown> } | null) {
+  return { project_id: settings.project_id, service_account_email: credential?.metadata.service_account_email };
+}

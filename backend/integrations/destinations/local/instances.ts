@@ -1,0 +1,142 @@
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+
+/**
+ * One DuckDB instance per warehouse file in this process. Two instances of one file in a process do not see each
+ * other's writes (and would corrupt it), while DuckDB's file lock only keeps other processes out: a sync, a transform
+ * run and the API's reads in one process share an instance. The last writer to let go closes it.
+ *
+ * Each instance is an in-memory database that ATTACHes the file, so that one can be made before its file is known
+ * (keepSpareInstance: a worker process's first run does not wait for DuckDB to start).
+ */
+/** A writer of the file, asked to commit soon when another waits for the file. */
+export interface FileUser {
+  yieldFile(): void;
+}
+
+export interface SharedWarehouse {
+  instance: DuckDBInstance;
+  /**
+   * One writer at a time has a write transaction open on the file: a commit deletes the older rows of the keys it
+   * wrote, which a transaction open beside it would not see (both would insert a key). Waiting writers, in order.
+   */
+  lock: { owner?: FileUser; waiting: { user: FileUser; granted: () => void }[] };
+}
+
+const WAREHOUSE_ALIAS = "warehouse";
+const opening = new Map<string, Promise<SharedWarehouse>>();
+let spare: Promise<DuckDBInstance> | undefined;
+let keepSpare = false;
+
+/**
+ * A commit of more than this checkpoints at once, and one too large for the WAL writes its rows to the file only
+ * (DuckDB's default, 16 MiB, sent a sync's merges through the WAL first, then wrote them again at close).
+ */
+const newInstance = () => DuckDBInstance.create(":memory:", { checkpoint_threshold: "1MB" });
+
+function makeSpare(): Promise<DuckDBInstance> {
+  const made = newInstance();
+  spare = made;
+  made.catch(() => {
+    if (spare === made) spare = undefined;
+  });
+  return made;
+}
+
+/** Keeps an instance made ahead in this process from now on (a worker process, at boot); resolves once it is made. */
+export async function keepSpareInstance(): Promise<void> {
+  keepSpare = true;
+  await (spare ?? makeSpare());
+}
+
+function takeInstance(): Promise<DuckDBInstance> {
+  const taken = spare;
+  spare = undefined;
+  return taken ? taken.catch(newInstance) : newInstance();
+}
+
+/** Users counted as they ask (before the instance is ready), so that a release meanwhile does not close it under them. */
+const users = new Map<string, number>();
+
+export async function acquireWarehouse(file: string): Promise<SharedWarehouse> {
+  let entry = opening.get(file);
+  if (!entry) {
+    entry = (async () => {
+      const instance = await takeInstance();
+      try {
+        const connection = await instance.connect();
+        try {
+          await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${WAREHOUSE_ALIAS}`);
+        } finally {
+          connection.closeSync();
+        }
+      } catch (error) {
+        instance.closeSync();
+        throw error;
+      }
+      return { instance, lock: { waiting: [] } };
+    })();
+    opening.set(file, entry);
+  }
+  users.set(file, (users.get(file) ?? 0) + 1);
+  try {
+    return await entry;
+  } catch (error) {
+    releaseWarehouse(file);
+    throw error;
+  }
+}
+
+/** Lets go of the file; the last user closes its instance (and a worker process makes a spare one again). */
+export function releaseWarehouse(file: string): void {
+  const left = (users.get(file) ?? 1) - 1;
+  if (left > 0) {
+    users.set(file, left);
+    return;
+  }
+  users.delete(file);
+  const entry = opening.get(file);
+  opening.delete(file);
+  void entry?.then(
+    (shared) => shared.instance.closeSync(),
+    () => {},
+  );
+  if (keepSpare && !spare) makeSpare();
+}
+
+/** A connection whose unqualified tables are the warehouse file's. */
+export async function connectTo(shared: SharedWarehouse): Promise<DuckDBConnection> {
+  const connection = await shared.instance.connect();
+  try {
+    await connection.run(`USE ${WAREHOUSE_ALIAS}`);
+    return connection;
+  } catch (error) {
+    connection.closeSync();
+    throw error;
+  }
+}
+
+/** Takes the file's write lock (at once when free, else after the writers that asked first; the owner is asked to yield). */
+export async function lockFile(shared: SharedWarehouse, user: FileUser): Promise<void> {
+  const lock = shared.lock;
+  if (lock.owner === user) return;
+  if (!lock.owner && lock.waiting.length === 0) {
+    lock.owner = user;
+    return;
+  }
+  await new Promise<void>((granted) => {
+    lock.waiting.push({ user, granted });
+    lock.owner?.yieldFile();
+  });
+}
+
+/** Hands the file's write lock to the next waiting writer. */
+export function unlockFile(shared: SharedWarehouse, user: FileUser): void {
+  const lock = shared.lock;
+  if (lock.owner !== user) return;
+  const next = lock.waiting.shift();
+  lock.owner = next?.user;
+  next?.granted();
+}
+
+/** Whether another writer waits for the file. */
+export const fileWanted = (shared: SharedWarehouse) => shared.lock.waiting.length > 0;

@@ -1,0 +1,358 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { startFileWriter, writeFiles } from "./files.js";
+import { localFailure } from "./errors.js";
+import { acquireWarehouse, connectTo, lockFile, releaseWarehouse, unlockFile, type FileUser, type SharedWarehouse } from "./instances.js";
+import { batchJson, DUCK_TYPES, insertBatch, insertRow, q, replaceStatements } from "./staging.js";
+import { checkName, checkObjectPath, columnsOf, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
+
+/**
+ * The local destination (no cloud account needed): under DATA_DIR/destinations/<owner id>/<destination id>/ it keeps
+ *   files/            objects laid out as the bucket would hold them
+ *   warehouse.duckdb  an embedded DuckDB database, one table per upsertRows table
+ *   staging/          each call's rows as JSON while DuckDB reads them (gone once read)
+ * See docs/decisions/2026-11-22-local-destination.md.
+ */
+export const WAREHOUSE_FILE = "warehouse.duckdb";
+export const FILES_DIR = "files";
+const STAGING_DIR = "staging";
+
+/** Rows a bulk writer (the sync's) stages before it merges them into the tables (bench/RESULTS.md, sync section). */
+export const BULK_ROWS = 65_536;
+/** Records per batch a bulk writer asks the sync engine for: small batches keep the heap small. */
+export const BULK_BATCH_RECORDS = 50;
+
+export interface LocalWriterOptions {
+  /** Rows to stage (over upsertRows calls) before merging them; 0, the default, merges each call before it returns. */
+  holdRows?: number;
+}
+
+/** A table's columns by lower-case name (DuckDB's names are case-insensitive), with their declared name and type. */
+type Columns = Map<string, { name: string; type: string }>;
+
+/** A table written in the open transaction. */
+interface Written {
+  key: string[];
+  /** The highest rowid committed when the transaction first wrote the table (-1: none); its own rows come after. */
+  before: bigint;
+  /** Calls written: more than one may hold a key twice. */
+  calls: number;
+}
+
+export class LocalWriter implements DestinationWriter, FileUser {
+  /** Files go through the file writer thread, rows through DuckDB: a batch writes both at once. */
+  readonly concurrentWrites = true;
+  readonly batchRecords?: number;
+  private readonly file: string;
+  private readonly holdRows: number;
+  private readonly tag = randomBytes(6).toString("hex");
+  private shared?: SharedWarehouse;
+  private connection?: DuckDBConnection;
+  /** Calls run one at a time on the connection; `busy` counts those running or waiting. */
+  private turn: Promise<unknown> = Promise.resolve();
+  private busy = 0;
+  /** Each table's columns, as last read or written by this writer. */
+  private readonly tables = new Map<string, Columns>();
+  /** The open transaction (holding the file's lock), the tables it wrote and its rows. */
+  private open = false;
+  private readonly written = new Map<string, Written>();
+  private heldRows = 0;
+  /** Another writer waits for the file: commit at the end of the current call. */
+  private yielding = false;
+  private sequence = 0;
+  /** An error of a commit another writer asked for (yieldFile): thrown by this writer's next call. */
+  private failure?: unknown;
+
+  constructor(
+    readonly root: string,
+    options: LocalWriterOptions = {},
+  ) {
+    this.file = path.resolve(root, WAREHOUSE_FILE);
+    this.holdRows = Math.max(0, options.holdRows ?? 0);
+    if (this.holdRows > 0) this.batchRecords = BULK_BATCH_RECORDS;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++;
+    const result = this.turn.then(work).finally(() => this.busy--);
+    this.turn = result.catch(() => {});
+    return result;
+  }
+
+  /** Creates the folders and the warehouse file (idempotent). */
+  async prepare(): Promise<void> {
+    try {
+      await mkdir(path.join(this.root, FILES_DIR), { recursive: true });
+      await this.db();
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
+  }
+
+  private async db(): Promise<DuckDBConnection> {
+    if (this.connection) return this.connection;
+    await mkdir(path.join(this.root, STAGING_DIR), { recursive: true });
+    const shared = await acquireWarehouse(this.file);
+    try {
+      this.connection = await connectTo(shared);
+    } catch (error) {
+      releaseWarehouse(this.file);
+      throw error;
+    }
+    this.shared = shared;
+    return this.connection;
+  }
+
+  /**
+   * Each object is written to a temporary sibling then renamed over its path (on the file writer thread, files.ts),
+   * so a reader (or a crash) never sees half a file; a path given twice in one call keeps its later body.
+   */
+  async writeObjects(objects: DestinationObject[]): Promise<void> {
+    const files = path.join(this.root, FILES_DIR);
+    const last = new Map<string, DestinationObject["body"]>();
+    for (const object of objects) last.set(path.join(files, ...checkObjectPath(object.path).split("/")), object.body);
+    try {
+      await startFileWriter();
+      await writeFiles(this.tag, [...last].map(([target, body]) => ({ target, body })));
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
+  }
+
+  /**
+   * Rows go straight into the table, in a transaction: DuckDB reads the call's JSON file (a value it cannot convert
+   * fails the call and rolls back the transaction, so a batch goes in whole or not at all). Before it commits, the
+   * transaction keeps one row per key, the last given. A writer without `holdRows` commits each call; one with it
+   * commits once it holds that many rows, at flush, query and close, or when another writer waits for the file.
+   * A table, or a new column, is made in a transaction of its own (after committing what is held): others see it at once.
+   */
+  async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
+    checkName("table", table);
+    if (key.length === 0) throw new Error("upsertRows needs at least one key column");
+    key.forEach((k) => checkName("column", k));
+    if (rows.length === 0) return;
+    for (const row of rows) for (const k of key) if (row[k] === null || row[k] === undefined) throw new Error(`Row without key column ${k}`);
+    const batch = latestPerKey(rows, key);
+    const kinds = columnsOf(batch);
+    // Serialised before the call's turn: this runs while DuckDB reads the call before it.
+    const { json, large } = batchJson(batch);
+    try {
+      await this.exclusive(async () => {
+        this.rethrowFailure();
+        await this.insert(table, key, kinds, json, large, batch.length);
+        if (this.heldRows >= this.holdRows || this.yielding) await this.commitHeld();
+      });
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
+  }
+
+  private async insert(table: string, key: string[], kinds: ReturnType<typeof columnsOf>, json: string | null, large: Row[], count: number): Promise<void> {
+    const db = await this.db();
+    const written = this.written.get(table);
+    if (written && written.key.join("\u0000") !== key.join("\u0000")) await this.commitHeld(); // one key per table and commit
+    await this.ensureColumns(db, table, kinds);
+    const columns = this.tables.get(table)!;
+    const types: [string, string][] = [...kinds].map(([name]) => [name, columns.get(name.toLowerCase())!.type]);
+    const file = path.join(this.root, STAGING_DIR, `${this.tag}-${(this.sequence++).toString(36)}.json`);
+    try {
+      if (json !== null) await writeFile(file, json);
+      await this.begin(db);
+      if (!this.written.has(table)) {
+        const before = (await db.runAndReadAll(`SELECT coalesce(max(rowid), -1)::BIGINT FROM ${q(table)}`)).getRows()[0]![0] as bigint;
+        this.written.set(table, { key, before, calls: 0 });
+      }
+      if (json !== null) await this.load(db, insertBatch(table, file, types));
+      for (const row of large) {
+        const { sql, values } = insertRow(table, row, new Map([...columns].map(([lower, c]) => [lower, c.type])));
+        await this.load(db, sql, values);
+      }
+    } catch (error) {
+      await this.rollback();
+      throw error;
+    } finally {
+      await rm(file, { force: true });
+    }
+    this.written.get(table)!.calls++;
+    this.heldRows += count;
+  }
+
+  /**
+   * Makes the table, or its new columns: a writer that commits each call, in the call's transaction (a failed call
+   * leaves no column behind); a bulk writer, in a transaction of its own after committing what it holds, so that
+   * others see the table at once and its rows' transactions make nothing.
+   */
+  private async ensureColumns(db: DuckDBConnection, table: string, kinds: ReturnType<typeof columnsOf>): Promise<void> {
+    let columns = await this.tableColumns(db, table);
+    const added = [...kinds].filter(([name]) => !columns.has(name.toLowerCase()));
+    if (added.length === 0) return;
+    if (this.holdRows > 0) await this.commitHeld();
+    await this.begin(db);
+    try {
+      if (columns.size === 0) {
+        await db.run(`CREATE TABLE IF NOT EXISTS ${q(table)} (${added.map(([name, kind]) => `${q(name)} ${DUCK_TYPES[kind]}`).join(", ")})`);
+        this.tables.delete(table);
+        columns = await this.tableColumns(db, table);
+      }
+      for (const [name, kind] of added) {
+        if (columns.has(name.toLowerCase())) continue;
+        await db.run(`ALTER TABLE ${q(table)} ADD COLUMN IF NOT EXISTS ${q(name)} ${DUCK_TYPES[kind]}`);
+        columns.set(name.toLowerCase(), { name, type: DUCK_TYPES[kind] });
+      }
+      if (this.holdRows > 0) await this.commitHeld();
+    } catch (error) {
+      await this.rollback();
+      throw error;
+    }
+  }
+
+  /**
+   * The table's columns (none when it does not exist), read once per writer. A table made with a key constraint (by an
+   * earlier version) is made again without one, its rows kept: its key would refuse a row whose old one goes at commit.
+   */
+  private async tableColumns(db: DuckDBConnection, table: string): Promise<Columns> {
+    const cached = this.tables.get(table);
+    if (cached) return cached;
+    const read = async () =>
+      (
+        await db.runAndReadAll(
+          "SELECT column_name, data_type, (SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND constraint_type IN ('PRIMARY KEY', 'UNIQUE'))::INT FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 ORDER BY ordinal_position",
+          [table],
+        )
+      ).getRows();
+    let rows = await read();
+    if (rows.length > 0 && Number(rows[0]![2]) > 0) {
+      await this.commitHeld();
+      const rebuilt = q(`tributary_rebuild_${this.tag}`);
+      await this.begin(db);
+      try {
+        await db.run(`CREATE TABLE ${rebuilt} AS SELECT * FROM ${q(table)}; DROP TABLE ${q(table)}; ALTER TABLE ${rebuilt} RENAME TO ${q(table)}`);
+        await this.commitHeld();
+      } catch (error) {
+        await this.rollback();
+        throw error;
+      }
+      rows = await read();
+    }
+    const columns: Columns = new Map(rows.map((r) => [String(r[0]).toLowerCase(), { name: String(r[0]), type: String(r[1]) }]));
+    if (columns.size > 0) this.tables.set(table, columns);
+    return columns;
+  }
+
+  /** Opens the write transaction, with the file's lock, if it is not open. */
+  private async begin(db: DuckDBConnection): Promise<void> {
+    if (this.open) return;
+    await lockFile(this.shared!, this);
+    try {
+      await db.run("BEGIN TRANSACTION");
+    } catch (error) {
+      unlockFile(this.shared!, this);
+      throw error;
+    }
+    this.open = true;
+  }
+
+  /** DuckDB reads a batch file. Its own method (as commit), so that a test can make it fail. */
+  private async load(db: DuckDBConnection, sql: string, values?: (string | number | boolean | null)[]): Promise<void> {
+    await db.run(sql, values);
+  }
+
+  /** Keeps one row per key in the tables written, and commits; rolls back on any error. */
+  private async commitHeld(): Promise<void> {
+    if (!this.open) return;
+    const db = this.connection!;
+    try {
+      for (const [table, { key, before, calls }] of this.written) for (const sql of replaceStatements(table, key, before, calls > 1)) await db.run(sql);
+      await this.commit(db);
+    } catch (error) {
+      await this.rollback();
+      throw error;
+    }
+    this.finish();
+  }
+
+  /** Its own method, so that a test can make a commit fail. */
+  private async commit(db: DuckDBConnection): Promise<void> {
+    await db.run("COMMIT");
+  }
+
+  private async rollback(): Promise<void> {
+    if (!this.open) return;
+    await this.connection?.run("ROLLBACK").catch(() => {});
+    this.tables.clear(); // tables or columns made in it are gone
+    this.finish();
+  }
+
+  private finish(): void {
+    this.open = false;
+    this.written.clear();
+    this.heldRows = 0;
+    this.yielding = false;
+    if (this.shared) unlockFile(this.shared, this);
+  }
+
+  /**
+   * Another writer waits for the file: commit what is held at the end of the current call, or now when idle, so that
+   * a slow source does not keep the file from others for minutes. An error comes out at this writer's next call.
+   */
+  yieldFile(): void {
+    this.yielding = true;
+    if (this.busy > 0) return;
+    this.exclusive(() => this.commitHeld()).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+
+  private rethrowFailure(): void {
+    const failure = this.failure;
+    if (failure === undefined) return;
+    this.failure = undefined;
+    throw failure;
+  }
+
+  /** Commits what is held. */
+  flush(): Promise<void> {
+    return this.exclusive(async () => {
+      this.rethrowFailure();
+      await this.commitHeld();
+    }).catch((error: unknown) => {
+      throw localFailure(error, this.root);
+    });
+  }
+
+  /** Runs a query on the warehouse (checks and transforms), after committing what this writer holds. */
+  async query(sql: string): Promise<Record<string, unknown>[]> {
+    try {
+      return await this.exclusive(async () => {
+        this.rethrowFailure();
+        await this.commitHeld();
+        const db = await this.db();
+        // It may change a table's columns: read them again next time.
+        this.tables.clear();
+        return (await db.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+      });
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
+  }
+
+  /** Commits what is held (its error comes out here), then lets go of the warehouse. */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.exclusive(async () => {
+        await this.rollback();
+        this.connection?.closeSync();
+        this.connection = undefined;
+        this.tables.clear();
+        if (this.shared) {
+          this.shared = undefined;
+          releaseWarehouse(this.file);
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { gmailCallbackBodySchema, gmailGroupsBodySchema, gmailTestBodySchema, SOURCE_MESSAGES, type CallbackResponse } from "../../../../contract/sources.js";
+import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, gmailManifest } from "../../../../contract/integrations/gmail.js";
+import { insertCredential, updateCredential } from "../../../db/sources.js";
+import { authUrlCall, parseBody, recordVerification } from "../kit/setup.js";
+import { SetupError, type SourcePlugin } from "../plugin.js";
+import { delegationInstructions, exchangeGmailCode, gmailAuthUrl, listGoogleGroups, testGmailConnection, testIndividualMailbox, type GmailTokens } from "./auth.js";
+import { gmailConfig, gmailOAuthConfig } from "./config.js";
+import { readGmail } from "./reader.js";
+
+export const gmailPlugin: SourcePlugin = {
+  manifest: gmailManifest,
+  reader: { credential: true, read: readGmail },
+  // An individual mailbox tests itself; otherwise the verified admin is the one the source names.
+  verificationCovers: (v, settings) =>
+    settings.gmail_extraction_scope === "INDIVIDUAL" ||
+    (typeof settings.admin_email === "string" && v.admin_email?.toLowerCase() === settings.admin_email.toLowerCase()),
+  setup: {
+    get_auth_options: {
+      method: "GET",
+      run: async () => ({ options: GMAIL_AUTH_MODES.map(({ mode, label }) => ({ mode, label })), default: DEFAULT_GMAIL_AUTH_MODE }),
+    },
+    /** INDIVIDUAL mode: Google's OAuth consent for one mailbox. */
+    auth_url: authUrlCall(() => gmailOAuthConfig(), gmailAuthUrl),
+    /**
+     * With `code`: the INDIVIDUAL OAuth return; tokens are sealed, verified later by test_connection. With `mode`: a
+     * service-account mode, no redirect; the credential records the mode and Tributary's service account, and the
+     * answer carries the domain-wide-delegation instructions. The default mode needs no verification.
+     */
+    callback: {
+      method: "POST",
+      async run(ctx) {
+        const body = parseBody(gmailCallbackBodySchema, await ctx.body());
+        const { db, secrets } = ctx.services;
+        if (body.code) {
+          const { tokens, email } = await exchangeGmailCode(gmailOAuthConfig(), ctx.redirectUri, body.code);
+          const credential = await insertCredential(db, ctx.userId, {
+            integrationName: "gmail",
+            secret: secrets.seal(tokens),
+            metadata: { mode: "individual", email, authenticated_at: new Date().toISOString() },
+          });
+          const answer: CallbackResponse = { credential_id: credential.id, instructions: null, setup_verified: false, message: `Signed in as ${email}. Test the connection to finish.` };
+          return answer;
+        }
+        const mode = body.mode!;
+        const { instructions, serviceAccountEmail, clientId } = delegationInstructions(gmailConfig());
+        const credential = await insertCredential(db, ctx.userId, {
+          integrationName: "gmail",
+          secret: null,
+          metadata: { mode, service_account_email: serviceAccountEmail, client_id: clientId, authenticated_at: new Date().toISOString() },
+        });
+        const verified = mode === DEFAULT_GMAIL_AUTH_MODE;
+        const answer: CallbackResponse = {
+          credential_id: credential.id,
+          instructions,
+          setup_verified: verified,
+          message: verified ? "Gmail authenticated." : "Follow the instructions, then test the connection.",
+        };
+        return answer;
+      },
+    },
+    "get-groups": {
+      method: "POST",
+      async run(ctx) {
+        const { credential_id, admin_email } = parseBody(gmailGroupsBodySchema, await ctx.body());
+        await ctx.ownedCredential(credential_id);
+        return { groups: await listGoogleGroups(gmailConfig(), admin_email) };
+      },
+    },
+    test_connection: {
+      method: "POST",
+      async run(ctx) {
+        const { credential_id, admin_email, group_ids } = parseBody(gmailTestBodySchema, await ctx.body());
+        const credential = await ctx.ownedCredential(credential_id);
+        const { db, secrets } = ctx.services;
+        const individual = credential.metadata.mode === "individual";
+        if (!individual && !admin_email) throw new SetupError(400, SOURCE_MESSAGES.adminEmailRequired);
+        const scope = individual ? "INDIVIDUAL" : group_ids?.length ? "GROUP" : "ORG";
+        if (individual && !credential.secret) throw new SetupError(409, "This Gmail credential holds no token. Please authenticate again.");
+        const verification = await recordVerification(ctx, credential, { scope, admin_email, group_ids }, () =>
+          individual
+            ? testIndividualMailbox(gmailOAuthConfig(), secrets.open<GmailTokens>(credential.secret!), (tokens) =>
+                updateCredential(db, ctx.userId, credential.id, { secret: secrets.seal(tokens) }),
+              )
+            : testGmailConnection(gmailConfig(), admin_email!, group_ids),
+        );
+        return { status: verification.status, message: verification.message };
+      },
+    },
+  },
+};

@@ -1,0 +1,266 @@
+import { admin } from "@googleapis/admin";
+import { gmail, type gmail_v1 } from "@googleapis/gmail";
+import { gmailConfig, gmailOAuthConfig } from "./config.js";
+import { delegatedClient, DIRECTORY_SCOPE, DIRECTORY_USER_SCOPE, GMAIL_SCOPE, oauthClient, type GmailTokens } from "./auth.js";
+import { providerTimeoutMs } from "../../../lib/outbound.js";
+import { decodeEntities, inWindow, PermanentReadError, withRateLimit } from "../kit/index.js";
+import type { ReaderContext } from "../plugin.js";
+import type { EmailMessage, SourceRecord } from "../records.js";
+
+/**
+ * Gmail through the official clients (@googleapis/gmail, @googleapis/admin on
+ * google-auth-library): the mailboxes in scope (the signed-in user's own for
+ * INDIVIDUAL; for GROUP the group's members, for ORG the Workspace's users,
+ * both listed with the Admin SDK as the source's admin), then per mailbox
+ * users.messages.list with q=after:/before: (epoch seconds) page by page and
+ * users.messages.get format=full, the MIME tree decoded to body_text.
+ *
+ * The clients' own retries are off (`retry: false`): a 429 waits as long as
+ * its Retry-After asks (within reason), anything else is classified here.
+ */
+
+const NO_RETRY = { retry: false } as const;
+
+interface GoogleErrorLike {
+  status?: number;
+  code?: string | number;
+  message?: string;
+  response?: { status?: number; headers?: unknown; data?: { error?: string | { message?: string }; error_description?: string } };
+}
+
+const statusOf = (error: unknown) => {
+  const e = error as GoogleErrorLike;
+  return e?.response?.status ?? (typeof e?.status === "number" ? e.status : undefined);
+};
+
+function header(headers: unknown, name: string): string | null {
+  if (!headers) return null;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
+  const value = (headers as Record<string, unknown>)[name];
+  return typeof value === "string" ? value : null;
+}
+
+/** A Google call with 429 handling; anything else it throws is classified by `classify`. */
+async function call<T>(work: () => Promise<T>, what: string, fix: string): Promise<T> {
+  try {
+    return await withRateLimit("Google", work, (error) => (error instanceof Error && statusOf(error) === 429 ? header((error as GoogleErrorLike).response?.headers, "retry-after") : false));
+  } catch (error) {
+    throw classify(error, what, fix);
+  }
+}
+
+function classify(error: unknown, what: string, fix: string): Error {
+  if (error instanceof PermanentReadError) return error;
+  const e = error as GoogleErrorLike;
+  const data = e?.response?.data;
+  const status = statusOf(error);
+  if (/limiting Tributary's requests/.test(e?.message ?? "")) return error as Error;
+  const detail = (typeof data?.error === "object" ? data.error.message : data?.error_description || (typeof data?.error === "string" ? data.error : undefined)) ?? e?.message ?? `status ${status}`;
+  const reason = String(detail).replace(/\.$/, "");
+  if (status === undefined && !data) return new Error(`Google could not be reached to ${what} (${reason}); the sync will try again.`);
+  if (status !== undefined && (status >= 500 || status === 429)) return new Error(`Google answered ${status} while trying to ${what} (${reason}); the sync will try again.`);
+  return new PermanentReadError(`Google refused to ${what} (${reason}). ${fix}`);
+}
+
+/* ---- MIME ------------------------------------------------------------------------------------------------ */
+
+type Part = gmail_v1.Schema$MessagePart;
+
+const headerOf = (part: Part | undefined, name: string) => part?.headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? "";
+
+function findPart(part: Part | undefined, mimeType: string): Part | null {
+  if (!part) return null;
+  const disposition = headerOf(part, "Content-Disposition").toLowerCase();
+  if (part.mimeType?.toLowerCase() === mimeType && part.body?.data && !part.filename && !disposition.startsWith("attachment")) return part;
+  for (const child of part.parts ?? []) {
+    const found = findPart(child, mimeType);
+    if (found) return found;
+  }
+  return null;
+}
+
+function decodePart(part: Part): string {
+  const bytes = Buffer.from(part.body?.data ?? "", "base64url");
+  const charset = /charset="?([^";\s]+)"?/i.exec(headerOf(part, "Content-Type"))?.[1] ?? "utf-8";
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder("utf-8").decode(bytes);
+  }
+}
+
+/** Readable text from HTML: no scripts or styles, block ends as line breaks, entities decoded. */
+export function htmlToText(html: string): string {
+  return decodeEntities(
+    html
+      .replace(/<!--[\s\S]*?-->/g, "")
+      .replace(/<(script|style|head|title)\b[\s\S]*?<\/\1\s*>/gi, "")
+      .replace(/<br\s*\/?>/gi, "\n")
+      .replace(/<\/(p|div|li|tr|h[1-6]|blockquote|pre)\s*>/gi, "\n")
+      .replace(/<li\b[^>]*>/gi, "- ")
+      .replace(/<[^>]+>/g, ""),
+  )
+    .replace(/[ \t\u00a0]+/g, " ")
+    .replace(/ *\n */g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** The body as text: text/plain preferred, else text/html without its markup. */
+export function bodyText(payload: Part | undefined): string {
+  const plain = findPart(payload, "text/plain");
+  if (plain) return decodePart(plain).replace(/\r\n/g, "\n").trim();
+  const html = findPart(payload, "text/html");
+  return html ? htmlToText(decodePart(html)) : "";
+}
+
+/** An address list header split at the commas between addresses (not those inside quotes or <>). */
+export function addresses(value: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  let quoted = false;
+  let angle = 0;
+  for (const ch of value) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === "<") angle++;
+    else if (!quoted && ch === ">") angle = Math.max(0, angle - 1);
+    if (ch === "," && !quoted && angle === 0) {
+      if (current.trim()) out.push(current.trim());
+      current = "";
+    } else current += ch;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}
+
+export function toEmailMessage(message: gmail_v1.Schema$Message, mailbox: string): EmailMessage {
+  const payload = message.payload ?? undefined;
+  const internal = Number(message.internalDate);
+  const sentAt = Number.isFinite(internal) && message.internalDate ? new Date(internal) : new Date(headerOf(payload, "Date"));
+  return {
+    id: message.id ?? "",
+    thread_id: message.threadId ?? "",
+    from: headerOf(payload, "From"),
+    to: addresses(headerOf(payload, "To")),
+    cc: addresses(headerOf(payload, "Cc")),
+    subject: headerOf(payload, "Subject"),
+    sent_at: sentAt,
+    snippet: decodeEntities(message.snippet ?? ""),
+    body_text: bodyText(payload),
+    labels: message.labelIds ?? [],
+    mailbox,
+  };
+}
+
+/* ---- reading ---------------------------------------------------------------------------------------------- */
+
+interface Mailbox {
+  /** users.messages' userId: the address, or "me" for the signed-in user. */
+  userId: string;
+  address: string;
+  api: gmail_v1.Gmail;
+  fix: string;
+  /** Waits for refreshed tokens to be stored. */
+  settle?: () => Promise<void>;
+}
+
+async function* delegatedMailboxes(context: ReaderContext): AsyncGenerator<Mailbox> {
+  const config = gmailConfig();
+  const metadata = context.source.metadata;
+  const adminEmail = String(metadata.admin_email ?? "");
+  if (!adminEmail) throw new PermanentReadError("The Gmail source names no Workspace admin. Create the source again with the admin's e-mail.");
+  const delegationFix = (scopes: string[], who: string) =>
+    `A Workspace super administrator must grant Tributary's service account domain-wide delegation for ${scopes.join(", ")} (Admin console → Security → API controls → Domain-wide delegation), and ${who}.`;
+  const group = metadata.gmail_extraction_scope === "GROUP" ? String(metadata.gmail_group_id ?? "") : null;
+  const scopes = group ? [DIRECTORY_SCOPE] : [DIRECTORY_USER_SCOPE];
+  const directory = admin({ version: "directory_v1", auth: delegatedClient(config, adminEmail, scopes, providerTimeoutMs()) as any, rootUrl: `${config.adminBaseUrl}/`, timeout: providerTimeoutMs() });
+  const directoryFix = delegationFix(scopes, `${adminEmail} must be an administrator of the Workspace`);
+  const addresses: string[] = [];
+  let pageToken: string | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    if (group) {
+      const groupName = String(metadata.gmail_group_email ?? metadata.gmail_group_name ?? group);
+      const { data } = await call(
+        () => directory.members.list({ groupKey: group, maxResults: 200, pageToken, includeDerivedMembership: true }, NO_RETRY),
+        `list the members of the group ${groupName}`,
+        directoryFix,
+      );
+      for (const m of data.members ?? []) if (m.email && (m.type ?? "USER") === "USER" && (m.status ?? "ACTIVE") === "ACTIVE") addresses.push(m.email.toLowerCase());
+      pageToken = data.nextPageToken ?? undefined;
+    } else {
+      const { data } = await call(() => directory.users.list({ customer: "my_customer", maxResults: 500, pageToken }, NO_RETRY), "list the Workspace's users", directoryFix);
+      for (const u of data.users ?? []) if (u.primaryEmail && !u.suspended && !u.archived) addresses.push(u.primaryEmail.toLowerCase());
+      pageToken = data.nextPageToken ?? undefined;
+    }
+    if (!pageToken) break;
+  }
+  for (const address of [...new Set(addresses)].sort()) {
+    yield {
+      userId: address,
+      address,
+      api: gmail({ version: "v1", auth: delegatedClient(config, address, [GMAIL_SCOPE], providerTimeoutMs()) as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: providerTimeoutMs() }),
+      fix: delegationFix([GMAIL_SCOPE], `${address} must still be an active user of the Workspace`),
+    };
+  }
+}
+
+function individualMailbox(context: ReaderContext): Mailbox {
+  const config = gmailOAuthConfig();
+  if (!context.credential.secret) throw new PermanentReadError("The Gmail credential holds no token. Create the source again to sign in with Google.");
+  const tokens = context.services.secrets.open<GmailTokens>(context.credential.secret);
+  const client = oauthClient(config, "", tokens, providerTimeoutMs());
+  // google-auth-library refreshes an expired access token with the refresh token; keep the new one.
+  let saving: Promise<void> = Promise.resolve();
+  client.on("tokens", (t) => {
+    const next: GmailTokens = { access_token: t.access_token ?? tokens.access_token, refresh_token: t.refresh_token ?? tokens.refresh_token, expiry_date: t.expiry_date ?? null };
+    saving = saving.then(() => context.saveSecret(next));
+  });
+  const address = String(context.credential.metadata.email ?? "");
+  return {
+    userId: "me",
+    address,
+    api: gmail({ version: "v1", auth: client as any, rootUrl: `${config.gmailBaseUrl}/`, timeout: providerTimeoutMs() }),
+    fix: `${address || "The mailbox's owner"} must sign in with Google again and allow read-only mail access: create the Gmail source again.`,
+    settle: () => saving,
+  };
+}
+
+export async function* readGmail(context: ReaderContext): AsyncGenerator<SourceRecord> {
+  const individual = context.source.metadata.gmail_extraction_scope === "INDIVIDUAL" || context.credential.metadata.mode === "individual";
+  const mailboxes = individual ? [individualMailbox(context)] : delegatedMailboxes(context);
+  const { from, to } = context.window;
+  // Gmail's after:/before: take epoch seconds; the exact bounds are applied to internalDate below.
+  const q = `after:${Math.floor(from.getTime() / 1000) - 1} before:${Math.ceil(to.getTime() / 1000) + 1}`;
+  for await (const mailbox of mailboxes) {
+    const label = mailbox.address ? `the mailbox ${mailbox.address}` : "the mailbox";
+    let pageToken: string | undefined;
+    for (let page = 0; page < 10_000; page++) {
+      const { data } = await call(
+        () => mailbox.api.users.messages.list({ userId: mailbox.userId, q, maxResults: 500, pageToken, includeSpamTrash: false }, NO_RETRY),
+        `list the messages of ${label}`,
+        mailbox.fix,
+      );
+      for (const ref of data.messages ?? []) {
+        if (!ref.id) continue;
+        const message = await call(
+          async () => {
+            try {
+              return (await mailbox.api.users.messages.get({ userId: mailbox.userId, id: ref.id!, format: "full" }, NO_RETRY)).data;
+            } catch (error) {
+              if (statusOf(error) === 404) return null; // deleted since it was listed
+              throw error;
+            }
+          },
+          `read a message of ${label}`,
+          mailbox.fix,
+        );
+        if (!message) continue;
+        const email = toEmailMessage(message, mailbox.address);
+        if (!Number.isNaN(email.sent_at.getTime()) && inWindow(email.sent_at, context.window)) yield { kind: "message", message: email };
+      }
+      pageToken = data.nextPageToken ?? undefined;
+      if (!pageToken) break;
+    }
+    await mailbox.settle?.();
+  }
+}

@@ -1,0 +1,178 @@
+import type { Row } from "../destinations/writer.js";
+import { safeId } from "./kit/ids.js";
+
+/**
+ * The records a source yields (a meeting with its transcript, or an e-mail) and the files and rows a sync
+ * makes of them. Record ids come from the provider's own ids, never from the window read, so overlapping
+ * reads meet the same records.
+ */
+
+export interface Person {
+  id: string;
+  name: string;
+  email: string;
+  title: string;
+  company: string;
+  affiliation: "Internal" | "External";
+}
+
+export interface Utterance {
+  /** 0-based position in the meeting. */
+  index: number;
+  speaker: Person;
+  /** Milliseconds from the meeting's start. */
+  startMs: number;
+  endMs: number;
+  text: string;
+  /** The agenda item this was said under. */
+  topic: string;
+}
+
+export interface Meeting {
+  /** Stable: derived from the source id, the day and the meeting's number that day. */
+  id: string;
+  title: string;
+  startedAt: Date;
+  durationMs: number;
+  account: string;
+  host: Person;
+  participants: Person[];
+  agenda: string[];
+  utterances: Utterance[];
+}
+
+export interface EmailMessage {
+  /** Gmail's message id. */
+  id: string;
+  thread_id: string;
+  /** The From header, as sent ("Name <address>"). */
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  sent_at: Date;
+  snippet: string;
+  /** The text/plain part, else the text/html part with its markup removed. */
+  body_text: string;
+  labels: string[];
+  /** The mailbox the message was read from (an e-mail address). */
+  mailbox: string;
+}
+
+export type SourceRecord = { kind: "meeting"; meeting: Meeting } | { kind: "message"; message: EmailMessage };
+
+/* ---- meeting renderings ------------------------------------------------------------------------------ */
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** "00" to "99" and "000" to "999", made once: a transcript's cue times take four of them per line. */
+const PAD2 = Array.from({ length: 100 }, (_, i) => pad(i));
+const PAD3 = Array.from({ length: 1000 }, (_, i) => pad(i, 3));
+
+function timestamp(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  return `${PAD2[h] ?? pad(h)}:${PAD2[m]}:${PAD2[s]}.${PAD3[ms % 1000] ?? pad(ms % 1000, 3)}`;
+}
+
+/** Zoom's cloud-recording transcript: WebVTT, numbered cues, "Speaker Name: text". */
+export function toVtt(meeting: Meeting): string {
+  // Lines are pushed, not mapped: an inlined map's holey array loses the fast join.
+  const cues: string[] = [];
+  for (const u of meeting.utterances) cues.push(`${u.index + 1}\n${timestamp(u.startMs)} --> ${timestamp(u.endMs)}\n${u.speaker.name}: ${u.text}\n`);
+  return `WEBVTT\n\n${cues.join("\n")}`;
+}
+
+/** A plain-text transcript: "[hh:mm:ss] Speaker: text" per line. */
+export function toText(meeting: Meeting): string {
+  const lines: string[] = [];
+  for (const u of meeting.utterances) lines.push(`[${timestamp(u.startMs).slice(0, 8)}] ${u.speaker.name}: ${u.text}`);
+  return lines.join("\n") + "\n";
+}
+
+/** Gong's call shape: metaData, parties, and the transcript as monologues of sentences. */
+export function toGongCall(meeting: Meeting) {
+  const monologues: { speakerId: string; topic: string; sentences: { start: number; end: number; text: string }[] }[] = [];
+  for (const u of meeting.utterances) {
+    const last = monologues[monologues.length - 1];
+    const sentences = u.text.match(/[^.!?]+[.!?]*/g)?.map((s) => s.trim()).filter(Boolean) ?? [u.text];
+    const span = u.endMs - u.startMs;
+    const total = sentences.reduce((n, s) => n + s.length, 0);
+    let at = u.startMs;
+    const timed = sentences.map((text) => {
+      const end = at + Math.round((span * text.length) / total);
+      const sentence = { start: at, end, text };
+      at = end;
+      return sentence;
+    });
+    if (last && last.speakerId === u.speaker.id && last.topic === u.topic) last.sentences.push(...timed);
+    else monologues.push({ speakerId: u.speaker.id, topic: u.topic, sentences: timed });
+  }
+  return {
+    metaData: {
+      id: meeting.id,
+      title: meeting.title,
+      started: meeting.startedAt.toISOString(),
+      duration: Math.round(meeting.durationMs / 1000),
+      primaryUserId: meeting.host.id,
+      direction: "Conference",
+      system: "Zoom",
+      scope: "External",
+      media: "Video",
+      language: "eng",
+    },
+    parties: meeting.participants.map((p) => ({
+      id: p.id,
+      speakerId: p.id,
+      name: p.name,
+      emailAddress: p.email,
+      title: p.title,
+      affiliation: p.affiliation,
+      methods: ["Attendee"],
+    })),
+    transcript: monologues,
+  };
+}
+
+/* ---- e-mail renderings ------------------------------------------------------------------------------ */
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+function messageJson(m: EmailMessage) {
+  return { ...m, sent_at: m.sent_at.toISOString() };
+}
+
+function messageText(m: EmailMessage): string {
+  const lines = [`From: ${m.from}`, `To: ${m.to.join(", ")}`];
+  if (m.cc.length) lines.push(`Cc: ${m.cc.join(", ")}`);
+  lines.push(`Subject: ${m.subject}`, `Date: ${m.sent_at.toISOString()}`, "", m.body_text);
+  return lines.join("\n").replace(/\n*$/, "\n");
+}
+
+/** An e-mail's objects: `<platform>/<source id>/<yyyy-mm-dd>/<message id>.json` and `.txt`. */
+export function messageFiles(platform: string, sourceId: string, m: EmailMessage): { path: string; body: string; contentType: string }[] {
+  const base = `${platform}/${sourceId}/${day(m.sent_at)}/${safeId(m.id)}`;
+  return [
+    { path: `${base}.json`, body: JSON.stringify(messageJson(m)), contentType: "application/json" },
+    { path: `${base}.txt`, body: messageText(m), contentType: "text/plain" },
+  ];
+}
+
+/** An e-mail's row in `email_messages` (key `message_id`). */
+export function messageRow(sourceId: string, m: EmailMessage): Row {
+  return {
+    message_id: m.id,
+    source_id: sourceId,
+    thread_id: m.thread_id,
+    mailbox: m.mailbox,
+    from_address: m.from,
+    to_addresses: m.to,
+    cc_addresses: m.cc,
+    subject: m.subject,
+    sent_at: m.sent_at,
+    snippet: m.snippet,
+    body_text: m.body_text,
+    labels: m.labels,
+  };
+}

@@ -1,0 +1,99 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/**
+ * The rule for hosts a user gives (DESIGN.md §6): the server resolves the name once, refuses it when any of its
+ * addresses is not on the public internet, and connects to the very address it checked — so a DNS answer that
+ * changes between the check and the connection (rebinding) cannot send it elsewhere. Loopback and private networks
+ * are allowed only when the operator says so (TRIBUTARY_ALLOW_PRIVATE_HOSTS=true: the tests, a self-hosted database
+ * on the same network); cloud metadata services, multicast, broadcast and reserved ranges never are.
+ */
+
+/** The ranges (ipaddr.js's names) TRIBUTARY_ALLOW_PRIVATE_HOSTS opens; "unicast" is ipaddr.js's name for public. */
+const PRIVATE_RANGES = new Set(["loopback", "private", "linkLocal", "carrierGradeNat", "uniqueLocal"]);
+
+/** Cloud metadata and host services reachable from inside a cloud VM: never a user's database. */
+const METADATA_ADDRESSES = new Set(["169.254.169.254", "169.254.170.2", "169.254.169.123", "168.63.129.16", "100.100.100.200", "fd00:ec2::254"]);
+
+/** The settings the rule reads (process.env, or a test's own). */
+export type Settings = Readonly<Record<string, string | undefined>>;
+
+export function privateHostsAllowed(env: Settings = process.env): boolean {
+  return env.TRIBUTARY_ALLOW_PRIVATE_HOSTS?.trim().toLowerCase() === "true";
+}
+
+/** An address as ipaddr.js parses it, an IPv4-mapped IPv6 address (::ffff:10.0.0.1) as the IPv4 address it is. */
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const ip = ipaddr.parse(address);
+  return ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+}
+
+/** Whether the server may connect to `address` (an IP literal) for a user. */
+export function addressAllowed(address: string, options: { allowPrivate?: boolean } = {}): boolean {
+  if (isIP(address) === 0) return false;
+  const ip = parsed(address);
+  if (METADATA_ADDRESSES.has(ip.toNormalizedString()) || METADATA_ADDRESSES.has(ip.toString())) return false;
+  const range = ip.range();
+  return range === "unicast" || (options.allowPrivate === true && PRIVATE_RANGES.has(range));
+}
+
+/** A host refused by the rule: a 4xx with this sentence, the user can fix it. */
+export class RefusedHostError extends Error {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(
+      address === host
+        ? `${host} is not a public address: Tributary connects only to hosts on the public internet`
+        : `${host} resolves to ${address}, which is not a public address: Tributary connects only to hosts on the public internet`,
+    );
+    this.name = "RefusedHostError";
+  }
+}
+
+/** A name that does not resolve. */
+export class HostNotFoundError extends Error {
+  constructor(readonly host: string) {
+    super(`host ${host} was not found`);
+    this.name = "HostNotFoundError";
+  }
+}
+
+export interface CheckedHost {
+  /** The name the user gave (for TLS: the certificate's name to check). */
+  host: string;
+  /** The address that was checked: connect to this one, never to `host` again. */
+  address: string;
+  family: 4 | 6;
+}
+
+export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+/**
+ * Resolves `host` once and answers the address to connect to; throws RefusedHostError when one of its addresses is
+ * not allowed (an attacker's name may mix a public address with a private one), HostNotFoundError when it has none.
+ */
+export async function resolvePublicHost(host: string, options: { env?: Settings; lookup?: Lookup } = {}): Promise<CheckedHost> {
+  const allowPrivate = privateHostsAllowed(options.env);
+  const literal = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  let addresses: { address: string; family: number }[];
+  if (isIP(literal) !== 0) addresses = [{ address: literal, family: isIP(literal) }];
+  else {
+    try {
+      addresses = await (options.lookup ?? systemLookup)(host);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "ENOTFOUND" || code === "ENODATA" || code === "EAI_NONAME") throw new HostNotFoundError(host);
+      throw error;
+    }
+  }
+  if (addresses.length === 0) throw new HostNotFoundError(host);
+  for (const { address } of addresses) if (!addressAllowed(address, { allowPrivate })) throw new RefusedHostError(host, address);
+  const first = addresses[0]!;
+  const ip = parsed(first.address);
+  return { host, address: ip.toString(), family: ip.kind() === "ipv4" ? 4 : 6 };
+}

@@ -1,0 +1,134 @@
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/client.js";
+import { lockRuns, type Executor, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { heartbeatSettings, keepBeating } from "./heartbeat.js";
+import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "./recovery.js";
+import { latestSlot } from "./schedule.js";
+
+/**
+ * The one runs engine: syncs and transforms are both runs of it. A run is a row of its kind's run table plus a job
+ * on its kind's stately queue with the connector or transform id (the run's key) as singletonKey, so one run at a
+ * time per key across every worker process; retried with pg-boss's backoff, kept alive by heartbeats, recovered
+ * when its worker dies, recorded with its attempts, counts and error. See docs/decisions/2026-11-25-runs-heartbeat.md.
+ */
+
+/** A failure retrying cannot fix: the run fails at once with this message. */
+export class PermanentRunError extends Error {}
+
+export interface RunLog {
+  info: (o: object, m: string) => void;
+  warn: (o: object, m: string) => void;
+}
+
+/** What makes one kind of run (a sync, a transform run) differ from another: passed in, never branched on. */
+export interface RunKind<Row> {
+  /** "sync", "transform": names its log lines and its lock. */
+  name: string;
+  queue: string;
+  retryLimit: number;
+  runs: Omit<RunTableQueries, "insert"> & { insert(db: Executor, values: { key: string; ownerId: string; trigger: string }): Promise<Row> };
+  /** Keeps the key's own record in step with its runs (a transform's status, a connector's last_synced_at). */
+  onStatus?: (db: Executor, key: string, status: RunStatus, at: Date) => Promise<void>;
+  /** Every key whose schedule is active, with its newest run: one query per pass, however many keys there are. */
+  scheduled: (db: Database) => Promise<ScheduledKey[]>;
+}
+
+/** Records a queued run and sends its job; null when the key already has a run queued or running. */
+export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, boss: PgBoss, owner: { key: string; ownerId: string }, trigger: string): Promise<Row | null> {
+  const run = await db.transaction(async (tx) => {
+    await lockRuns(tx, `${kind.name}-run:${owner.key}`);
+    if (await kind.runs.hasOpen(tx, owner.key)) return null;
+    // The key's own row first: every write also locks its owner's users row (the data version, migration 0004), so
+    // a statement that holds the key's row and waits for that one can never wait on this transaction too.
+    await kind.onStatus?.(tx, owner.key, "queued", new Date());
+    return kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger });
+  });
+  if (!run) return null;
+  const jobId = await boss.send(kind.queue, { runId: run.id }, { singletonKey: owner.key });
+  if (!jobId) {
+    await kind.runs.remove(db, run.id);
+    return null;
+  }
+  await kind.runs.update(db, run.id, { jobId });
+  return run;
+}
+
+/** One attempt's work: `startedAt` is the first attempt's start (every retry reads the same window). Answers what to record. */
+export type RunWork = (run: { id: string; key: string; startedAt: Date }) => Promise<RunValues>;
+
+/** Runs one queued run: a retried job (worker died, transient error) picks the same run up again. */
+export async function performRun(kind: RunKind<unknown>, db: Database, runId: string, work: RunWork, log?: RunLog): Promise<void> {
+  const run = await kind.runs.find(db, runId);
+  if (!run || run.status === "succeeded" || run.status === "failed") return;
+  const attempts = run.attempts + 1;
+  const startedAt = run.startedAt ?? new Date();
+  await kind.runs.markRunning(db, run.id, { startedAt, attempts });
+  await kind.onStatus?.(db, run.key, "running", startedAt);
+  const stopBeating = keepBeating(
+    async () => {
+      if (!(await kind.runs.beat(db, run.id))) log?.warn({ runId }, `${kind.name} run is no longer running here (taken back as lost?)`);
+    },
+    heartbeatSettings().intervalSeconds,
+    (error) => log?.warn({ runId, err: (error as Error).message }, `${kind.name} run heartbeat failed`),
+  );
+  try {
+    const result = await work({ id: run.id, key: run.key, startedAt });
+    const finishedAt = new Date();
+    await kind.runs.update(db, run.id, { status: "succeeded", finishedAt, ...result, error: null });
+    await kind.onStatus?.(db, run.key, "succeeded", finishedAt);
+    log?.info({ runId, ...result }, `${kind.name} run succeeded`);
+  } catch (error) {
+    const message = (error as Error).message || String(error);
+    if (error instanceof PermanentRunError || attempts > kind.retryLimit) {
+      const finishedAt = new Date();
+      await kind.runs.update(db, run.id, { status: "failed", finishedAt, error: message });
+      await kind.onStatus?.(db, run.key, "failed", finishedAt);
+      log?.warn({ runId, err: error }, `${kind.name} run failed`);
+      return;
+    }
+    await kind.runs.update(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}` });
+    await kind.onStatus?.(db, run.key, "queued", new Date());
+    throw error;
+  } finally {
+    stopBeating();
+  }
+}
+
+/** Records a lost run's outcome, and its key's status, only while the run is still open under its old job. */
+function settleLost(kind: RunKind<unknown>, db: Database) {
+  return async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
+    if (!(await kind.runs.updateOpen(db, run.id, run.jobId, outcome))) return false;
+    await kind.onStatus?.(db, run.key, outcome.status, new Date());
+    return true;
+  };
+}
+
+/** Queues again, or fails, the runs whose job ended without them (see recoverLostRuns); answers how many. */
+export async function recoverLost(kind: RunKind<unknown>, db: Database, boss: PgBoss): Promise<number> {
+  const runs = (await kind.runs.openWithJobs(db)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
+  return recoverLostRuns(boss, kind.queue, kind.retryLimit, runs, settleLost(kind, db));
+}
+
+/** Queues again, or fails, the running runs whose heartbeat stopped (see recoverDeadRuns); answers how many. */
+export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, timeoutSeconds = heartbeatSettings().timeoutSeconds): Promise<number> {
+  const runs = (await kind.runs.dead(db, timeoutSeconds)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
+  if (runs.length === 0) return 0;
+  const settleDead = async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
+    if (!(await kind.runs.settleDead(db, run.id, run.jobId, timeoutSeconds, { ...outcome, heartbeatAt: null }))) return false;
+    await kind.onStatus?.(db, run.key, outcome.status, new Date());
+    return true;
+  };
+  return recoverDeadRuns(boss, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db));
+}
+
+/** Queues a run for each scheduled key whose slot (hourly or daily, spread by its id) has come and has no run yet. */
+export async function enqueueDue(kind: RunKind<{ id: string }>, db: Database, boss: PgBoss, now = new Date()): Promise<number> {
+  let queued = 0;
+  for (const scheduled of await kind.scheduled(db)) {
+    const slot = latestSlot(scheduled.key, scheduled.frequency, now);
+    if (slot.getTime() < scheduled.createdAt.getTime()) continue;
+    if (scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime()) continue;
+    if (await enqueueRun(kind, db, boss, scheduled, "schedule")) queued++;
+  }
+  return queued;
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/client.js";
+import { defineJob, type Job } from "../jobs/job.js";
+import type { Logger } from "../lib/log.js";
+import { enqueueDue, performRun, recoverDead, recoverLost, type RunKind, type RunWork } from "./engine.js";
+
+/** A run job's payload: the run it performs (its row holds the rest). */
+export const runPayload = z.object({ runId: z.string().uuid() });
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** A run queue's settings, as the environment gives them (unset or invalid: the default). */
+export interface RunQueueSettings {
+  /** Runs of different keys one worker process runs side by side. */
+  concurrency: string | undefined;
+  defaultConcurrency: number;
+  /**
+   * Seconds before pg-boss expires an active job. A dead worker's run is found by its heartbeat; the expiry is only a
+   * backstop for a run that hangs while its worker lives, so it must outlast the longest healthy run.
+   */
+  expireInSeconds: string | undefined;
+}
+
+/**
+ * The job that performs a kind's runs, one `work` per attempt: its queue is stately (one run at a time per key) and
+ * retried with pg-boss's backoff.
+ */
+export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueSettings, work: RunWork): Job {
+  return defineJob({
+    name: kind.queue,
+    schema: runPayload,
+    policy: "stately",
+    retryLimit: kind.retryLimit,
+    retryDelay: 5,
+    expireInSeconds: positive(settings.expireInSeconds, 10_800),
+    concurrency: Math.max(1, Math.floor(positive(settings.concurrency, settings.defaultConcurrency))),
+    pollingIntervalSeconds: 0.5,
+    handler: ({ runId }, { log }) => performRun(kind, db, runId, work, log),
+  });
+}
+
+async function sweepDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, log: Logger): Promise<void> {
+  const dead = await recoverDead(kind, db, boss);
+  if (dead) log.warn({ dead }, `${kind.name} runs whose worker stopped (no heartbeat): retried or failed`);
+}
+
+/**
+ * A kind's every-minute scheduler: settles dead and lost runs, then queues the runs whose slot has come. The cron
+ * comes once a minute at best, so every worker also looks for dead runs every few seconds (`sweep`; safe side by
+ * side: a run is settled by one conditional update).
+ */
+export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Database, boss: () => PgBoss): Job {
+  return defineJob({
+    name,
+    schema: z.object({}),
+    policy: "singleton",
+    cron: "* * * * *",
+    retryLimit: 0,
+    sweep: (log) => sweepDead(kind, db, boss(), log),
+    async handler(_payload, { log }) {
+      await sweepDead(kind, db, boss(), log);
+      const recovered = await recoverLost(kind, db, boss());
+      if (recovered) log.warn({ recovered }, `${kind.name} runs whose job had ended without them: queued again or failed`);
+      const queued = await enqueueDue(kind, db, boss());
+      if (queued) log.info({ queued }, `scheduled ${kind.name} runs queued`);
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/client.js";
+import { markSynced, scheduledConnectors, toSyncRun } from "../db/connectors.js";
+import { SYNC_RUN_TABLE } from "../db/runs.js";
+import { READABLE_INTEGRATIONS } from "../integrations/sources/index.js";
+import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
+import type { SyncRun } from "../../contract/connectors.js";
+
+/** Syncs as runs of the runs engine: one at a time per connector, on the stately "sync-connector" queue. */
+export const SYNC_QUEUE = "sync-connector";
+export const SCHEDULER_QUEUE = "sync-scheduler";
+export const SYNC_RETRY_LIMIT = 3;
+
+export const SYNC_RUNS: RunKind<SyncRun> = {
+  name: "sync",
+  queue: SYNC_QUEUE,
+  retryLimit: SYNC_RETRY_LIMIT,
+  runs: { ...SYNC_RUN_TABLE, insert: async (db, values) => toSyncRun(await SYNC_RUN_TABLE.insert(db, values)) },
+  // last_synced_at moves only on success.
+  onStatus: async (db, connectorId, status, at) => {
+    if (status === "succeeded") await markSynced(db, connectorId, at);
+  },
+  // Only sources the engine can read: a scheduled run that can only fail would just bury the history.
+  scheduled: (db) => scheduledConnectors(db, READABLE_INTEGRATIONS),
+};
+
+/** Records a queued run and sends its job; null when the connector already has a run queued or running. */
+export function enqueueSyncRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "manual" | "schedule"): Promise<SyncRun | null> {
+  return enqueueRun(SYNC_RUNS, db, boss, { key: connector.id, ownerId: connector.ownerId }, trigger);
+}
+
+/** Every minute: queue a run for each active connector whose slot has come. */
+export const enqueueDueRuns = (db: Database, boss: PgBoss, now = new Date()) => enqueueDue(SYNC_RUNS, db, boss, now);
+export const recoverLostSyncRuns = (db: Database, boss: PgBoss) => recoverLost(SYNC_RUNS, db, boss);
+export const recoverDeadSyncRuns = (db: Database, boss: PgBoss, timeoutSeconds?: number) => recoverDead(SYNC_RUNS, db, boss, timeoutSeconds);

@@ -1,0 +1,35 @@
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/client.js";
+import { TRANSFORM_RUN_TABLE, type RunStatus } from "../db/runs.js";
+import { scheduledTransforms, setTransformStatus, toTransformRun } from "../db/transforms.js";
+import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
+import type { TransformRun } from "../../contract/transforms.js";
+
+/** Transform runs as runs of the runs engine: one at a time per transform, on the stately "run-transform" queue. */
+export const TRANSFORM_QUEUE = "run-transform";
+export const TRANSFORM_SCHEDULER_QUEUE = "transform-scheduler";
+export const TRANSFORM_RETRY_LIMIT = 3;
+
+export type RunTrigger = "create" | "manual" | "schedule";
+
+/** transforms.status follows its latest run. */
+const STATUS_OF_RUN: Record<RunStatus, string> = { queued: "PENDING", running: "RUNNING", succeeded: "SUCCEEDED", failed: "FAILED" };
+
+export const TRANSFORM_RUNS: RunKind<TransformRun> = {
+  name: "transform",
+  queue: TRANSFORM_QUEUE,
+  retryLimit: TRANSFORM_RETRY_LIMIT,
+  runs: { ...TRANSFORM_RUN_TABLE, insert: async (db, values) => toTransformRun(await TRANSFORM_RUN_TABLE.insert(db, values)) },
+  onStatus: (db, transformId, status) => setTransformStatus(db, transformId, STATUS_OF_RUN[status]),
+  scheduled: scheduledTransforms,
+};
+
+/** Records a queued run and sends its job; null when the transform already has a run queued or running. */
+export function enqueueTransformRun(db: Database, boss: PgBoss, transform: { id: string; ownerId: string }, trigger: RunTrigger): Promise<TransformRun | null> {
+  return enqueueRun(TRANSFORM_RUNS, db, boss, { key: transform.id, ownerId: transform.ownerId }, trigger);
+}
+
+/** Every minute: queue a run for each transform (of an active connector) whose slot has come. */
+export const enqueueDueTransformRuns = (db: Database, boss: PgBoss, now = new Date()) => enqueueDue(TRANSFORM_RUNS, db, boss, now);
+export const recoverLostTransformRuns = (db: Database, boss: PgBoss) => recoverLost(TRANSFORM_RUNS, db, boss);
+export const recoverDeadTransformRuns = (db: Database, boss: PgBoss, timeoutSeconds?: number) => recoverDead(TRANSFORM_RUNS, db, boss, timeoutSeconds);

@@ -1,0 +1,56 @@
+import type { z } from "zod";
+import type { SourceManifest } from "./types.js";
+import { zoomManifest } from "./zoom.js";
+import { teamsManifest } from "./teams.js";
+import { gmailManifest } from "./gmail.js";
+import { datagenManifest } from "./datagen.js";
+
+/**
+ * The source manifests, in the order the type select lists them (spec §3/§9). A new source adds its manifest here
+ * (one line) and its plug-in to backend/integrations/sources/registry.ts.
+ */
+
+type Settings = Record<string, unknown>;
+
+/** A source manifest with the rules that depend on a source's settings. */
+export interface SourceIntegration extends SourceManifest {
+  /** `settings` with its cross-field rules (the schema a create is checked against). */
+  settingsRules: z.ZodType<Settings, z.ZodTypeDef, unknown>;
+  /** Whether these settings need a verification, when `needsVerification` (default: always). */
+  verificationRequired?(settings: Settings): boolean;
+  /** The one platform a source with these settings produces, when it may produce several (null: none valid). */
+  platformOf?(settings: Settings): string | null;
+}
+
+export const SOURCE_MANIFESTS = [zoomManifest, teamsManifest, gmailManifest, datagenManifest] as const;
+
+export type SourceIntegrationName = (typeof SOURCE_MANIFESTS)[number]["name"];
+
+export function sourceManifest(name: string | null | undefined): SourceIntegration | undefined {
+  return (SOURCE_MANIFESTS as readonly SourceIntegration[]).find((m) => m.name === name);
+}
+
+/** THE rule: a create of this integration with these settings must carry a successful verification of them. */
+export function needsVerification(name: string, settings: Settings): boolean {
+  const manifest = sourceManifest(name);
+  if (!manifest?.needsVerification) return false;
+  return manifest.verificationRequired?.(settings) ?? true;
+}
+
+/**
+ * The platforms a source integration produces (spec §3: plain strings shown in uppercase); with a source's
+ * settings in hand, only what that source really produces.
+ */
+export function platformsFor(name: string, settings?: Settings): string[] {
+  const manifest = sourceManifest(name);
+  if (!manifest) return [];
+  if (!settings || !manifest.platformOf) return [...manifest.platforms];
+  const platform = manifest.platformOf(settings);
+  return platform ? [platform] : [];
+}
+
+/** The platform a source's records are of: the connector's choice, else the one its settings produce. */
+export function platformOfSource(name: string, settings: Settings, connectorPlatform?: string | null): string {
+  const manifest = sourceManifest(name);
+  return connectorPlatform ?? manifest?.platformOf?.(settings) ?? manifest?.platforms[0] ?? name;
+}

@@ -1,0 +1,89 @@
+import pg from "pg";
+import PgBoss from "pg-boss";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "../../backend/db/schema.js";
+import { enqueueDueRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
+import { enqueueDueTransformRuns, TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
+import { cloneTemplateDatabase } from "./harness.js";
+
+/**
+ * The schedulers find what is due with one query per pass, however many connectors and transforms there are; the
+ * due ones, and only those, get a run. Real Postgres; the queries are counted by drizzle's own logger.
+ */
+
+const CONNECTORS = 40;
+/** The moment every pass of this file runs at. */
+const now = new Date();
+
+let databaseUrl: string;
+let pool: pg.Pool;
+let boss: PgBoss;
+let queries: string[] = [];
+let connectorIds: string[] = [];
+let transformIds: string[] = [];
+let db: ReturnType<typeof drizzle<typeof schema>>;
+
+beforeAll(async () => {
+  databaseUrl = await cloneTemplateDatabase();
+  pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  db = drizzle(pool, { schema, logger: { logQuery: (query) => queries.push(query) } });
+  const { rows: users } = await pool.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'sched', 's@example.com', 'Sched') RETURNING id");
+  const owner = users[0]!.id;
+  const { rows: sources } = await pool.query<{ id: string }>(
+    "INSERT INTO sources (owner_id, name, integration_name, integration_label, metadata) VALUES ($1, 'Gen', 'datagen', 'Data generator', '{\"format\":\"zoom\"}') RETURNING id",
+    [owner],
+  );
+  const made = await pool.query<{ id: string }>(
+    `INSERT INTO connectors (owner_id, name, source_id, frequency, lookback_days, created_at)
+     SELECT $1, 'C' || n, $2, 'hourly', 1, now() - interval '3 hours' FROM generate_series(1, ${CONNECTORS}) n RETURNING id`,
+    [owner, sources[0]!.id],
+  );
+  connectorIds = made.rows.map((r) => r.id);
+  const transforms = await pool.query<{ id: string }>(
+    `INSERT INTO transforms (owner_id, name, transform_type, template_id, connector_id, frequency, created_at)
+     SELECT $1, 'T' || c.name, 'topic_modeling', 'topic-modeling', c.id, 'hourly', now() - interval '3 hours' FROM connectors c RETURNING id`,
+    [owner],
+  );
+  transformIds = transforms.rows.map((r) => r.id);
+  // Every one ran at the moment of the passes below: nothing is due until its next slot.
+  await pool.query("INSERT INTO sync_runs (connector_id, owner_id, status, trigger, created_at) SELECT id, owner_id, 'succeeded', 'schedule', $1 FROM connectors", [now]);
+  await pool.query("INSERT INTO transform_runs (transform_id, owner_id, status, trigger, created_at) SELECT id, owner_id, 'succeeded', 'schedule', $1 FROM transforms", [now]);
+  boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
+  await boss.start();
+  await boss.createQueue(SYNC_QUEUE, { name: SYNC_QUEUE, policy: "stately" });
+  await boss.createQueue(TRANSFORM_QUEUE, { name: TRANSFORM_QUEUE, policy: "stately" });
+}, 60_000);
+
+afterAll(async () => {
+  await boss?.stop({ graceful: false, wait: true });
+  await pool?.end();
+});
+
+describe("the schedulers", () => {
+  it("look at every connector and transform with one query per pass when nothing is due", async () => {
+    queries = [];
+    expect(await enqueueDueRuns(db, boss, now)).toBe(0);
+    expect(queries).toHaveLength(1);
+    queries = [];
+    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(0);
+    expect(queries).toHaveLength(1);
+  });
+
+  it("queue a run for the due ones only, once per slot, and none for a paused connector", async () => {
+    // Three connectors (and their transforms) whose last run is older than their current slot; one of them paused.
+    const due = connectorIds.slice(0, 3);
+    await pool.query("UPDATE sync_runs SET created_at = $2::timestamptz - interval '2 hours' WHERE connector_id = ANY($1)", [due, now]);
+    await pool.query("UPDATE transform_runs SET created_at = $2::timestamptz - interval '2 hours' WHERE transform_id IN (SELECT id FROM transforms WHERE connector_id = ANY($1))", [due, now]);
+    await pool.query("UPDATE connectors SET paused = true WHERE id = $1", [due[2]]);
+    expect(await enqueueDueRuns(db, boss, now)).toBe(2);
+    expect(await enqueueDueRuns(db, boss, now)).toBe(0);
+    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(2);
+    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(0);
+    const { rows } = await pool.query<{ connector_id: string }>("SELECT connector_id FROM sync_runs WHERE status = 'queued' ORDER BY connector_id");
+    expect(rows.map((r) => r.connector_id)).toEqual([...due.slice(0, 2)].sort());
+    const transforms = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM transform_runs WHERE status = 'queued'");
+    expect(transforms.rows[0]!.n).toBe(2);
+    expect(transformIds).toHaveLength(CONNECTORS);
+  });
+});

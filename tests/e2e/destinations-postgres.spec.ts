@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
+import pg from "pg";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { userIdByEmail, withDb } from "./db";
+import { databaseUrl, E2E_PORTS } from "./env";
+
+/**
+ * Issue 25, JS on and off: a PostgreSQL destination created in the browser (instructions, test, create) against a
+ * real server — the run's embedded Postgres, a database and a login role of this test's own standing in for a
+ * user's — then a connector from a data generator to it, Sync now, and the rows and files in that database. The
+ * server is on loopback: the e2e Tributary runs with TRIBUTARY_ALLOW_PRIVATE_HOSTS=true (tests/e2e/server.ts).
+ */
+
+const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|404|409|422)/;
+const banner = (page: Page) => page.getByRole("alert");
+
+interface UserDatabase {
+  database: string;
+  role: string;
+  password: string;
+  /** Runs `sql` in the user's database as the cluster's owner. */
+  query<T extends pg.QueryResultRow>(sql: string): Promise<T[]>;
+}
+
+/** A database and a login role granted as the instructions say (CONNECT, CREATE on the database). */
+async function userDatabase(): Promise<UserDatabase> {
+  const suffix = randomBytes(4).toString("hex");
+  const database = `pgdest_${suffix}`;
+  const role = `loader_${suffix}`;
+  const password = `pa'ss\\${suffix}`;
+  await withDb(async (client) => {
+    await client.query(`CREATE DATABASE ${database}`);
+    await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
+    await client.query(`GRANT CONNECT, CREATE ON DATABASE ${database} TO ${role}`);
+  });
+  const url = new URL(databaseUrl());
+  url.pathname = `/${database}`;
+  return {
+    database,
+    role,
+    password,
+    async query(sql) {
+      const client = new pg.Client({ connectionString: url.href });
+      await client.connect();
+      try {
+        return (await client.query(sql)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+async function fillSettings(page: Page, target: UserDatabase, password: string) {
+  await page.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+  await page.getByLabel("Port", { exact: true }).fill(String(E2E_PORTS.postgres));
+  await page.getByLabel("Database", { exact: true }).fill(target.database);
+  await page.getByLabel("Schema", { exact: true }).fill("meetings_raw");
+  await page.getByLabel("Username", { exact: true }).fill(target.role);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+}
+
+test("PostgreSQL: instructions, a wrong password refused, test, create, then a connector syncs into it", async ({ page, user, jsEnabled, context, allowConsoleErrors }) => {
+  test.slow();
+  allowConsoleErrors(BAD_REQUEST);
+  const target = await userDatabase();
+  await signIn(page, user, { from: "/destinations/add?type=postgres" });
+  await page.getByLabel("Name", { exact: true }).fill("Analytics Postgres");
+  await fillSettings(page, target, target.password);
+
+  await page.getByRole("button", { name: "Generate Instructions" }).click();
+  const sql = page.getByLabel("Setup SQL");
+  await expect(sql).toContainText(`CREATE ROLE "${target.role}" LOGIN PASSWORD E'<YOUR_PASSWORD>';`);
+  await expect(sql).toContainText(`GRANT CONNECT, CREATE ON DATABASE "${target.database}" TO "${target.role}";`);
+  await expect(sql).toContainText(`GRANT USAGE, CREATE ON SCHEMA "meetings_raw" TO "${target.role}";`);
+  if (jsEnabled) {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy SQL" }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    // In an E'' string quotes and backslashes are doubled: the role gets exactly the typed password.
+    expect(copied).toContain(`LOGIN PASSWORD E'${target.password.replace(/\\/g, "\\\\").replace(/'/g, "''")}';`);
+  }
+
+  // Without JS the password is not sent back to the page: it is typed again before each test.
+  await page.getByLabel("Password", { exact: true }).fill("wrong");
+  await page.getByRole("button", { name: "Test Connection" }).click();
+  await expect(banner(page)).toHaveText("Connection failed. Please check your credentials.");
+  await expect(page.getByRole("button", { name: "Create Destination" })).toBeDisabled();
+
+  await page.getByLabel("Password", { exact: true }).fill(target.password);
+  await page.getByRole("button", { name: "Test Connection" }).click();
+  await expect(page.getByText("Connection successful")).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Create Destination" }).click();
+  await expect(page).toHaveURL(/\/destinations$/);
+  await page.getByRole("link", { name: "Analytics Postgres" }).click();
+  await expect(page.locator("dl")).toContainText("PostgreSQL");
+  await expect(page.locator("dl")).toContainText(target.database);
+  await expect(page.locator("body")).not.toContainText(target.password);
+
+  // A connector from a data generator to it, and Sync now.
+  const ownerId = await withDb((client) => userIdByEmail(client, user.email));
+  await withDb((client) =>
+    client.query(
+      `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, 'Demo meetings', 'datagen', 'Data Generator', 'active', $2)`,
+      [ownerId, JSON.stringify({ company: "Acme Rockets", format: "zoom" })],
+    ),
+  );
+  await page.goto("/connectors/add");
+  await page.getByLabel("Connector name").fill("Demo to Postgres");
+  const source = page.getByLabel("Source").locator("option").filter({ hasText: /Demo meetings/ }).first();
+  await page.getByLabel("Source").selectOption((await source.getAttribute("value"))!);
+  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByLabel("Platform").selectOption({ label: "ZOOM" });
+  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel(/Analytics Postgres/).check();
+  await page.getByRole("button", { name: "Create Connector" }).click();
+  await expect(page).toHaveURL(/\/connectors$/);
+  await page.getByRole("row", { name: /Demo to Postgres/ }).getByRole("link", { name: "Demo to Postgres" }).click();
+  await page.getByRole("button", { name: "Sync now" }).click();
+  const runRow = page.locator("tbody tr").first();
+  await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
+  const records = Number((await runRow.locator("td").nth(3).textContent())!.replace(/,/g, ""));
+  expect(records).toBeGreaterThan(0);
+
+  const [meetings] = await target.query<{ n: number; keys: number }>("SELECT count(*)::int AS n, count(DISTINCT meeting_id)::int AS keys FROM meetings_raw.meetings");
+  expect(meetings).toEqual({ n: records, keys: records });
+  const [lines] = await target.query<{ n: number }>("SELECT count(*)::int AS n FROM meetings_raw.transcript_utterances");
+  expect(lines!.n).toBeGreaterThan(records);
+  const files = await target.query<{ path: string }>("SELECT path FROM meetings_raw.tributary_objects ORDER BY path");
+  expect(files.filter((f) => f.path.endsWith(".vtt"))).toHaveLength(records);
+  expect(files.filter((f) => f.path.endsWith(".txt"))).toHaveLength(records);
+});
