@@ -1,5 +1,5 @@
 import type { DestinationObject, Row } from "../integrations/destinations/index.js";
-import { messageFiles, messageRow, toGongCall, toText, toVtt, type EmailMessage, type Meeting, type SourceRecord } from "../integrations/sources/index.js";
+import { meetingFiles, messageFiles, messageRow, type EmailMessage, type Meeting, type SourceRecord } from "../integrations/sources/index.js";
 
 /**
  * What a batch of source records becomes at every destination: files (.vtt or Gong .json plus .txt per meeting, the
@@ -19,17 +19,6 @@ export interface SyncBatch {
   records: number;
   objects: DestinationObject[];
   tables: { table: string; rows: Row[]; key: string[] }[];
-}
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
-function meetingFiles(platform: string, sourceId: string, meeting: Meeting): DestinationObject[] {
-  const base = `${platform}/${sourceId}/${day(meeting.startedAt)}/${meeting.id}`;
-  const main: DestinationObject =
-    platform === "gong"
-      ? { path: `${base}.json`, body: JSON.stringify(toGongCall(meeting)), contentType: "application/json" }
-      : { path: `${base}.vtt`, body: toVtt(meeting), contentType: "text/vtt" };
-  return [main, { path: `${base}.txt`, body: toText(meeting), contentType: "text/plain" }];
 }
 
 function meetingRow(sourceId: string, platform: string, m: Meeting): Row {

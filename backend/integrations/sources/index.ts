@@ -6,7 +6,7 @@ export { READABLE_INTEGRATIONS, SOURCE_PLUGINS, sourcePlugin } from "./registry.
 export { PermanentReadError } from "./kit/errors.js";
 export { credentialVerified } from "./kit/verification.js";
 export { hashString } from "./kit/hash.js";
-export { messageFiles, messageRow, toGongCall, toText, toVtt, type EmailMessage, type Meeting, type Person, type SourceRecord, type Utterance } from "./records.js";
+export { meetingFiles, messageFiles, messageRow, toGongCall, toText, toVtt, type EmailMessage, type Meeting, type Person, type SourceRecord, type Utterance } from "./records.js";
 export type { ReadOptions, ReadWindow, SourcePlugin, SourceRow } from "./plugin.js";
 
 /** The platform a source's records are of: the connector's own choice, else what the source's settings produce. */

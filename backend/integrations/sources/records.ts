@@ -150,6 +150,19 @@ function messageText(m: EmailMessage): string {
   return lines.join("\n").replace(/\n*$/, "\n");
 }
 
+/**
+ * A meeting's objects: `<platform>/<source id>/<yyyy-mm-dd>/<meeting id>` as the platform's own transcript file (a
+ * Gong call's JSON, else WebVTT) plus `.txt`.
+ */
+export function meetingFiles(platform: string, sourceId: string, meeting: Meeting): { path: string; body: string; contentType: string }[] {
+  const base = `${platform}/${sourceId}/${day(meeting.startedAt)}/${meeting.id}`;
+  const main =
+    platform === "gong"
+      ? { path: `${base}.json`, body: JSON.stringify(toGongCall(meeting)), contentType: "application/json" }
+      : { path: `${base}.vtt`, body: toVtt(meeting), contentType: "text/vtt" };
+  return [main, { path: `${base}.txt`, body: toText(meeting), contentType: "text/plain" }];
+}
+
 /** An e-mail's objects: `<platform>/<source id>/<yyyy-mm-dd>/<message id>.json` and `.txt`. */
 export function messageFiles(platform: string, sourceId: string, m: EmailMessage): { path: string; body: string; contentType: string }[] {
   const base = `${platform}/${sourceId}/${day(m.sent_at)}/${safeId(m.id)}`;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Dataset, Job, JobLoadMetadata, Table, TableField } from "@google-cloud/bigquery";
 import { bigQueryClient, type PlatformServiceAccount } from "../kit/google.js";
 import { providerTimeoutMs, withDeadline } from "../../../lib/outbound.js";
-import { checkName, checkObjectPath, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
+import { checkObjectPath, checkUpsert, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
 
 const BQ_TYPES = { string: "STRING", number: "FLOAT", boolean: "BOOLEAN", timestamp: "TIMESTAMP", json: "JSON" } as const;
 
@@ -121,11 +121,7 @@ export class BigQueryWriter implements DestinationWriter {
   }
 
   async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
-    checkName("table", table);
-    if (key.length === 0) throw new Error("upsertRows needs at least one key column");
-    key.forEach((k) => checkName("column", k));
-    if (rows.length === 0) return;
-    for (const row of rows) for (const k of key) if (row[k] === null || row[k] === undefined) throw new Error(`Row without key column ${k}`);
+    if (!checkUpsert(table, rows, key)) return;
     const client = bigQueryClient(this.account, this.projectId);
     const dataset = client.dataset(this.datasetName);
     const staging = dataset.table(`${STAGING_PREFIX}${table}_${randomBytes(8).toString("hex")}`);

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import pLimit from "p-limit";
-import { checkName, checkObjectPath, columnsOf, isoTime, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
+import { checkObjectPath, checkUpsert, columnsOf, isoTime, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
 import { closePostgres, connectPostgres, ident, qualified, type PostgresTarget } from "./connect.js";
 
 /** The table transcript and e-mail files go to, one row per path. */
@@ -144,11 +144,7 @@ export class PostgresWriter implements DestinationWriter {
   }
 
   async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
-    checkName("table", table);
-    if (key.length === 0) throw new Error("upsertRows needs at least one key column");
-    key.forEach((k) => checkName("column", k));
-    if (rows.length === 0) return;
-    for (const row of rows) for (const k of key) if (row[k] === null || row[k] === undefined) throw new Error(`Row without key column ${k}`);
+    if (!checkUpsert(table, rows, key)) return;
     const kinds = columnsOf(rows);
     checkLength("table", table);
     for (const column of kinds.keys()) checkLength("column", column);

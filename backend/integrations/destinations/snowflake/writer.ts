@@ -74,7 +74,8 @@ export function mergeStatement(table: string, source: { name: string; type: stri
 
 /** Rows go to tables keyed by the key columns (MERGE); objects to the stage (stage variant) with PUT. */
 export class SnowflakeWriter implements DestinationWriter {
-  private connection?: snowflake.Connection;
+  /** The one sign-in every call of this writer shares (calls may start together: one sign-in, not one each). */
+  private connecting?: Promise<snowflake.Connection>;
   /** Each table's columns (upper-case name → type), as read or added by this writer. */
   private readonly tables = new Map<string, Map<string, string>>();
 
@@ -83,9 +84,12 @@ export class SnowflakeWriter implements DestinationWriter {
     private readonly variant: "snowflake" | "snowflake_stage",
   ) {}
 
-  private async db() {
-    this.connection ??= await connectSnowflake(this.target);
-    return this.connection;
+  private db(): Promise<snowflake.Connection> {
+    this.connecting ??= connectSnowflake(this.target).catch((error: unknown) => {
+      this.connecting = undefined;
+      throw error;
+    });
+    return this.connecting;
   }
 
   private qualified(name: string) {
@@ -175,8 +179,10 @@ export class SnowflakeWriter implements DestinationWriter {
   }
 
   async close(): Promise<void> {
-    if (this.connection) await closeSnowflake(this.connection);
-    this.connection = undefined;
+    const connecting = this.connecting;
+    this.connecting = undefined;
+    const connection = await connecting?.catch(() => undefined);
+    if (connection) await closeSnowflake(connection);
     this.tables.clear();
   }
 }
