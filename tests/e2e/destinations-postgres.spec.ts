@@ -61,7 +61,7 @@ async function fillSettings(page: Page, target: UserDatabase, password: string) 
   await page.getByLabel("Password", { exact: true }).fill(password);
 }
 
-test("PostgreSQL: instructions, a wrong password refused, test, create, then a connector syncs into it", async ({ page, user, jsEnabled, context, allowConsoleErrors }) => {
+test("PostgreSQL: instructions, a wrong password refused, test, create, a connector syncs into it and a transform runs on it", async ({ page, user, jsEnabled, context, allowConsoleErrors }) => {
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
   const target = await userDatabase();
@@ -115,6 +115,7 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, then a c
   await page.getByLabel("Platform").selectOption({ label: "ZOOM" });
   if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
   await page.getByLabel(/Analytics Postgres/).check();
+  await page.getByLabel("Frequency").selectOption({ label: "Daily" });
   await page.getByRole("button", { name: "Create Connector" }).click();
   await expect(page).toHaveURL(/\/connectors$/);
   await page.getByRole("row", { name: /Demo to Postgres/ }).getByRole("link", { name: "Demo to Postgres" }).click();
@@ -131,4 +132,40 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, then a c
   const files = await target.query<{ path: string }>("SELECT path FROM meetings_raw.tributary_objects ORDER BY path");
   expect(files.filter((f) => f.path.endsWith(".vtt"))).toHaveLength(records);
   expect(files.filter((f) => f.path.endsWith(".txt"))).toHaveLength(records);
+
+  // A transform on it: PostgreSQL is the connector's warehouse; its results land in the destination's database.
+  await page.goto("/transforms/add");
+  await page.getByLabel("Transform name").fill("Postgres topics");
+  await page.getByLabel("Connector").selectOption({ label: "Demo to Postgres" });
+  await page.getByLabel("Use Templates").check();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/transforms\/templates\/select/);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/transforms\/templates\/permissions$/);
+  await expect(page.getByTestId("wizard-destination").getByLabel("Name", { exact: true })).toHaveValue("Analytics Postgres");
+  const steps = Number((await page.getByText(/Step 1 of \d/).textContent())!.match(/of (\d)/)![1]);
+  let resultsSchemaShown = false;
+  for (let step = 2; step <= steps; step++) {
+    await page.getByRole("button", { name: "Next step" }).click();
+    await expect(page.getByText(`Step ${step} of ${steps}`)).toBeVisible();
+    // The write-access step asks where the results go: the destination's own schema by default.
+    if (await page.getByLabel("Results schema").count()) {
+      await expect(page.getByLabel("Results schema")).toHaveValue("meetings_raw");
+      resultsSchemaShown = true;
+    }
+  }
+  expect(resultsSchemaShown).toBe(true);
+  await page.getByLabel("Result table prefix").fill("pg");
+  await page.getByRole("button", { name: "Continue to configuration" }).click();
+  await expect(page).toHaveURL(/\/transforms\/templates\/config\/topic_modeling$/);
+  await page.getByRole("button", { name: "Preview" }).click();
+  expect(Number((await page.getByTestId("record-count").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+  await page.getByRole("button", { name: "Create Transform" }).click();
+  await expect(page).toHaveURL(/\/transforms\/details\/[0-9a-f-]{36}$/);
+  await expect(page.locator("tbody tr[data-run-status]").first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 90_000 });
+  await expect(page.locator("[data-result-table]").first().locator("tbody tr").first()).toBeVisible();
+  const results = await target.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'meetings_raw' AND table_name LIKE 'pg%' ORDER BY table_name",
+  );
+  expect(results.length).toBeGreaterThan(0);
 });
