@@ -65,7 +65,7 @@ export function sampleCpu(launcherPid: number): CpuSample {
 }
 
 /** Busy (non-idle, non-iowait) CPU time of the whole machine, from the first line of /proc/stat. */
-function machineBusyMs(): number {
+export function machineBusyMs(): number {
   try {
     const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
     const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;

@@ -1,18 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-
-const TICK_MS = 10; // USER_HZ
-
-/** Busy CPU time of the whole machine (ms), from /proc/stat; NaN elsewhere. */
-export function machineBusyMs(): number {
-  try {
-    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
-    return (user + nice + system + irq + softirq + steal) * TICK_MS;
-  } catch {
-    return NaN;
-  }
-}
+import { machineBusyMs } from "./cpu.js";
 
 /** Milliseconds the block device holding `dir` has spent doing I/O (/proc/diskstats); NaN on tmpfs or off Linux. */
 function diskBusyMs(dir: string): number {
