@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -511,6 +511,49 @@ describe("LocalWriter guarantees", () => {
     await writer.writeObjects([{ path: "d2/again.txt", body: "x" }]);
     expect(readFileSync(path.join(writer.root, "files/d2/again.txt"), "utf8")).toBe("x");
     await writer.close();
+  });
+
+  it("leaves a file that already holds the body as it is (a re-run of a window), and rewrites one whose body changed", async () => {
+    const writer = new LocalWriter(root());
+    const at = (name: string) => path.join(writer.root, "files/zoom", name);
+    await writer.writeObjects([
+      { path: "zoom/same.vtt", body: "WEBVTT\n\nhello" },
+      { path: "zoom/changed.txt", body: "first" },
+      { path: "zoom/bytes.bin", body: new Uint8Array([1, 2, 3]) },
+    ]);
+    const before = { same: statSync(at("same.vtt")).ino, changed: statSync(at("changed.txt")).ino, bytes: statSync(at("bytes.bin")).ino };
+    await writer.writeObjects([
+      { path: "zoom/same.vtt", body: "WEBVTT\n\nhello" },
+      { path: "zoom/changed.txt", body: "second" },
+      { path: "zoom/bytes.bin", body: new Uint8Array([1, 2, 3]) },
+    ]);
+    // A file written again is a new file renamed over the old one (a new inode); one left alone keeps its inode.
+    expect(statSync(at("same.vtt")).ino).toBe(before.same);
+    expect(statSync(at("bytes.bin")).ino).toBe(before.bytes);
+    expect(statSync(at("changed.txt")).ino).not.toBe(before.changed);
+    expect(readFileSync(at("changed.txt"), "utf8")).toBe("second");
+    // Same size, other bytes: rewritten.
+    await writer.writeObjects([{ path: "zoom/same.vtt", body: "WEBVTT\n\nhellO" }]);
+    expect(readFileSync(at("same.vtt"), "utf8")).toBe("WEBVTT\n\nhellO");
+    await writer.close();
+  });
+
+  it("stages a bulk writer's rows in files until it merges them, and a stopped process's leftovers go when the warehouse is opened", async () => {
+    const dir = root();
+    const staging = path.join(dir, "staging");
+    const bulk = new LocalWriter(dir, { holdRows: 10_000 });
+    await bulk.upsertRows("lines", [{ id: "a", n: 1 }], ["id"]);
+    await bulk.upsertRows("lines", [{ id: "b", n: 2 }], ["id"]);
+    expect(readdirSync(staging)).toHaveLength(2);
+    await bulk.flush();
+    expect(readdirSync(staging)).toEqual([]);
+    await bulk.close();
+    // What a process stopped mid-sync left behind.
+    writeFileSync(path.join(staging, "left-0.json"), '[{"id":"zzz"}]');
+    const next = new LocalWriter(dir);
+    expect(await next.query("SELECT count(*)::INT AS n FROM lines")).toEqual([{ n: 2 }]);
+    expect(readdirSync(staging)).toEqual([]);
+    await next.close();
   });
 
   it("the file thread does not keep a process alive once its writes are done", async () => {

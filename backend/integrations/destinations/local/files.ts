@@ -1,4 +1,7 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { checkObjectPath, type DestinationObject } from "../writer.js";
 
 /**
  * Writes the local destination's files on a worker thread, one per process (made on first use; it
@@ -89,3 +92,13 @@ function post(tag: string, files: FileJob["files"]): Promise<void> {
     writer.postMessage(job);
   });
 }
+
+/** Writes objects under `folder` (their paths checked first); a path given twice in one call keeps its later body. */
+export async function writeObjectFiles(folder: string, tag: string, objects: DestinationObject[]): Promise<void> {
+  const last = new Map<string, DestinationObject["body"]>();
+  for (const object of objects) last.set(path.join(folder, ...checkObjectPath(object.path).split("/")), object.body);
+  await startFileWriter();
+  await writeFiles(tag, [...last].map(([target, body]) => ({ target, body })));
+}
+
+export const removeFiles = (files: string[]) => Promise.all(files.map((file) => rm(file, { force: true })));

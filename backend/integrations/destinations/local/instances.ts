@@ -1,3 +1,4 @@
+import { mkdir, rm } from "node:fs/promises";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 
 /**
@@ -57,7 +58,12 @@ function takeInstance(): Promise<DuckDBInstance> {
 /** Users counted as they ask (before the instance is ready), so that a release meanwhile does not close it under them. */
 const users = new Map<string, number>();
 
-export async function acquireWarehouse(file: string): Promise<SharedWarehouse> {
+/**
+ * The file's shared instance, opened on first use. `staging` is the folder where its writers stage rows: emptied when
+ * the file is opened (once it is attached, no other process has it, and no writer here has staged anything yet), so
+ * that what a stopped process left there does not pile up.
+ */
+export async function acquireWarehouse(file: string, staging: string): Promise<SharedWarehouse> {
   let entry = opening.get(file);
   if (!entry) {
     entry = (async () => {
@@ -69,6 +75,8 @@ export async function acquireWarehouse(file: string): Promise<SharedWarehouse> {
         } finally {
           connection.closeSync();
         }
+        await rm(staging, { recursive: true, force: true });
+        await mkdir(staging, { recursive: true });
       } catch (error) {
         instance.closeSync();
         throw error;

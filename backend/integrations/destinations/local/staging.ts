@@ -2,7 +2,8 @@ import { scalar, type ColumnKind, type Row } from "../writer.js";
 
 /**
  * How a batch reaches DuckDB: the rows as one JSON array (JSON.stringify of the whole batch, one native call) in a
- * file, which DuckDB's own `read_json` inserts into the table; before the transaction commits, SQL keeps one row per key.
+ * file; at the merge, DuckDB's own `read_json` inserts every file staged for a table at once, and SQL keeps one row
+ * per key before the transaction commits.
  */
 
 export const DUCK_TYPES: Record<ColumnKind, string> = { string: "VARCHAR", number: "DOUBLE", boolean: "BOOLEAN", timestamp: "TIMESTAMPTZ", json: "JSON" };
@@ -22,20 +23,48 @@ function keepSpecialNumbers(_key: string, value: unknown): unknown {
 /** A row holding more text than this (UTF-16 units) is inserted on its own, its values bound: read_json is slow on huge objects. */
 const LARGE_ROW_CHARS = 2 ** 20;
 
+/** The kinds of value a column was given in a batch, as bits (below); null and undefined count as none. */
+export type SeenKinds = Record<string, number>;
+const STRING = 1;
+const NUMBER = 2;
+const BOOLEAN = 4;
+const DATE = 8;
+const OTHER = 16;
+
+/** The kinds of value each of our column types takes from JSON as given, with no cast that could fail. */
+const TAKES: Record<string, number> = { VARCHAR: STRING, DOUBLE: NUMBER, BOOLEAN: BOOLEAN, "TIMESTAMP WITH TIME ZONE": DATE, TIMESTAMPTZ: DATE, JSON: STRING | NUMBER | BOOLEAN | OTHER };
+
+/** A staged batch: its rows as a JSON array (null when every row is large), its large rows, the kinds each column got. */
+export interface StagedBatch {
+  json: string | null;
+  large: Row[];
+  seen: SeenKinds;
+}
+
 /**
- * The batch as a JSON array (Dates become ISO text through their toJSON; null when every row is large), and its
- * large rows, which go in one by one (insertRow). A batch with a number JSON cannot hold goes through a replacer
+ * The batch as a JSON array (Dates become ISO text through their toJSON), its large rows (which go in one by one,
+ * insertRow) and the kinds of value each column got. A batch with a number JSON cannot hold goes through a replacer
  * (slower, and rare).
  */
-export function batchJson(rows: Row[]): { json: string | null; large: Row[] } {
+export function batchJson(rows: Row[]): StagedBatch {
   let needsReplacer = false;
   let large: Row[] = [];
+  const seen: SeenKinds = Object.create(null) as SeenKinds;
   for (const row of rows) {
     let chars = 0;
     for (const name in row) {
       const value = row[name];
-      if (typeof value === "string") chars += value.length;
-      else if (typeof value === "number" && special(value)) needsReplacer = true;
+      if (value === null || value === undefined) continue;
+      let kind: number;
+      if (typeof value === "string") {
+        chars += value.length;
+        kind = STRING;
+      } else if (typeof value === "number") {
+        if (special(value)) needsReplacer = true;
+        kind = NUMBER;
+      } else if (typeof value === "boolean") kind = BOOLEAN;
+      else kind = value instanceof Date ? DATE : OTHER;
+      seen[name] = (seen[name] ?? 0) | kind;
     }
     if (chars > LARGE_ROW_CHARS) large.push(row);
   }
@@ -44,9 +73,30 @@ export function batchJson(rows: Row[]): { json: string | null; large: Row[] } {
     const set = new Set(large);
     small = rows.filter((row) => !set.has(row));
   } else large = [];
-  if (small.length === 0) return { json: null, large };
-  return { json: needsReplacer ? JSON.stringify(small, keepSpecialNumbers) : JSON.stringify(small), large };
+  if (small.length === 0) return { json: null, large, seen };
+  return { json: needsReplacer ? JSON.stringify(small, keepSpecialNumbers) : JSON.stringify(small), large, seen };
 }
+
+/**
+ * Whether every value of the batch goes into its column as given (types: the table's, by lower-case name). A batch
+ * with another kind of value (text in a DOUBLE column) is for DuckDB to cast, which may refuse it.
+ */
+export function fitsColumns(seen: SeenKinds, types: Map<string, string>): boolean {
+  for (const name in seen) {
+    const takes = TAKES[types.get(name.toLowerCase()) ?? ""] ?? 0;
+    if ((seen[name]! & ~takes) !== 0) return false;
+  }
+  return true;
+}
+
+/** A table's columns, types, and how many key constraints it has ($1: its name). */
+export const TABLE_COLUMNS =
+  "SELECT column_name, data_type, (SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND constraint_type IN ('PRIMARY KEY', 'UNIQUE'))::INT FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 ORDER BY ordinal_position";
+
+export const createTable = (table: string, columns: [string, ColumnKind][]) => `CREATE TABLE IF NOT EXISTS ${q(table)} (${columns.map(([name, kind]) => `${q(name)} ${DUCK_TYPES[kind]}`).join(", ")})`;
+
+/** The table made again without its key constraints, its rows kept (through a table named `spare`). */
+export const rebuildTable = (table: string, spare: string) => `CREATE TABLE ${q(spare)} AS SELECT * FROM ${q(table)}; DROP TABLE ${q(table)}; ALTER TABLE ${q(spare)} RENAME TO ${q(table)}`;
 
 /** The INSERT of one row, its values bound as text, numbers or booleans and cast to the columns' types. */
 export function insertRow(table: string, row: Row, types: Map<string, string>): { sql: string; values: (string | number | boolean | null)[] } {
@@ -56,10 +106,13 @@ export function insertRow(table: string, row: Row, types: Map<string, string>): 
   return { sql: `INSERT INTO ${q(table)} (${names.map(q).join(", ")}) VALUES (${casts.join(", ")})`, values };
 }
 
-/** An INSERT of a batch file into `table`: its columns read as the given types; the table's others are NULL. */
-export function insertBatch(table: string, file: string, columns: [string, string][]): string {
+/**
+ * One INSERT of batch files into `table`, in their order: their columns read as the given types (a file without one of
+ * them gives NULL there), the table's others are NULL.
+ */
+export function insertBatches(table: string, files: string[], columns: [string, string][]): string {
   const types = columns.map(([name, type]) => `${literal(name)}: ${literal(type)}`).join(", ");
-  return `INSERT INTO ${q(table)} BY NAME SELECT * FROM read_json(${literal(file)}, format = 'array', columns = {${types}})`;
+  return `INSERT INTO ${q(table)} BY NAME SELECT * FROM read_json([${files.map(literal).join(", ")}], format = 'array', columns = {${types}})`;
 }
 
 /**

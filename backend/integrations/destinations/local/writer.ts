@@ -1,26 +1,29 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { startFileWriter, writeFiles } from "./files.js";
+import { removeFiles, writeObjectFiles } from "./files.js";
 import { localFailure } from "./errors.js";
 import { acquireWarehouse, connectTo, lockFile, releaseWarehouse, unlockFile, type FileUser, type SharedWarehouse } from "./instances.js";
-import { batchJson, DUCK_TYPES, insertBatch, insertRow, q, replaceStatements } from "./staging.js";
-import { checkName, checkObjectPath, columnsOf, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
+import { batchJson, createTable, DUCK_TYPES, fitsColumns, insertBatches, insertRow, q, rebuildTable, replaceStatements, TABLE_COLUMNS, type StagedBatch } from "./staging.js";
+import { checkUpsert, columnsOf, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
 
 /**
  * The local destination (no cloud account needed): under DATA_DIR/destinations/<owner id>/<destination id>/ it keeps
  *   files/            objects laid out as the bucket would hold them
  *   warehouse.duckdb  an embedded DuckDB database, one table per upsertRows table
- *   staging/          each call's rows as JSON while DuckDB reads them (gone once read)
+ *   staging/          each call's rows as JSON until the merge reads them (gone once read)
  * See docs/decisions/2026-11-22-local-destination.md.
  */
 export const WAREHOUSE_FILE = "warehouse.duckdb";
 export const FILES_DIR = "files";
 const STAGING_DIR = "staging";
 
-/** Rows a bulk writer (the sync's) stages before it merges them into the tables (bench/RESULTS.md, sync section). */
+/** Rows a bulk writer (the sync's) holds before it commits them (bench/RESULTS.md, sync section). */
 export const BULK_ROWS = 65_536;
+/** Rows of a table staged before a bulk writer inserts them, in the background while the next calls stage theirs. */
+const MERGE_ROWS = 16_384;
 /** Records per batch a bulk writer asks the sync engine for: small batches keep the heap small. */
 export const BULK_BATCH_RECORDS = 50;
 
@@ -39,6 +42,11 @@ interface Written {
   before: bigint;
   /** Calls written: more than one may hold a key twice. */
   calls: number;
+  /** Staged files not yet in the table, in call order, and the columns they hold (by lower-case name: name, type). */
+  files: string[];
+  columns: Map<string, [string, string]>;
+  /** Rows in `files`. */
+  stagedRows: number;
 }
 
 export class LocalWriter implements DestinationWriter, FileUser {
@@ -52,6 +60,8 @@ export class LocalWriter implements DestinationWriter, FileUser {
   private connection?: DuckDBConnection;
   /** Calls run one at a time on the connection; `busy` counts those running or waiting. */
   private turn: Promise<unknown> = Promise.resolve();
+  /** The last merge started in the open transaction (see merge). */
+  private merging?: Promise<void>;
   private busy = 0;
   /** Each table's columns, as last read or written by this writer. */
   private readonly tables = new Map<string, Columns>();
@@ -93,8 +103,8 @@ export class LocalWriter implements DestinationWriter, FileUser {
 
   private async db(): Promise<DuckDBConnection> {
     if (this.connection) return this.connection;
-    await mkdir(path.join(this.root, STAGING_DIR), { recursive: true });
-    const shared = await acquireWarehouse(this.file);
+    await mkdir(this.root, { recursive: true });
+    const shared = await acquireWarehouse(this.file, path.join(this.root, STAGING_DIR));
     try {
       this.connection = await connectTo(shared);
     } catch (error) {
@@ -110,38 +120,31 @@ export class LocalWriter implements DestinationWriter, FileUser {
    * so a reader (or a crash) never sees half a file; a path given twice in one call keeps its later body.
    */
   async writeObjects(objects: DestinationObject[]): Promise<void> {
-    const files = path.join(this.root, FILES_DIR);
-    const last = new Map<string, DestinationObject["body"]>();
-    for (const object of objects) last.set(path.join(files, ...checkObjectPath(object.path).split("/")), object.body);
     try {
-      await startFileWriter();
-      await writeFiles(this.tag, [...last].map(([target, body]) => ({ target, body })));
+      await writeObjectFiles(path.join(this.root, FILES_DIR), this.tag, objects);
     } catch (error) {
       throw localFailure(error, this.root);
     }
   }
 
   /**
-   * Rows go straight into the table, in a transaction: DuckDB reads the call's JSON file (a value it cannot convert
-   * fails the call and rolls back the transaction, so a batch goes in whole or not at all). Before it commits, the
-   * transaction keeps one row per key, the last given. A writer without `holdRows` commits each call; one with it
-   * commits once it holds that many rows, at flush, query and close, or when another writer waits for the file.
-   * A table, or a new column, is made in a transaction of its own (after committing what is held): others see it at once.
+   * Each call's rows are staged as a JSON file; at the merge, DuckDB's `read_json` inserts every file staged for a
+   * table in one statement, in a transaction that keeps one row per key (the last given) before it commits, so a batch
+   * goes in whole or not at all. A call with a value of another type than its column's (which DuckDB may refuse to
+   * cast) or a very large row goes into the table at once, after what is staged, so that a refusal fails its own call.
+   * A writer without `holdRows` merges each call; one with it merges once it holds that many rows, at flush, query and
+   * close, or when another writer waits for the file. A table, or a new column, is made in a transaction of its own
+   * (after merging what is held): others see it at once.
    */
   async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
-    checkName("table", table);
-    if (key.length === 0) throw new Error("upsertRows needs at least one key column");
-    key.forEach((k) => checkName("column", k));
-    if (rows.length === 0) return;
-    for (const row of rows) for (const k of key) if (row[k] === null || row[k] === undefined) throw new Error(`Row without key column ${k}`);
+    if (!checkUpsert(table, rows, key)) return;
     const batch = latestPerKey(rows, key);
     const kinds = columnsOf(batch);
-    // Serialised before the call's turn: this runs while DuckDB reads the call before it.
-    const { json, large } = batchJson(batch);
+    const staged = batchJson(batch); // before the call's turn: while DuckDB merges what came before
     try {
       await this.exclusive(async () => {
         this.rethrowFailure();
-        await this.insert(table, key, kinds, json, large, batch.length);
+        await this.stage(table, key, kinds, staged, batch.length);
         if (this.heldRows >= this.holdRows || this.yielding) await this.commitHeld();
       });
     } catch (error) {
@@ -149,34 +152,80 @@ export class LocalWriter implements DestinationWriter, FileUser {
     }
   }
 
-  private async insert(table: string, key: string[], kinds: ReturnType<typeof columnsOf>, json: string | null, large: Row[], count: number): Promise<void> {
+  private async stage(table: string, key: string[], kinds: ReturnType<typeof columnsOf>, staged: StagedBatch, count: number): Promise<void> {
     const db = await this.db();
     const written = this.written.get(table);
     if (written && written.key.join("\u0000") !== key.join("\u0000")) await this.commitHeld(); // one key per table and commit
     await this.ensureColumns(db, table, kinds);
-    const columns = this.tables.get(table)!;
-    const types: [string, string][] = [...kinds].map(([name]) => [name, columns.get(name.toLowerCase())!.type]);
-    const file = path.join(this.root, STAGING_DIR, `${this.tag}-${(this.sequence++).toString(36)}.json`);
     try {
-      if (json !== null) await writeFile(file, json);
       await this.begin(db);
-      if (!this.written.has(table)) {
+      let held = this.written.get(table);
+      if (!held) {
+        await this.merged();
         const before = (await db.runAndReadAll(`SELECT coalesce(max(rowid), -1)::BIGINT FROM ${q(table)}`)).getRows()[0]![0] as bigint;
-        this.written.set(table, { key, before, calls: 0 });
+        held = { key, before, calls: 0, files: [], columns: new Map(), stagedRows: 0 };
+        this.written.set(table, held);
       }
-      if (json !== null) await this.load(db, insertBatch(table, file, types));
-      for (const row of large) {
-        const { sql, values } = insertRow(table, row, new Map([...columns].map(([lower, c]) => [lower, c.type])));
-        await this.load(db, sql, values);
-      }
+      await this.load(db, table, held, kinds, staged, count);
     } catch (error) {
       await this.rollback();
       throw error;
-    } finally {
-      await rm(file, { force: true });
     }
     this.written.get(table)!.calls++;
     this.heldRows += count;
+  }
+
+  /**
+   * Puts a call's rows where the merge reads them (its own method, so that a test can make it fail): its JSON file among
+   * the table's staged ones; or, when DuckDB has to cast a value or a row is very large, into the table now.
+   */
+  private async load(db: DuckDBConnection, table: string, held: Written, kinds: ReturnType<typeof columnsOf>, staged: StagedBatch, count: number): Promise<void> {
+    const columns = this.tables.get(table)!;
+    const types = new Map([...columns].map(([lower, c]) => [lower, c.type]));
+    if (staged.json !== null) {
+      // read_json finds a column by its key's exact case: files naming one column in two cases are read apart.
+      if ([...kinds.keys()].some((name) => (held.columns.get(name.toLowerCase())?.[0] ?? name) !== name)) await this.merge(db, table);
+      const file = path.join(this.root, STAGING_DIR, `${this.tag}-${(this.sequence++).toString(36).padStart(6, "0")}.json`);
+      held.files.push(file);
+      // One synchronous write: a fraction of a millisecond, where the promise's open, write and close cost several.
+      writeFileSync(file, staged.json);
+      for (const [name] of kinds) held.columns.set(name.toLowerCase(), [name, types.get(name.toLowerCase())!]);
+      held.stagedRows += count;
+    }
+    if (staged.large.length === 0 && fitsColumns(staged.seen, types)) {
+      // Its failure comes out of the next statement (merged), at the latest the commit's.
+      if (held.stagedRows >= MERGE_ROWS) this.merge(db, table).catch(() => {});
+      return;
+    }
+    await this.merge(db, table);
+    for (const row of staged.large) {
+      const { sql, values } = insertRow(table, row, types);
+      await db.run(sql, values);
+    }
+  }
+
+  /**
+   * Inserts the table's staged files into it, in the open transaction, after the merges before it, and removes them.
+   * The connection runs one statement at a time: whatever else uses it waits for the merges first (merged).
+   */
+  private merge(db: DuckDBConnection, table: string): Promise<void> {
+    const held = this.written.get(table);
+    if (!held || held.files.length === 0) return this.merged();
+    const { files, columns } = held;
+    held.files = [];
+    held.columns = new Map();
+    held.stagedRows = 0;
+    const merging = this.merged()
+      .then(() => db.run(insertBatches(table, files, [...columns.values()])))
+      .finally(() => removeFiles(files))
+      .then(() => {});
+    this.merging = merging;
+    return merging;
+  }
+
+  /** Resolves once the merges started are done; rejects with the first that failed. */
+  private async merged(): Promise<void> {
+    await this.merging;
   }
 
   /**
@@ -192,7 +241,7 @@ export class LocalWriter implements DestinationWriter, FileUser {
     await this.begin(db);
     try {
       if (columns.size === 0) {
-        await db.run(`CREATE TABLE IF NOT EXISTS ${q(table)} (${added.map(([name, kind]) => `${q(name)} ${DUCK_TYPES[kind]}`).join(", ")})`);
+        await db.run(createTable(table, added));
         this.tables.delete(table);
         columns = await this.tableColumns(db, table);
       }
@@ -215,20 +264,14 @@ export class LocalWriter implements DestinationWriter, FileUser {
   private async tableColumns(db: DuckDBConnection, table: string): Promise<Columns> {
     const cached = this.tables.get(table);
     if (cached) return cached;
-    const read = async () =>
-      (
-        await db.runAndReadAll(
-          "SELECT column_name, data_type, (SELECT count(*) FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 AND constraint_type IN ('PRIMARY KEY', 'UNIQUE'))::INT FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 ORDER BY ordinal_position",
-          [table],
-        )
-      ).getRows();
+    await this.merged();
+    const read = async () => (await db.runAndReadAll(TABLE_COLUMNS, [table])).getRows();
     let rows = await read();
     if (rows.length > 0 && Number(rows[0]![2]) > 0) {
       await this.commitHeld();
-      const rebuilt = q(`tributary_rebuild_${this.tag}`);
       await this.begin(db);
       try {
-        await db.run(`CREATE TABLE ${rebuilt} AS SELECT * FROM ${q(table)}; DROP TABLE ${q(table)}; ALTER TABLE ${rebuilt} RENAME TO ${q(table)}`);
+        await db.run(rebuildTable(table, `tributary_rebuild_${this.tag}`));
         await this.commitHeld();
       } catch (error) {
         await this.rollback();
@@ -254,16 +297,12 @@ export class LocalWriter implements DestinationWriter, FileUser {
     this.open = true;
   }
 
-  /** DuckDB reads a batch file. Its own method (as commit), so that a test can make it fail. */
-  private async load(db: DuckDBConnection, sql: string, values?: (string | number | boolean | null)[]): Promise<void> {
-    await db.run(sql, values);
-  }
-
-  /** Keeps one row per key in the tables written, and commits; rolls back on any error. */
+  /** Merges what is staged, keeps one row per key in the tables written, and commits; rolls back on any error. */
   private async commitHeld(): Promise<void> {
     if (!this.open) return;
     const db = this.connection!;
     try {
+      for (const table of this.written.keys()) await this.merge(db, table);
       for (const [table, { key, before, calls }] of this.written) for (const sql of replaceStatements(table, key, before, calls > 1)) await db.run(sql);
       await this.commit(db);
     } catch (error) {
@@ -280,6 +319,8 @@ export class LocalWriter implements DestinationWriter, FileUser {
 
   private async rollback(): Promise<void> {
     if (!this.open) return;
+    await this.merging?.catch(() => {});
+    await removeFiles([...this.written.values()].flatMap((held) => held.files));
     await this.connection?.run("ROLLBACK").catch(() => {});
     this.tables.clear(); // tables or columns made in it are gone
     this.finish();
@@ -287,6 +328,7 @@ export class LocalWriter implements DestinationWriter, FileUser {
 
   private finish(): void {
     this.open = false;
+    this.merging = undefined;
     this.written.clear();
     this.heldRows = 0;
     this.yielding = false;
