@@ -35,7 +35,7 @@ export interface DestinationConfig {
   create(ctx: ConformanceContext): Promise<Destination>;
   /** The table's rows as a user querying it sees them, column names lower-cased; [] when there is no such table. */
   rows(ctx: ConformanceContext, destination: Destination, table: string): Promise<Row[]>;
-  /** The objects under `prefix`, path → body, as a user listing the destination sees them (body "" when listing shows none). */
+  /** The objects under `prefix`, path → body, as a user listing and reading the destination sees them. */
   objects(ctx: ConformanceContext, destination: Destination, prefix: string): Promise<Map<string, string>>;
   /** Set while the suite cannot write this destination's objects (why); its rows are still checked. */
   objectsPending?: string;
@@ -197,8 +197,15 @@ function snowflakeConfig(name: "snowflake" | "snowflake_stage", schema: string):
     },
     async objects(ctx, d, prefix) {
       if (stage) {
+        // Names as LIST shows them; bodies as a GET of each would give them (the fake's stage holds the uploaded files).
         const listed = await snowflakeQuery(ctx, d, `LIST @RAW.${schema}.LANDING/${prefix}`);
-        return new Map(listed.map((r) => [String(lower(r).name).replace(/^[^/]*\//, ""), ""]));
+        const bodies = ctx.fakes.snowflake.stageFiles(`RAW.${schema}.LANDING`);
+        return new Map(
+          listed.map((r) => {
+            const name = String(lower(r).name).replace(/^[^/]*\//, "");
+            return [name, bodies.get(name)?.toString("utf8") ?? ""];
+          }),
+        );
       }
       const rows = await snowflakeQuery(ctx, d, `SELECT PATH, CONTENT FROM RAW.${schema}.OBJECTS`).catch((e) => (missingTable(e) ? [] : Promise.reject(e)));
       return new Map(rows.map(lower).filter((r) => String(r.path).startsWith(prefix)).map((r) => [String(r.path), String(r.content)]));
