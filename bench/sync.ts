@@ -316,7 +316,8 @@ export async function runSyncBench(options: SyncBenchOptions = {}): Promise<Sync
             `${bulk.rerun.seconds.toFixed(2)} s: ratio ${ratio.first.toFixed(2)} / ${ratio.rerun.toFixed(2)}, peak RSS ${num(sync.peakRssBytes / 2 ** 20)} MiB`,
         );
         measured.get(scale)!.push({ scale, meetingsPerDay, sync, bulk });
-        rmSync(exportDir, { recursive: true, force: true });
+        // Deleted at the very end with the rest: on ext4 creating files is several times slower for a while after
+        // many blocks are freed, and the next sync creates thousands (docs/decisions/2026-11-22-local-destination.md).
       }
     }
     const results = scales.map((scale) => {
