@@ -1,12 +1,9 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { integrationLabel, type SourceIntegrationName } from "@contract/sources";
+import { integrationLabel } from "@contract/sources";
 import { needsVerification as verificationNeeded } from "@contract/integrations/sources";
-import { Instructions, setupClasses, type SourceSetup } from "~/integrations/source-setup";
-import { zoomSetup } from "~/integrations/zoom";
-import { teamsSetup } from "~/integrations/teams";
-import { gmailSetup } from "~/integrations/gmail";
-import { datagenSetup } from "~/integrations/datagen";
+import { Instructions, setupClasses } from "~/integrations/source-setup";
+import { sourceSetup as setupOf } from "~/integrations/sources";
 import type { CreateActionData, CreatePageData } from "~/services/sources.server";
 import { FormBanner } from "./form-banner";
 
@@ -35,9 +32,6 @@ export function BackLink({ to, children }: { to: string; children: React.ReactNo
 
 export const fieldClasses = { label, input };
 
-/** The one map from a source integration to its setup part of the form (app/integrations/<name>.tsx). */
-export const SOURCE_SETUPS: Record<SourceIntegrationName, SourceSetup> = { zoom: zoomSetup, teams: teamsSetup, gmail: gmailSetup, datagen: datagenSetup };
-
 /** Create Source (spec §2): the same page for /sources/add and /sources/add/{integrationType}. */
 export function SourceCreateForm() {
   const data = useLoaderData<CreatePageData>();
@@ -47,7 +41,8 @@ export function SourceCreateForm() {
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const type = data.type;
-  const gmailMode = data.gmail?.mode ?? null;
+  const authMode = data.authMode;
+  const mode = authMode?.mode ?? null;
   const authStatus = actionData ? actionData.authStatus : data.authStatus;
   const authenticated = authStatus === "authenticated";
   const values = actionData?.values;
@@ -60,11 +55,11 @@ export function SourceCreateForm() {
     for (const [key, value] of new FormData(form)) if (typeof value === "string") next[key] = value;
     setSetup(next);
   }, [data]);
-  const sourceSetup = type ? SOURCE_SETUPS[type] : null;
-  const needsVerification = !!type && verificationNeeded(type, { gmail_auth_mode: gmailMode });
+  const sourceSetup = setupOf(type);
+  const needsVerification = !!type && verificationNeeded(type, authMode ? { [authMode.field]: mode } : {});
   const verification = actionData?.verification ?? data.verification;
   const verified = !needsVerification || verification === "success";
-  const canCreate = !!type && authenticated && verified && !!sourceSetup?.complete(setup, hydrated, gmailMode);
+  const canCreate = !!type && authenticated && verified && !!sourceSetup?.complete(setup, hydrated, mode);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const busyIntent = busy ? navigation.formData?.get("intent") : null;
   const errors = actionData?.errors?.length ? actionData.errors : data.errors;
@@ -76,12 +71,12 @@ export function SourceCreateForm() {
     for (const [key, value] of new FormData(form)) if (typeof value === "string") next[key] = value;
     setSetup(next);
   };
-  /** With JS: the type (or Gmail mode) select navigates at once, as the no-JS "Apply" GET does. */
+  /** With JS: the type (or authentication mode) select navigates at once, as the no-JS "Apply" GET does. */
   const applyChoice = () => {
     const form = formRef.current!;
     const fd = new FormData(form);
     const query = new FormData();
-    for (const key of ["name", "description", "integration_type", "gmail_auth_mode"]) {
+    for (const key of ["name", "description", "integration_type", ...(authMode ? [authMode.field] : [])]) {
       const value = fd.get(key);
       if (typeof value === "string") query.set(key, value);
     }
@@ -93,7 +88,7 @@ export function SourceCreateForm() {
     fd.set("intent", "setup");
     submit(fd, { method: "post", preventScrollReset: true });
   };
-  const authLabel = sourceSetup?.authLabel?.(gmailMode) ?? "Authenticate";
+  const authLabel = sourceSetup?.authLabel?.(mode) ?? "Authenticate";
 
   return (
     <div className="mx-auto max-w-3xl">
@@ -141,15 +136,15 @@ export function SourceCreateForm() {
               )}
             </div>
           </div>
-          {data.gmail ? (
+          {authMode ? (
             <div>
-              <label htmlFor="gmail_auth_mode" className={label}>
+              <label htmlFor={authMode.field} className={label}>
                 Authentication type
               </label>
               <div className="mt-1 flex gap-2">
-                <select id="gmail_auth_mode" name="gmail_auth_mode" defaultValue={gmailMode ?? ""} className={`${input} mt-0`} onChange={hydrated ? applyChoice : undefined}>
+                <select id={authMode.field} name={authMode.field} defaultValue={mode ?? ""} className={`${input} mt-0`} onChange={hydrated ? applyChoice : undefined}>
                   <option value="">Select an authentication type</option>
-                  {data.gmail.options.map((o) => (
+                  {authMode.options.map((o) => (
                     <option key={o.mode} value={o.mode}>
                       {o.label}
                     </option>
@@ -192,7 +187,7 @@ export function SourceCreateForm() {
             <legend className="sr-only">Setup</legend>
             <h2 className="text-base font-semibold text-slate-900">Setup</h2>
             {sourceSetup ? (
-              <sourceSetup.Setup setup={setup} saved={data.setup} lists={data.lists} gmailMode={gmailMode} hydrated={hydrated} saveSetup={saveSetup} />
+              <sourceSetup.Setup setup={setup} saved={data.setup} lists={data.lists} authMode={mode} hydrated={hydrated} saveSetup={saveSetup} />
             ) : null}
             {data.instructions ? <Instructions instructions={data.instructions} /> : null}
             {needsVerification ? (

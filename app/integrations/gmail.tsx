@@ -22,8 +22,8 @@ export const gmailSetup: SourceSetup = {
   verifyLabel: "Test Connection",
   // A verified service-account mode first shows the delegation steps.
   authLabel: (mode) => (mode && mode !== DEFAULT_GMAIL_AUTH_MODE && mode !== "individual" ? "Generate Instructions" : null),
-  Setup: ({ setup, saved, lists, gmailMode, hydrated, saveSetup }) =>
-    gmailMode === "individual" ? (
+  Setup: ({ setup, saved, lists, authMode, hydrated, saveSetup }) =>
+    authMode === "individual" ? (
       <p className="text-sm text-slate-700">Tributary reads only the mailbox you signed in with (individual scope). Test the connection to finish.</p>
     ) : (
       <>

@@ -24,7 +24,8 @@ export interface SourceSetupProps {
   /** The values the server last saw (what the lists were loaded for). */
   saved: Record<string, string>;
   lists: SetupLists;
-  gmailMode: string | null;
+  /** The chosen authentication mode, for a source with several (Gmail). */
+  authMode: string | null;
   hydrated: boolean;
   /** With JS: saves the setup and loads the lists in place. */
   saveSetup: () => void;
@@ -35,13 +36,13 @@ export interface SourceSetup {
   fields: string[];
   defaults: Record<string, string>;
   /** The source_metadata for POST /sources/create, names and e-mails taken from the lists the user chose from. */
-  metadata(setup: Record<string, string>, lists: SetupLists, gmailAuthMode: string | null): Record<string, unknown>;
+  metadata(setup: Record<string, string>, lists: SetupLists, authMode: string | null): Record<string, unknown>;
   /** Complete enough to create (spec §4); `strict` without JS counts only what the server knows. */
-  complete(values: Record<string, string>, strict: boolean, gmailMode: string | null): boolean;
+  complete(values: Record<string, string>, strict: boolean, authMode: string | null): boolean;
   Setup: ComponentType<SourceSetupProps>;
   /** The verify button's words, when the integration verifies. */
   verifyLabel?: string;
-  /** The authenticate button's words for a Gmail-like mode that only generates instructions. */
+  /** The authenticate button's words in a mode that only generates instructions (Gmail's verified service account). */
   authLabel?(mode: string | null): string | null;
 }
 

@@ -1,7 +1,7 @@
 import { createCookieSessionStorage } from "@remix-run/node";
-import { GMAIL_AUTH_MODES, isSourceIntegration, METADATA_SCHEMAS, SOURCE_MESSAGES, sourceNameSchema, type SetupInstructions, type SourceIntegrationName } from "@contract/sources";
-import { SOURCE_SETUPS } from "~/components/source-create-form";
-import type { SetupLists } from "~/integrations/source-setup";
+import { isSourceIntegration, METADATA_SCHEMAS, SOURCE_MESSAGES, sourceNameSchema, type SetupInstructions, type SourceIntegrationName } from "@contract/sources";
+import { SOURCE_SETUPS, type SetupLists } from "~/integrations/sources";
+import { isAuthMode, sourceServer, VERIFIED_FIELDS } from "~/integrations/sources.server";
 import type { UserInfo } from "@contract/auth";
 import { needsVerification as verificationNeeded } from "@contract/integrations/sources";
 import { env } from "./env.server";
@@ -21,6 +21,7 @@ export interface SourceDraft {
   description: string;
   /** The integration the credential belongs to (the "authenticated" one). */
   integration: SourceIntegrationName | null;
+  /** The authentication mode it was made with, for a source with several (Gmail's gmail_auth_mode). */
   gmailAuthMode: string | null;
   credentialId: string | null;
   authStatus: "authenticated" | "failed" | null;
@@ -84,15 +85,16 @@ export function resetAuthentication(draft: SourceDraft): SourceDraft {
   return { ...draft, integration: null, gmailAuthMode: null, credentialId: null, authStatus: null, verification: "none", instructions: null, setup: {}, oauth: null };
 }
 
-/** Whether the draft's credential is for this integration (and Gmail mode). */
+/** Whether the draft's credential is for this integration (and authentication mode, when it has modes). */
 export function authenticatedFor(draft: SourceDraft, type: string, gmailAuthMode: string | null): boolean {
   if (draft.authStatus !== "authenticated" || !draft.credentialId || draft.integration !== type) return false;
-  return type !== "gmail" || draft.gmailAuthMode === gmailAuthMode;
+  return !sourceServer(type).authModes || draft.gmailAuthMode === gmailAuthMode;
 }
 
-/** Whether a create of this type (and Gmail mode) needs a verification: the manifests' one rule. */
+/** Whether a create of this type (and authentication mode) needs a verification: the manifests' one rule. */
 export function needsVerification(type: string, gmailAuthMode: string | null): boolean {
-  return verificationNeeded(type, { gmail_auth_mode: gmailAuthMode });
+  const field = sourceServer(type).authModes?.field;
+  return verificationNeeded(type, field ? { [field]: gmailAuthMode } : {});
 }
 
 
@@ -110,8 +112,8 @@ export function readSetup(form: FormData, type: SourceIntegrationName): Record<s
   return setup;
 }
 
-/** The setup fields a verification covers (Teams scope/team, Gmail admin and group). */
-export const VERIFIED_FIELDS = ["teams_extraction_scope", "team_id", "admin_email", "gmail_extraction_scope", "gmail_group_id"];
+/** The setup fields a verification covers (each plug-in's verifiedFields). */
+export { VERIFIED_FIELDS };
 
 export const DEFAULT_SETUP = Object.fromEntries(Object.entries(SOURCE_SETUPS).map(([name, setup]) => [name, setup.defaults])) as Record<SourceIntegrationName, Record<string, string>>;
 
@@ -137,7 +139,8 @@ export function validateCreate(input: {
 }): string | null {
   if (!sourceNameSchema.safeParse(input.name).success) return sourceNameSchema.safeParse(input.name).error!.issues[0]!.message;
   if (!isSourceIntegration(input.type)) return SOURCE_MESSAGES.integrationRequired;
-  if (input.type === "gmail" && !GMAIL_AUTH_MODES.some((m) => m.mode === input.gmailAuthMode)) return SOURCE_MESSAGES.gmailAuthTypeRequired;
+  const { authModes } = sourceServer(input.type);
+  if (authModes && !isAuthMode(authModes, input.gmailAuthMode)) return authModes.required;
   if (!input.authenticated) return SOURCE_MESSAGES.mustAuthenticate;
   if (needsVerification(input.type, input.gmailAuthMode) && !input.verified) return SOURCE_MESSAGES.mustVerify;
   const parsed = METADATA_SCHEMAS[input.type].safeParse(input.metadata ?? {});

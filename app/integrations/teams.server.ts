@@ -1,0 +1,41 @@
+import { SOURCE_MESSAGES, type SetupInstructions, type TeamsTeam } from "@contract/sources";
+import { call } from "~/services/source-call.server";
+import type { SetupLists } from "./source-setup";
+import type { SourceSetupServer } from "./source-setup.server";
+
+/** Microsoft Teams: admin consent, then the tenant's teams and the setup steps for the chosen scope, verified. */
+export const teamsServer: SourceSetupServer = {
+  authFlow: () => ({ redirect: true }),
+  async loadLists(request, credentialId, setup) {
+    const lists: SetupLists = {};
+    const errors: string[] = [];
+    const result = await call<{ teams: TeamsTeam[] }>(request, "/externalauth/teams/get-teams", { method: "POST", json: { credential_id: credentialId } }, "Failed to load teams.");
+    if (result.ok) lists.teams = result.value.teams;
+    else errors.push(result.message);
+    const scope = setup.teams_extraction_scope === "TEAM" ? "TEAM" : "ORG";
+    if (scope === "ORG" || setup.team_id) {
+      const body = { credential_id: credentialId, scope, ...(scope === "TEAM" ? { team_id: setup.team_id } : {}) };
+      const instructions = await call<SetupInstructions>(request, "/externalauth/teams/get-team-setup-instructions", { method: "POST", json: body }, "Unable to load instructions.");
+      if (instructions.ok) lists.teamInstructions = instructions.value;
+      else errors.push(instructions.message);
+    }
+    return { lists, errors };
+  },
+  verifiedFields: ["teams_extraction_scope", "team_id"],
+  verify: (request, credentialId, setup) =>
+    call<{ success: boolean; message: string }>(
+      request,
+      "/externalauth/teams/verify-setup",
+      {
+        method: "POST",
+        json: {
+          integration_name: "teams",
+          credential_id: credentialId,
+          scope: setup.teams_extraction_scope ?? "ORG",
+          ...(setup.teams_extraction_scope === "TEAM" && setup.team_id ? { team_id: setup.team_id } : {}),
+        },
+      },
+      SOURCE_MESSAGES.verificationFailed,
+    ),
+  refuseCreate: (metadata, lists) => (lists.teams?.find((t) => t.team_id === metadata?.team_id)?.already_configured ? SOURCE_MESSAGES.teamAlreadyConnected : null),
+};

@@ -1,0 +1,19 @@
+import type { ZoomGroup } from "@contract/sources";
+import { call } from "~/services/source-call.server";
+import type { SetupLists } from "./source-setup";
+import type { SourceSetupServer } from "./source-setup.server";
+
+/** Zoom: OAuth consent, then the account's groups when the scope is one group. */
+export const zoomServer: SourceSetupServer = {
+  authFlow: () => ({ redirect: true }),
+  async loadLists(request, credentialId, setup) {
+    const lists: SetupLists = {};
+    const errors: string[] = [];
+    if (setup.zoom_extraction_scope === "GROUP") {
+      const result = await call<{ groups: ZoomGroup[] }>(request, "/externalauth/zoom/get-groups", { method: "POST", json: { credential_id: credentialId } }, "Failed to load Zoom groups.");
+      if (result.ok) lists.zoomGroups = result.value.groups;
+      else errors.push(result.message);
+    }
+    return { lists, errors };
+  },
+};
