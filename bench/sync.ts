@@ -11,7 +11,8 @@
  *
  * Environment: BENCH_SYNC_SCALES (default "1,10,100"; --scale wins), BENCH_SYNC_RUNS (default 3), BENCH_SYNC_PER_DAY
  * (140 meetings a day at 1×), BENCH_SYNC_LOOKBACK (7 days), BENCH_SYNC_PG_PORT (54369), BENCH_QUIET_WAIT (60 s at
- * most to wait for a quiet machine before each run; 0: none), BENCH_KEEP_DATA=1 keeps the temporary folder.
+ * most to wait for a quiet machine before each run; 0: none), BENCH_KEEP_DATA=1 keeps the temporary folder,
+ * BENCH_SYNC_CPU_PROF=<folder> writes the sync child's CPU profile there.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -189,7 +190,9 @@ function runChild<T>(args: SyncArgs | BulkArgs): Promise<T> {
   return new Promise((resolve, reject) => {
     // As scripts/start.ts runs the backend's workers (MALLOC_ARENA_MAX).
     const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" };
-    const proc = spawn(process.execPath, ["--import", "tsx", here, "--child", JSON.stringify(args)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    // BENCH_SYNC_CPU_PROF=<folder>: the sync child writes a V8 CPU profile there (where its time goes).
+    const profile = args.mode === "sync" && process.env.BENCH_SYNC_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_SYNC_CPU_PROF] : [];
+    const proc = spawn(process.execPath, [...profile, "--import", "tsx", here, "--child", JSON.stringify(args)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
