@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { storable } from "./text.js";
 import { checkDestinationSettings, destinationManifest, optionalField, type SettingsCheckMoment } from "./integrations/destinations.js";
-import { BUCKET_PATTERN, bucketNameField, GOOGLE_MESSAGES, PROJECT_ID_PATTERN, projectIdField } from "./integrations/gcs.js";
-import { BIGQUERY_MESSAGES, DATASET_PATTERN, datasetNameField, PERMISSION_TYPES, permissionTypeField, type PermissionType } from "./integrations/bigquery.js";
+import { GOOGLE_MESSAGES, PERMISSION_TYPES, permissionTypeField, PROJECT_ID_PATTERN, projectIdField, type PermissionType } from "./integrations/google-kit.js";
+import { BUCKET_PATTERN, bucketNameField, GCS_MESSAGES } from "./integrations/gcs.js";
+import { BIGQUERY_MESSAGES, DATASET_PATTERN, datasetNameField } from "./integrations/bigquery.js";
 import {
   accountField,
   SNOWFLAKE_ACCOUNT_PATTERN,
@@ -78,6 +79,7 @@ export const DESTINATION_MESSAGES = {
   name: "Please enter a destination name",
   integration: "Please select an integration type",
   ...GOOGLE_MESSAGES,
+  ...GCS_MESSAGES,
   ...BIGQUERY_MESSAGES,
   ...SNOWFLAKE_MESSAGES,
   notTested: "Please fill all required fields and test the connection successfully.",

@@ -5,14 +5,16 @@ import { Form, Link, useNavigation } from "@remix-run/react";
  * JavaScript; the confirm button posts the form. With JavaScript the same
  * dialog opens in place without a page load.
  */
-export function ConfirmDialog(props: {
+interface ConfirmDialogProps {
   title: string;
   body: React.ReactNode;
   confirmLabel: string;
   cancelTo: string;
   hidden: Record<string, string>;
   error?: string | null;
-}) {
+}
+
+export function ConfirmDialog(props: ConfirmDialogProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
@@ -41,4 +43,19 @@ export function ConfirmDialog(props: {
       </section>
     </div>
   );
+}
+
+/**
+ * The confirmation of a details page's Delete (/<noun>s/details/<id>?delete=1): "Delete <noun>?", the record's name in
+ * bold and `consequences`, what deleting it does (" and its run history will be deleted. … This cannot be undone.").
+ */
+export function DeleteDialog(props: { noun: string; record: { id: string; name: string }; consequences: string } & Pick<ConfirmDialogProps, "hidden" | "error">) {
+  const { noun, record } = props;
+  const body = (
+    <>
+      <strong className="font-semibold text-slate-900">{record.name}</strong>
+      {props.consequences}
+    </>
+  );
+  return <ConfirmDialog title={`Delete ${noun}?`} body={body} confirmLabel="Delete" cancelTo={`/${noun}s/details/${record.id}`} hidden={props.hidden} error={props.error} />;
 }

@@ -21,3 +21,25 @@ export function TimestampRows({ createdAt, updatedAt, timeZone }: { createdAt: s
     </>
   );
 }
+
+/** The Name and Description rows every details page starts with ("No description provided" when it has none). */
+export function NameRows({ record }: { record: { name: string; description?: string | null } }) {
+  return (
+    <>
+      <DetailRow label="Name">{record.name}</DetailRow>
+      <DetailRow label="Description">{record.description || <span className="text-slate-600">No description provided</span>}</DetailRow>
+    </>
+  );
+}
+
+/** A details page's card of fields: the record's name and description, then its own rows. */
+export function DetailsCard({ record, children }: { record: { name: string; description?: string | null }; children: React.ReactNode }) {
+  return (
+    <div className="card overflow-hidden">
+      <dl className="divide-y divide-slate-100">
+        <NameRows record={record} />
+        {children}
+      </dl>
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 import { INPUT_GROUP_ORDER, type PreviewResponse, type TemplateInput } from "@contract/transforms";
 import { fieldClasses } from "./source-create-form";
+import { TableHead } from "./table-head";
 
 /** An input's label: its own, or its key in words ("max_topics" → "Max topics"). */
 export function inputLabel(key: string, input: TemplateInput): string {
@@ -170,14 +171,7 @@ export function TransformPreview({ preview }: { preview: PreviewResponse }) {
           <h3 className="mb-2 text-sm font-semibold text-slate-900">Primitives</h3>
           <div className="overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-label="Pipeline primitives">
             <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                <tr>
-                  <th className="px-3 py-2">Name</th>
-                  <th className="px-3 py-2">Type</th>
-                  <th className="px-3 py-2">Provider</th>
-                  <th className="px-3 py-2">Model</th>
-                </tr>
-              </thead>
+              <TableHead cell="px-3 py-2" labels={["Name", "Type", "Provider", "Model"]} />
               <tbody className="divide-y divide-slate-100">
                 {p.primitives.map((primitive) => (
                   <tr key={primitive.name}>

@@ -46,6 +46,31 @@ export interface SourceSetup {
   authLabel?(mode: string | null): string | null;
 }
 
+/** "12 members", "1 member": a unit's size in a choice list. */
+export const members = (count: number) => `${count} ${count === 1 ? "member" : "members"}`;
+
+/**
+ * The setup of a source that reads a whole organization ("ORG") or one unit of it (a Zoom group, a Teams team): its
+ * fields, defaults, metadata (the unit's id and name from the list the user chose from) and completeness. `scope` is
+ * the scope field and the unit's value in it, `unit` the unit's id and name fields, `units` the list as [id, name].
+ */
+export function orgOrUnit(
+  [scopeField, scope]: [string, string],
+  [idField, nameField]: [string, string],
+  units: (lists: SetupLists) => [string, string][] | undefined,
+): Pick<SourceSetup, "fields" | "defaults" | "metadata" | "complete"> {
+  return {
+    fields: [scopeField, idField],
+    defaults: { [scopeField]: "ORG" },
+    metadata(setup, lists) {
+      const inUnit = setup[scopeField] === scope;
+      const [id, name] = (inUnit ? units(lists)?.find(([id]) => id === setup[idField]) : undefined) ?? [setup[idField] ?? "", ""];
+      return { [scopeField]: setup[scopeField], [idField]: inUnit ? id : "", [nameField]: name };
+    },
+    complete: (values, strict) => values[scopeField] === "ORG" || (values[scopeField] === scope && (!strict || !!values[idField])),
+  };
+}
+
 export function Radio(props: { name: string; value: string; checked: boolean; label: string; onChange?: () => void }) {
   return (
     <label className="flex items-center gap-2 text-sm text-slate-800">

@@ -1,17 +1,7 @@
-import { Instructions, ListChoice, ScopeChoice, type SourceSetup } from "./source-setup";
+import { Instructions, ListChoice, members, orgOrUnit, ScopeChoice, type SourceSetup } from "./source-setup";
 
 export const teamsSetup: SourceSetup = {
-  fields: ["teams_extraction_scope", "team_id"],
-  defaults: { teams_extraction_scope: "ORG" },
-  metadata(setup, lists) {
-    const team = setup.teams_extraction_scope === "TEAM" ? lists.teams?.find((x) => x.team_id === setup.team_id) : undefined;
-    return {
-      teams_extraction_scope: setup.teams_extraction_scope,
-      team_id: setup.teams_extraction_scope === "TEAM" ? (team?.team_id ?? setup.team_id ?? "") : "",
-      team_name: team?.team_name ?? "",
-    };
-  },
-  complete: (values, strict) => values.teams_extraction_scope === "ORG" || (values.teams_extraction_scope === "TEAM" && (!strict || !!values.team_id)),
+  ...orgOrUnit(["teams_extraction_scope", "TEAM"], ["team_id", "team_name"], (lists) => lists.teams?.map((t) => [t.team_id, t.team_name])),
   verifyLabel: "Verify Setup",
   Setup: ({ setup, saved, lists, hydrated, saveSetup }) => (
     <>
@@ -35,7 +25,7 @@ export const teamsSetup: SourceSetup = {
           onChange={hydrated ? saveSetup : undefined}
           choices={(lists.teams ?? []).map((team) => [
             team.team_id,
-            `${team.team_name} (${team.member_count} ${team.member_count === 1 ? "member" : "members"})${team.already_configured ? " — already connected" : ""}`,
+            `${team.team_name} (${members(team.member_count)})${team.already_configured ? " — already connected" : ""}`,
           ])}
         />
       ) : null}

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { DeleteDialog } from "~/components/confirm-dialog";
+import { EditDeleteLinks } from "~/components/record-actions";
 import { destinationManifest } from "~/integrations";
 import { ErrorBlock } from "~/components/error-block";
 import { requireUser } from "~/services/session.server";
@@ -10,7 +11,7 @@ import { callBackend, loadDestination } from "~/services/destinations.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
-import { DetailRow, TimestampRows } from "~/components/detail-row";
+import { DetailRow, DetailsCard, TimestampRows } from "~/components/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.destination?.name ?? "Destination"} · Tributary` }];
 
@@ -62,22 +63,18 @@ function configRows(destination: Destination): [string, string, string][] {
 function Details({ destination }: { destination: Destination }) {
   const timeZone = useTimeZone();
   return (
-    <div className="card overflow-hidden">
-      <dl className="divide-y divide-slate-100">
-        <DetailRow label="Name">{destination.name}</DetailRow>
-        <DetailRow label="Description">{destination.description || <span className="text-slate-600">No description provided</span>}</DetailRow>
-        <DetailRow label="Type">{destination.integration_label}</DetailRow>
-        <DetailRow label="Category">{destination.category}</DetailRow>
-        <DetailRow label="Status">{destination.status ?? "Unknown"}</DetailRow>
-        {configRows(destination).map(([key, label, value]) => (
-          <DetailRow key={key} label={label}>
-            <span className="font-mono text-[13px]">{value}</span>
-          </DetailRow>
-        ))}
-        <DetailRow label="Connectors">{destination.connector_count}</DetailRow>
-        <TimestampRows createdAt={destination.created_at} updatedAt={destination.updated_at} timeZone={timeZone} />
-      </dl>
-    </div>
+    <DetailsCard record={destination}>
+      <DetailRow label="Type">{destination.integration_label}</DetailRow>
+      <DetailRow label="Category">{destination.category}</DetailRow>
+      <DetailRow label="Status">{destination.status ?? "Unknown"}</DetailRow>
+      {configRows(destination).map(([key, label, value]) => (
+        <DetailRow key={key} label={label}>
+          <span className="font-mono text-[13px]">{value}</span>
+        </DetailRow>
+      ))}
+      <DetailRow label="Connectors">{destination.connector_count}</DetailRow>
+      <TimestampRows createdAt={destination.created_at} updatedAt={destination.updated_at} timeZone={timeZone} />
+    </DetailsCard>
   );
 }
 
@@ -98,30 +95,13 @@ export default function DestinationDetails() {
         </div>
         {destination ? (
           <div className="flex gap-3">
-            <Link to={`/destinations/edit/${destination.id}`} className="btn-secondary">
-              Edit
-            </Link>
-            <Link to="?delete=1" preventScrollReset className="btn-danger">
-              Delete
-            </Link>
+            <EditDeleteLinks editTo={`/destinations/edit/${destination.id}`} />
           </div>
         ) : null}
       </div>
       {destination ? <Details destination={destination} /> : <ErrorBlock message={error ?? M.fetchOneFailed} />}
       {destination && params.get("delete") ? (
-        <ConfirmDialog
-          title="Delete destination?"
-          body={
-            <>
-              <strong className="font-semibold text-slate-900">{destination.name}</strong> will be deleted. Connectors that use it must be changed first. This cannot be
-              undone.
-            </>
-          }
-          confirmLabel="Delete"
-          cancelTo={`/destinations/details/${destination.id}`}
-          hidden={{ id: destination.id }}
-          error={actionData?.error ?? null}
-        />
+        <DeleteDialog noun="destination" record={destination} consequences=" will be deleted. Connectors that use it must be changed first. This cannot be undone." hidden={{ id: destination.id }} error={actionData?.error ?? null} />
       ) : null}
     </div>
   );

@@ -1,15 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { SOURCE_MESSAGES } from "@contract/sources";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { DeleteDialog } from "~/components/confirm-dialog";
+import { EditDeleteLinks } from "~/components/record-actions";
 import { ErrorBlock } from "~/components/error-block";
 import { BackLink } from "~/components/source-create-form";
 import { SourceStatusBadge } from "~/components/source-status";
 import { api, loadSource } from "~/services/sources.server";
 import { readForm } from "~/services/form.server";
 import { useTimeZone } from "~/root";
-import { DetailRow, TimestampRows } from "~/components/detail-row";
+import { DetailRow, NameRows, TimestampRows } from "~/components/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source?.name ?? "Source"} · Tributary` }];
 
@@ -62,17 +63,11 @@ export default function SourceDetails() {
           <p className="mt-1 text-sm text-slate-600">{source.integration_label} source</p>
         </div>
         <div className="flex gap-3">
-          <Link to={`/sources/edit/${source.id}`} className="btn-secondary">
-            Edit
-          </Link>
-          <Link to="?delete=1" preventScrollReset className="btn-danger">
-            Delete
-          </Link>
+          <EditDeleteLinks editTo={`/sources/edit/${source.id}`} />
         </div>
       </div>
       <dl className="card divide-y divide-slate-100">
-        <DetailRow label="Name">{source.name}</DetailRow>
-        <DetailRow label="Description">{source.description || <span className="text-slate-600">No description provided</span>}</DetailRow>
+        <NameRows record={source} />
         <DetailRow label="Integration type">
           {source.integration_label} <span className="text-slate-600">({source.integration_name})</span>
         </DetailRow>
@@ -88,18 +83,7 @@ export default function SourceDetails() {
         <TimestampRows createdAt={source.created_at} updatedAt={source.updated_at} timeZone={timeZone} />
       </dl>
       {params.get("delete") ? (
-        <ConfirmDialog
-          title="Delete source?"
-          body={
-            <>
-              <strong className="font-semibold text-slate-900">{source.name}</strong> and its stored authorization will be deleted. This cannot be undone.
-            </>
-          }
-          confirmLabel="Delete"
-          cancelTo={`/sources/details/${source.id}`}
-          hidden={{ id: source.id }}
-          error={actionData?.error}
-        />
+        <DeleteDialog noun="source" record={source} consequences=" and its stored authorization will be deleted. This cannot be undone." hidden={{ id: source.id }} error={actionData?.error} />
       ) : null}
     </div>
   );

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { optionalText, SOURCE_MESSAGES } from "./source-kit.js";
-import type { SourceIntegration } from "./sources.js";
+import { defineSource, optionalText, SOURCE_MESSAGES } from "./source-kit.js";
 
 /** The data generator: synthetic meetings in Zoom's or Gong's shape, with no account anywhere. */
 
@@ -12,8 +11,7 @@ export const datagenMetadataSchema = z.object({
   format: z.enum(DATAGEN_FORMATS, { errorMap: () => ({ message: SOURCE_MESSAGES.formatRequired }) }),
 });
 
-export const datagenManifest = {
-  kind: "source",
+export const datagenManifest = defineSource({
   name: "datagen",
   label: "Data Generator",
   settings: datagenMetadataSchema,
@@ -23,4 +21,4 @@ export const datagenManifest = {
   // A source produces the one style it was set up with.
   platformOf: (settings) => (DATAGEN_FORMATS as readonly unknown[]).includes(settings.format) ? (settings.format as string) : null,
   fileTypes: [".vtt", ".json", ".txt"],
-} as const satisfies SourceIntegration;
+});

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { optionalText, SOURCE_MESSAGES } from "./source-kit.js";
-import type { SourceIntegration } from "./sources.js";
+import { defineSource, optionalText, orgOrUnit, SOURCE_MESSAGES } from "./source-kit.js";
 
 /** Gmail: a Workspace's mail through a service account (domain-wide delegation), or one mailbox through OAuth. */
 
@@ -13,12 +12,24 @@ export const GMAIL_AUTH_MODES = [
 export type GmailAuthMode = (typeof GMAIL_AUTH_MODES)[number]["mode"];
 export const DEFAULT_GMAIL_AUTH_MODE: GmailAuthMode = "service_account";
 
+/** A Workspace's mail, or one Google group's ("INDIVIDUAL": one mailbox, through OAuth). */
+const scope = orgOrUnit({
+  scope: "gmail_extraction_scope",
+  unit: "GROUP",
+  more: ["INDIVIDUAL"],
+  id: "gmail_group_id",
+  name: "gmail_group_name",
+  word: "group",
+  label: "Google group",
+  required: SOURCE_MESSAGES.gmailGroupRequired,
+});
+
 const gmailSettings = z.object({
-  gmail_extraction_scope: z.enum(["ORG", "GROUP", "INDIVIDUAL"], { errorMap: () => ({ message: "Please choose the extraction scope (entire organization or a specific group)" }) }),
+  gmail_extraction_scope: scope.shape.gmail_extraction_scope,
   admin_email: optionalText(320, SOURCE_MESSAGES.adminEmailInvalid, "Admin e-mail"),
-  gmail_group_id: optionalText(200, "Google group id is too long", "Google group id"),
+  gmail_group_id: scope.shape.gmail_group_id,
   gmail_group_email: optionalText(320, "Google group e-mail is too long", "Google group e-mail"),
-  gmail_group_name: optionalText(500, "Google group name is too long", "Google group name"),
+  gmail_group_name: scope.shape.gmail_group_name,
   gmail_auth_mode: z.enum(GMAIL_AUTH_MODES.map((m) => m.mode) as [GmailAuthMode, ...GmailAuthMode[]]).default(DEFAULT_GMAIL_AUTH_MODE),
 });
 
@@ -27,11 +38,10 @@ export const gmailMetadataSchema = gmailSettings.superRefine((v, ctx) => {
   if (v.gmail_extraction_scope === "INDIVIDUAL") return;
   if (!v.admin_email) ctx.addIssue({ code: "custom", path: ["admin_email"], message: SOURCE_MESSAGES.adminEmailRequired });
   else if (!z.string().email().safeParse(v.admin_email).success) ctx.addIssue({ code: "custom", path: ["admin_email"], message: SOURCE_MESSAGES.adminEmailInvalid });
-  if (v.gmail_extraction_scope === "GROUP" && !v.gmail_group_id) ctx.addIssue({ code: "custom", path: ["gmail_group_id"], message: SOURCE_MESSAGES.gmailGroupRequired });
+  scope.rule(v, ctx);
 });
 
-export const gmailManifest = {
-  kind: "source",
+export const gmailManifest = defineSource({
   name: "gmail",
   label: "Gmail",
   settings: gmailSettings,
@@ -41,4 +51,4 @@ export const gmailManifest = {
   verificationRequired: (settings) => settings.gmail_auth_mode !== DEFAULT_GMAIL_AUTH_MODE,
   platforms: ["gmail"],
   fileTypes: [".json", ".txt"],
-} as const satisfies SourceIntegration;
+});

@@ -1,25 +1,17 @@
-import { bigqueryManifest } from "../../../../contract/integrations/bigquery.js";
-import { DESTINATION_MESSAGES as M, type PermissionType } from "../../../../contract/destinations.js";
-import { ConnectionTestError, type DestinationPlugin } from "../plugin.js";
+import { BIGQUERY_MESSAGES, bigqueryManifest } from "../../../../contract/integrations/bigquery.js";
+import type { PermissionType } from "../../../../contract/destinations.js";
+import type { DestinationPlugin } from "../plugin.js";
 import { checkDatasetAccess, platformServiceAccount } from "../kit/google.js";
-import { checkWithServiceAccount, googleConfig, serviceAccount, serviceAccountInfo } from "../kit/google-access.js";
+import { checkWithServiceAccount, googleConfig, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
 import { bigqueryInstructions } from "./instructions.js";
 import { BigQueryWarehouse } from "./warehouse.js";
 import { bigqueryTransformSetup } from "./transform-setup.js";
 import { BigQueryWriter } from "./writer.js";
 
-interface BigQuerySettings extends Record<string, unknown> {
-  project_id?: string;
-  dataset_name?: string;
-  permission_type?: PermissionType;
-}
-
-const s = (x: unknown) => (typeof x === "string" ? x.trim() : "");
-
 /** BigQuery: rows loaded into a staging table and merged on their key, by the platform's service account. */
-export const bigqueryPlugin: DestinationPlugin<BigQuerySettings> = {
+export const bigqueryPlugin: DestinationPlugin<GoogleSettings<"dataset_name">> = {
   manifest: bigqueryManifest,
-  boundValues: (v) => ({ project_id: s(v.project_id), dataset_name: s(v.dataset_name), permission_type: v.permission_type ?? "dataset_write" }),
+  boundValues: (v) => ({ project_id: trimmed(v.project_id), dataset_name: trimmed(v.dataset_name), permission_type: v.permission_type ?? "dataset_write" }),
   instructions: (v) =>
     bigqueryInstructions({ email: serviceAccount().client_email, projectId: v.project_id, datasetName: v.dataset_name, permissionType: v.permission_type }),
   serviceAccount: (call) => serviceAccountInfo("bigquery", call, (email) => bigqueryInstructions({ email })),
@@ -31,20 +23,10 @@ export const bigqueryPlugin: DestinationPlugin<BigQuerySettings> = {
     };
   },
   config: (v, { credential }) => ({ ...googleConfig(v, credential), dataset_name: v.dataset_name ?? "", permission_type: v.permission_type ?? "dataset_write" }),
-  async update(destination, body, retest) {
-    const config = destination.config as Record<string, unknown>;
-    const permission = (config.permission_type as PermissionType | undefined) ?? "dataset_write";
-    if (!body.project_id) throw new ConnectionTestError(400, M.projectId);
-    if (permission !== "dataset_query_access" && !body.dataset_name) throw new ConnectionTestError(400, M.dataset);
-    const next = { project_id: s(body.project_id), dataset_name: s(body.dataset_name) };
-    if (!Object.entries(next).some(([k, value]) => (config[k] ?? "") !== value)) return { config, credentialId: destination.credential_id };
-    const credential = await retest({
-      ...body,
-      ...next,
-      permission_type: permission,
-      credential_id: (body.credential_id as string | undefined) ?? destination.credential_id ?? undefined,
-    });
-    return { config: { ...config, ...next, service_account_email: credential.metadata.service_account_email ?? config.service_account_email }, credentialId: credential.id };
+  update(destination, body, retest) {
+    const permission = ((destination.config as Record<string, unknown>).permission_type as PermissionType | undefined) ?? "dataset_write";
+    const missing = permission === "dataset_query_access" ? null : BIGQUERY_MESSAGES.dataset;
+    return updateGoogleDestination(destination, body, retest, { key: "dataset_name", missing, retestWith: { permission_type: permission } });
   },
   writer: async (destination) => {
     const config = destination.config as Record<string, string | undefined>;

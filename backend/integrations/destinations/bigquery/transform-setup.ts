@@ -1,22 +1,12 @@
 import type { TransformSetup } from "../plugin.js";
-
-const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+import { resultsInput, setting, settings } from "../kit/transform-setup.js";
 
 /** The transform wizard's BigQuery texts: the platform's service account reads the dataset and writes a results dataset. */
 export const bigqueryTransformSetup: TransformSetup = {
   label: "BigQuery",
-  resultsLocation: (target) => ({
-    key: "results_dataset",
-    label: "Results dataset",
-    type: "string",
-    default: str(target.config.dataset_name),
-    placeholder: "tributary_results",
-    required: true,
-    description: "The BigQuery dataset the result tables are written to (it must exist).",
-  }),
+  resultsLocation: (target) => resultsInput("results_dataset", "Results dataset", { default: setting(target, "dataset_name", undefined), placeholder: "tributary_results", description: "The BigQuery dataset the result tables are written to (it must exist)." }),
   readGrants(target) {
-    const project = str(target.config.project_id) ?? "<project>";
-    const dataset = str(target.config.dataset_name) ?? "<dataset>";
+    const { project_id: project, dataset_name: dataset } = settings(target, { project_id: "<project>", dataset_name: "<dataset>" });
     const account = target.service_account_email ?? "<the platform service account>";
     return {
       description: `The platform's service account ${account} needs to query the dataset ${project}.${dataset}.`,
@@ -25,7 +15,7 @@ export const bigqueryTransformSetup: TransformSetup = {
     };
   },
   writeGrants(target) {
-    const project = str(target.config.project_id) ?? "<project>";
+    const project = setting(target, "project_id", "<project>");
     const account = target.service_account_email ?? "<the platform service account>";
     return {
       description: `The result tables are created in a dataset of ${project}; the service account needs to write there.`,

@@ -1,5 +1,5 @@
-import type { IntegrationInstructions, InstructionStep, ServiceAccountInfo } from "../../../../contract/destinations.js";
-import { findCredential, serviceAccountCredential } from "../../../db/destinations.js";
+import { DESTINATION_MESSAGES, type Destination, type IntegrationInstructions, type InstructionStep, type PermissionType, type ServiceAccountInfo } from "../../../../contract/destinations.js";
+import { findCredential, serviceAccountCredential, type CredentialRow } from "../../../db/destinations.js";
 import { ConnectionTestError, type DestinationCall } from "../plugin.js";
 import { accessFailure } from "./access-check.js";
 import { platformServiceAccount, ServiceAccountError, type PlatformServiceAccount } from "./google.js";
@@ -68,4 +68,34 @@ export async function checkWithServiceAccount(
 /** The config Google destinations store: the project and the account that was granted access. */
 export function googleConfig(settings: { project_id?: string }, credential: { metadata: Record<string, unknown> } | null) {
   return { project_id: settings.project_id, service_account_email: credential?.metadata.service_account_email };
+}
+
+/** A setting as stored: its trimmed text ("" when not text). */
+export const trimmed = (x: unknown) => (typeof x === "string" ? x.trim() : "");
+
+/** The settings of a Google destination: the project, its place (`K`: bucket_name, dataset_name) and the permission type. */
+export type GoogleSettings<K extends string> = Record<string, unknown> & { project_id?: string; permission_type?: PermissionType } & { [P in K]?: string };
+
+/**
+ * PUT /destinations/update of a Google destination: the project and its place may change (each required, the place
+ * unless `placeMissing` is null); a change is tested again and the config keeps the account that was granted access.
+ */
+export async function updateGoogleDestination<K extends string>(
+  destination: Destination,
+  body: Record<string, unknown>,
+  retest: (values: Partial<GoogleSettings<K>> & { credential_id?: string }) => Promise<CredentialRow>,
+  place: { key: K; missing: string | null; retestWith?: Partial<GoogleSettings<K>> },
+): Promise<{ config: Record<string, unknown>; credentialId: string | null }> {
+  const config = destination.config as Record<string, unknown>;
+  if (!body.project_id) throw new ConnectionTestError(400, DESTINATION_MESSAGES.projectId);
+  if (place.missing !== null && !body[place.key]) throw new ConnectionTestError(400, place.missing);
+  const next = { project_id: trimmed(body.project_id), [place.key]: trimmed(body[place.key]) };
+  if (!Object.entries(next).some(([k, value]) => (config[k] ?? "") !== value)) return { config, credentialId: destination.credential_id };
+  const credential = await retest({
+    ...body,
+    ...next,
+    ...place.retestWith,
+    credential_id: (body.credential_id as string | undefined) ?? destination.credential_id ?? undefined,
+  } as Partial<GoogleSettings<K>> & { credential_id?: string });
+  return { config: { ...config, ...next, service_account_email: credential.metadata.service_account_email ?? config.service_account_email }, credentialId: credential.id };
 }

@@ -1,26 +1,13 @@
-import type { TransformSetup, WarehouseTarget } from "../plugin.js";
+import type { TransformSetup } from "../plugin.js";
+import { resultsInput, settings } from "../kit/transform-setup.js";
 import { ident } from "./connect.js";
-
-const named = (target: WarehouseTarget, key: string, placeholder: string) => {
-  const value = target.config[key];
-  return typeof value === "string" && value ? ident(value) : placeholder;
-};
 
 /** The transform wizard's PostgreSQL texts: the destination's user reads the synced schema and writes a results schema. */
 export const postgresTransformSetup: TransformSetup = {
   label: "PostgreSQL",
-  resultsLocation: (target) => ({
-    key: "results_schema",
-    label: "Results schema",
-    type: "string",
-    default: typeof target.config.schema === "string" ? target.config.schema : undefined,
-    placeholder: "tributary_results",
-    required: true,
-    description: "The schema (in the destination's database) the result tables are written to; Tributary creates it if the user may.",
-  }),
+  resultsLocation: (target) => resultsInput("results_schema", "Results schema", { default: typeof target.config.schema === "string" ? target.config.schema : undefined, placeholder: "tributary_results", description: "The schema (in the destination's database) the result tables are written to; Tributary creates it if the user may." }),
   readGrants(target) {
-    const schema = named(target, "schema", "<SCHEMA>");
-    const user = named(target, "user", "<USER>");
+    const { schema, user } = settings(target, { schema: "<SCHEMA>", user: "<USER>" }, ident);
     return {
       description: `The user ${user} reads the synced tables in schema ${schema}: it created them, so it already may, unless another role owns them.`,
       instructions: ["Only if the tables belong to another role, run these statements as their owner."],
@@ -28,8 +15,7 @@ export const postgresTransformSetup: TransformSetup = {
     };
   },
   writeGrants(target) {
-    const database = named(target, "database", "<DATABASE>");
-    const user = named(target, "user", "<USER>");
+    const { database, user } = settings(target, { database: "<DATABASE>", user: "<USER>" }, ident);
     return {
       description: `The result tables are created (and upserted into) in a schema of database ${database}.`,
       instructions: ["Replace <RESULTS_SCHEMA> with the results schema below and run as the database's owner (not needed for the destination's own schema)."],

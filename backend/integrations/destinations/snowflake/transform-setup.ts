@@ -1,25 +1,12 @@
 import type { TransformSetup } from "../plugin.js";
-
-const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+import { resultsInput, setting, settings } from "../kit/transform-setup.js";
 
 /** The transform wizard's Snowflake texts (both variants): the user's role reads the synced schema and writes a results schema. */
 export const snowflakeTransformSetup: TransformSetup = {
   label: "Snowflake",
-  resultsLocation: (target) => ({
-    key: "results_schema",
-    label: "Results schema",
-    type: "string",
-    default: str(target.config.schema),
-    placeholder: "TRIBUTARY_RESULTS",
-    required: true,
-    description: "The Snowflake schema (in the destination's database) the result tables are written to (it must exist).",
-  }),
+  resultsLocation: (target) => resultsInput("results_schema", "Results schema", { default: setting(target, "schema", undefined), placeholder: "TRIBUTARY_RESULTS", description: "The Snowflake schema (in the destination's database) the result tables are written to (it must exist)." }),
   readGrants(target) {
-    const c = target.config;
-    const db = str(c.database) ?? "<DATABASE>";
-    const schema = str(c.schema) ?? "<SCHEMA>";
-    const wh = str(c.warehouse) ?? "<WAREHOUSE>";
-    const user = str(c.user) ?? "<USER>";
+    const { database: db, schema, warehouse: wh, user } = settings(target, { database: "<DATABASE>", schema: "<SCHEMA>", warehouse: "<WAREHOUSE>", user: "<USER>" });
     return {
       description: `The Snowflake user ${user} needs to read the synced tables in ${db}.${schema}.`,
       instructions: ["Run these statements as a role that owns the database (e.g. ACCOUNTADMIN), replacing TRIBUTARY_ROLE with the role of the user."],
@@ -34,7 +21,7 @@ export const snowflakeTransformSetup: TransformSetup = {
     };
   },
   writeGrants(target) {
-    const db = str(target.config.database) ?? "<DATABASE>";
+    const db = setting(target, "database", "<DATABASE>");
     return {
       description: "The result tables are created (and merged into) in a schema of the destination's database.",
       instructions: ["Replace <RESULTS_SCHEMA> with the results schema below and run as the schema's owner."],

@@ -1,7 +1,7 @@
-import { gmailCallbackBodySchema, gmailGroupsBodySchema, gmailTestBodySchema, SOURCE_MESSAGES, type CallbackResponse } from "../../../../contract/sources.js";
+import { gmailCallbackBodySchema, gmailGroupsBodySchema, gmailTestBodySchema, SOURCE_MESSAGES } from "../../../../contract/sources.js";
 import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, gmailManifest } from "../../../../contract/integrations/gmail.js";
-import { insertCredential, updateCredential } from "../../../db/sources.js";
-import { authUrlCall, parseBody, recordVerification } from "../kit/setup.js";
+import { updateCredential } from "../../../db/sources.js";
+import { authenticated, authUrlCall, credentialCall, parseBody, recordVerification } from "../kit/setup.js";
 import { SetupError, type SourcePlugin } from "../plugin.js";
 import { delegationInstructions, exchangeGmailCode, gmailAuthUrl, listGoogleGroups, testGmailConnection, testIndividualMailbox, type GmailTokens } from "./auth.js";
 import { gmailConfig, gmailOAuthConfig } from "./config.js";
@@ -30,61 +30,39 @@ export const gmailPlugin: SourcePlugin = {
       method: "POST",
       async run(ctx) {
         const body = parseBody(gmailCallbackBodySchema, await ctx.body());
-        const { db, secrets } = ctx.services;
         if (body.code) {
           const { tokens, email } = await exchangeGmailCode(gmailOAuthConfig(), ctx.redirectUri, body.code);
-          const credential = await insertCredential(db, ctx.userId, {
-            integrationName: "gmail",
-            secret: secrets.seal(tokens),
-            metadata: { mode: "individual", email, authenticated_at: new Date().toISOString() },
-          });
-          const answer: CallbackResponse = { credential_id: credential.id, instructions: null, setup_verified: false, message: `Signed in as ${email}. Test the connection to finish.` };
-          return answer;
+          return authenticated(
+            ctx,
+            { integrationName: "gmail", secret: ctx.services.secrets.seal(tokens), metadata: { mode: "individual", email } },
+            { instructions: null, setup_verified: false, message: `Signed in as ${email}. Test the connection to finish.` },
+          );
         }
         const mode = body.mode!;
         const { instructions, serviceAccountEmail, clientId } = delegationInstructions(gmailConfig());
-        const credential = await insertCredential(db, ctx.userId, {
-          integrationName: "gmail",
-          secret: null,
-          metadata: { mode, service_account_email: serviceAccountEmail, client_id: clientId, authenticated_at: new Date().toISOString() },
-        });
         const verified = mode === DEFAULT_GMAIL_AUTH_MODE;
-        const answer: CallbackResponse = {
-          credential_id: credential.id,
-          instructions,
-          setup_verified: verified,
-          message: verified ? "Gmail authenticated." : "Follow the instructions, then test the connection.",
-        };
-        return answer;
-      },
-    },
-    "get-groups": {
-      method: "POST",
-      async run(ctx) {
-        const { credential_id, admin_email } = parseBody(gmailGroupsBodySchema, await ctx.body());
-        await ctx.ownedCredential(credential_id);
-        return { groups: await listGoogleGroups(gmailConfig(), admin_email) };
-      },
-    },
-    test_connection: {
-      method: "POST",
-      async run(ctx) {
-        const { credential_id, admin_email, group_ids } = parseBody(gmailTestBodySchema, await ctx.body());
-        const credential = await ctx.ownedCredential(credential_id);
-        const { db, secrets } = ctx.services;
-        const individual = credential.metadata.mode === "individual";
-        if (!individual && !admin_email) throw new SetupError(400, SOURCE_MESSAGES.adminEmailRequired);
-        const scope = individual ? "INDIVIDUAL" : group_ids?.length ? "GROUP" : "ORG";
-        if (individual && !credential.secret) throw new SetupError(409, "This Gmail credential holds no token. Please authenticate again.");
-        const verification = await recordVerification(ctx, credential, { scope, admin_email, group_ids }, () =>
-          individual
-            ? testIndividualMailbox(gmailOAuthConfig(), secrets.open<GmailTokens>(credential.secret!), (tokens) =>
-                updateCredential(db, ctx.userId, credential.id, { secret: secrets.seal(tokens) }),
-              )
-            : testGmailConnection(gmailConfig(), admin_email!, group_ids),
+        return authenticated(
+          ctx,
+          { integrationName: "gmail", secret: null, metadata: { mode, service_account_email: serviceAccountEmail, client_id: clientId } },
+          { instructions, setup_verified: verified, message: verified ? "Gmail authenticated." : "Follow the instructions, then test the connection." },
         );
-        return { status: verification.status, message: verification.message };
       },
     },
+    "get-groups": credentialCall(gmailGroupsBodySchema, async (_ctx, _credential, { admin_email }) => ({ groups: await listGoogleGroups(gmailConfig(), admin_email) })),
+    test_connection: credentialCall(gmailTestBodySchema, async (ctx, credential, { admin_email, group_ids }) => {
+      const { db, secrets } = ctx.services;
+      const individual = credential.metadata.mode === "individual";
+      if (!individual && !admin_email) throw new SetupError(400, SOURCE_MESSAGES.adminEmailRequired);
+      const scope = individual ? "INDIVIDUAL" : group_ids?.length ? "GROUP" : "ORG";
+      if (individual && !credential.secret) throw new SetupError(409, "This Gmail credential holds no token. Please authenticate again.");
+      const verification = await recordVerification(ctx, credential, { scope, admin_email, group_ids }, () =>
+        individual
+          ? testIndividualMailbox(gmailOAuthConfig(), secrets.open<GmailTokens>(credential.secret!), (tokens) =>
+              updateCredential(db, ctx.userId, credential.id, { secret: secrets.seal(tokens) }),
+            )
+          : testGmailConnection(gmailConfig(), admin_email!, group_ids),
+      );
+      return { status: verification.status, message: verification.message };
+    }),
   },
 };

@@ -55,3 +55,12 @@ export function envConfig<R extends string, E extends string>(
   }
   return config;
 }
+
+/**
+ * An OAuth source's configuration, read from the environment at each call: its client (`<PREFIX>_CLIENT_ID` and
+ * `<PREFIX>_CLIENT_SECRET`, else NotConfigured) and its endpoints, as envConfig reads them.
+ */
+export function oauthClientConfig<E extends string>(label: string, prefix: string, endpoints: Record<E, [variable: string, fallback: string, kind?: "base"]>) {
+  const client = { clientId: `${prefix}_CLIENT_ID`, clientSecret: `${prefix}_CLIENT_SECRET` };
+  return (env: NodeJS.ProcessEnv = process.env) => envConfig(label, client, endpoints, env);
+}

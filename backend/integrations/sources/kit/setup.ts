@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { randomToken } from "../../../lib/crypto.js";
-import { setStatusByCredential, updateCredential, type CredentialRow } from "../../../db/sources.js";
+import type { CallbackResponse } from "../../../../contract/sources.js";
+import { insertCredential, setStatusByCredential, updateCredential, type CredentialRow } from "../../../db/sources.js";
 import { SetupError, type SetupCall, type SetupContext, type Verification } from "../plugin.js";
 import { ProviderError } from "./config.js";
 
@@ -21,6 +22,37 @@ export function parseBody<S extends z.ZodTypeAny>(schema: S, value: unknown): z.
   const result = schema.safeParse(value);
   if (!result.success) throw new SetupError(400, result.error.issues[0]!.message);
   return result.data;
+}
+
+/**
+ * The callback's new credential of the caller, authenticated now (its metadata records when), and the callback's
+ * answer naming it: the instructions to follow, whether its setup is verified, the message.
+ */
+export async function authenticated(
+  ctx: SetupContext,
+  credential: { integrationName: string; secret: string | null; metadata: Record<string, unknown> },
+  answer: Omit<CallbackResponse, "credential_id">,
+): Promise<CallbackResponse> {
+  const metadata = { ...credential.metadata, authenticated_at: new Date().toISOString() };
+  const row = await insertCredential(ctx.services.db, ctx.userId, { ...credential, metadata });
+  return { credential_id: row.id, ...answer };
+}
+
+/**
+ * A POST setup call on one of the caller's credentials: the body, checked against its schema (which names the
+ * credential_id), then the credential (a 404 when it is not the caller's).
+ */
+export function credentialCall<S extends z.ZodType<{ credential_id: string }, z.ZodTypeDef, unknown>>(
+  schema: S,
+  run: (ctx: SetupContext, credential: CredentialRow, body: z.infer<S>) => Promise<unknown>,
+): SetupCall {
+  return {
+    method: "POST",
+    async run(ctx: SetupContext) {
+      const body = parseBody(schema, await ctx.body());
+      return run(ctx, await ctx.ownedCredential(body.credential_id), body);
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { credentialBodySchema, teamSetupBodySchema, teamsCallbackBodySchema, verifySetupBodySchema, SOURCE_MESSAGES, type CallbackResponse } from "../../../../contract/sources.js";
+import { credentialBodySchema, teamSetupBodySchema, teamsCallbackBodySchema, verifySetupBodySchema, SOURCE_MESSAGES } from "../../../../contract/sources.js";
 import { teamsManifest } from "../../../../contract/integrations/teams.js";
-import { insertCredential, settingValuesInUse, type CredentialRow } from "../../../db/sources.js";
-import { authUrlCall, parseBody, recordVerification } from "../kit/setup.js";
+import { settingValuesInUse, type CredentialRow } from "../../../db/sources.js";
+import { authenticated, authUrlCall, credentialCall, parseBody, recordVerification } from "../kit/setup.js";
 import { SetupError, type SourcePlugin } from "../plugin.js";
 import { adminConsentUrl, graphToken, listTeams, teamSetupInstructions, verifyTeamsSetup } from "./auth.js";
 import { teamsConfig } from "./config.js";
@@ -26,41 +26,29 @@ export const teamsPlugin: SourcePlugin = {
           throw new SetupError(400, "Admin consent was not granted. An administrator of the Microsoft 365 organization must accept Tributary's permissions.");
         }
         await graphToken(teamsConfig(), tenant);
-        const credential = await insertCredential(ctx.services.db, ctx.userId, {
-          integrationName: "teams",
-          secret: null,
-          metadata: { tenant_id: tenant.toLowerCase(), authenticated_at: new Date().toISOString() },
-        });
-        const body: CallbackResponse = { credential_id: credential.id, instructions: null, setup_verified: false, message: "Admin consent granted. Choose the scope, follow the setup instructions, then verify." };
-        return body;
+        return authenticated(
+          ctx,
+          { integrationName: "teams", secret: null, metadata: { tenant_id: tenant.toLowerCase() } },
+          { instructions: null, setup_verified: false, message: "Admin consent granted. Choose the scope, follow the setup instructions, then verify." },
+        );
       },
     },
-    "get-teams": {
-      method: "POST",
-      async run(ctx) {
-        const { credential_id } = parseBody(credentialBodySchema, await ctx.body());
-        const credential = await ctx.ownedCredential(credential_id);
-        const config = teamsConfig();
-        const teams = await listTeams(config, await graphToken(config, tenantOf(credential)));
-        const configured = await settingValuesInUse(ctx.services.db, ctx.userId, "teams", "team_id");
-        return { teams: teams.map((t) => ({ ...t, already_configured: configured.has(t.team_id) })) };
-      },
-    },
-    "get-team-setup-instructions": {
-      method: "POST",
-      async run(ctx) {
-        const { credential_id, scope, team_id } = parseBody(teamSetupBodySchema, await ctx.body());
-        const credential = await ctx.ownedCredential(credential_id);
-        if (scope === "TEAM" && !team_id) throw new SetupError(400, SOURCE_MESSAGES.teamRequired);
-        const config = teamsConfig();
-        let team: { team_id: string; team_name: string } | null = null;
-        if (scope === "TEAM") {
-          team = (await listTeams(config, await graphToken(config, tenantOf(credential)))).find((t) => t.team_id === team_id) ?? null;
-          if (!team) throw new SetupError(404, "This team does not exist in the organization any more. Please choose another team.");
-        }
-        return teamSetupInstructions(config, scope, team);
-      },
-    },
+    "get-teams": credentialCall(credentialBodySchema, async (ctx, credential) => {
+      const config = teamsConfig();
+      const teams = await listTeams(config, await graphToken(config, tenantOf(credential)));
+      const configured = await settingValuesInUse(ctx.services.db, ctx.userId, "teams", "team_id");
+      return { teams: teams.map((t) => ({ ...t, already_configured: configured.has(t.team_id) })) };
+    }),
+    "get-team-setup-instructions": credentialCall(teamSetupBodySchema, async (_ctx, credential, { scope, team_id }) => {
+      if (scope === "TEAM" && !team_id) throw new SetupError(400, SOURCE_MESSAGES.teamRequired);
+      const config = teamsConfig();
+      let team: { team_id: string; team_name: string } | null = null;
+      if (scope === "TEAM") {
+        team = (await listTeams(config, await graphToken(config, tenantOf(credential)))).find((t) => t.team_id === team_id) ?? null;
+        if (!team) throw new SetupError(404, "This team does not exist in the organization any more. Please choose another team.");
+      }
+      return teamSetupInstructions(config, scope, team);
+    }),
     "verify-setup": {
       method: "POST",
       async run(ctx) {

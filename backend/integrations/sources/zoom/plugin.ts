@@ -1,8 +1,8 @@
-import { credentialBodySchema, oauthCallbackBodySchema, type CallbackResponse } from "../../../../contract/sources.js";
+import { credentialBodySchema, oauthCallbackBodySchema } from "../../../../contract/sources.js";
 import { zoomManifest } from "../../../../contract/integrations/zoom.js";
-import { insertCredential, setStatusByCredential, type CredentialRow } from "../../../db/sources.js";
+import { setStatusByCredential, type CredentialRow } from "../../../db/sources.js";
 import { ProviderError } from "../kit/index.js";
-import { authUrlCall, parseBody } from "../kit/setup.js";
+import { authenticated, authUrlCall, credentialCall, parseBody } from "../kit/setup.js";
 import { SetupError, type SetupContext, type SourcePlugin } from "../plugin.js";
 import { exchangeZoomCode, refreshStoredZoomTokens, usableZoomTokens, zoomAuthUrl, zoomGroups, zoomMe, type ZoomTokens } from "./auth.js";
 import { zoomConfig } from "./config.js";
@@ -28,31 +28,24 @@ export const zoomPlugin: SourcePlugin = {
         const config = zoomConfig();
         const tokens = await exchangeZoomCode(config, ctx.redirectUri, code);
         const me = await zoomMe(config, tokens.access_token);
-        const credential = await insertCredential(ctx.services.db, ctx.userId, {
-          integrationName: "zoom",
-          secret: ctx.services.secrets.seal(tokens),
-          metadata: { ...me, scope: tokens.scope, authenticated_at: new Date().toISOString() },
-        });
-        const body: CallbackResponse = { credential_id: credential.id, instructions: null, setup_verified: true, message: "Zoom authenticated." };
-        return body;
+        return authenticated(
+          ctx,
+          { integrationName: "zoom", secret: ctx.services.secrets.seal(tokens), metadata: { ...me, scope: tokens.scope } },
+          { instructions: null, setup_verified: true, message: "Zoom authenticated." },
+        );
       },
     },
-    "get-groups": {
-      method: "POST",
-      async run(ctx) {
-        const { credential_id } = parseBody(credentialBodySchema, await ctx.body());
-        const credential = await ctx.ownedCredential(credential_id);
-        const { db } = ctx.services;
-        try {
-          const groups = await zoomGroups(zoomConfig(), await zoomAccessToken(ctx, credential));
-          await setStatusByCredential(db, ctx.userId, credential.id, "active");
-          return { groups };
-        } catch (error) {
-          // Zoom refused or failed (not a silence): the credential is in error until it works again.
-          if (error instanceof ProviderError && !error.timedOut) await setStatusByCredential(db, ctx.userId, credential.id, "error");
-          throw error;
-        }
-      },
-    },
+    "get-groups": credentialCall(credentialBodySchema, async (ctx, credential) => {
+      const { db } = ctx.services;
+      try {
+        const groups = await zoomGroups(zoomConfig(), await zoomAccessToken(ctx, credential));
+        await setStatusByCredential(db, ctx.userId, credential.id, "active");
+        return { groups };
+      } catch (error) {
+        // Zoom refused or failed (not a silence): the credential is in error until it works again.
+        if (error instanceof ProviderError && !error.timedOut) await setStatusByCredential(db, ctx.userId, credential.id, "error");
+        throw error;
+      }
+    }),
   },
 };

@@ -1,0 +1,100 @@
+import { DateTime } from "./date-time";
+import { ErrorBlock } from "./error-block";
+import { runDuration, useRefreshWhile } from "./run-timing";
+import { TableHead } from "./table-head";
+import { useTimeZone } from "~/root";
+
+/** What the run histories of connectors (sync runs) and transforms share: one run of the runs engine. */
+export interface RunRow {
+  id: string;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+  records: number;
+  error: string | null;
+}
+
+const STATUS_STYLE: Record<string, string> = {
+  queued: "bg-slate-100 text-slate-700",
+  running: "bg-blue-100 text-blue-800",
+  succeeded: "bg-green-100 text-green-800",
+  failed: "bg-red-100 text-red-800",
+  PENDING: "bg-slate-100 text-slate-700",
+  RUNNING: "bg-blue-100 text-blue-800",
+  SUCCEEDED: "bg-green-100 text-green-800",
+  FAILED: "bg-red-100 text-red-800",
+};
+
+export const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+
+/** A run's status ("succeeded") or a transform's ("SUCCEEDED") as a coloured badge: "Succeeded". */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100 text-slate-700"}`}>{titleCase(status)}</span>;
+}
+
+/**
+ * Whether one of the runs is queued or running: while it is, the page re-loads itself every 2 s with JavaScript
+ * (and, without it, through <RefreshWithoutScript>).
+ */
+export function useRunsInProgress(runs: readonly { status: string }[]): boolean {
+  const inProgress = runs.some((r) => r.status === "queued" || r.status === "running");
+  useRefreshWhile(inProgress);
+  return inProgress;
+}
+
+/** Without JavaScript, a page with a run in progress refreshes itself every 3 s. */
+export function RefreshWithoutScript({ active }: { active: boolean }) {
+  return active ? (
+    <noscript>
+      <meta httpEquiv="refresh" content="3" />
+    </noscript>
+  ) : null;
+}
+
+/** The column a history has beyond status, start, duration and records (a sync's bytes, a transform run's trigger). */
+export interface RunColumn<R> {
+  label: string;
+  className: string;
+  value(run: R): React.ReactNode;
+}
+
+/**
+ * A connector's or a transform's runs, newest first: status, start, duration, records, its own column and the error.
+ * `emptyHint` names the button that runs the first one; `scrollRegion` makes the scrolling table a focusable region.
+ */
+export function RunHistory<R extends RunRow>(props: { runs: R[]; error: string | null; caption: string; emptyHint: string; column: RunColumn<R>; scrollRegion?: boolean }) {
+  const { runs, error, column } = props;
+  const timeZone = useTimeZone();
+  const region = props.scrollRegion ? ({ tabIndex: 0, role: "region", "aria-label": "Run history" } as const) : {};
+  return (
+    <section aria-labelledby="runs" className="mt-8">
+      <h2 id="runs" className="mb-3 text-lg font-semibold text-slate-900">
+        Run history
+      </h2>
+      {error ? <ErrorBlock message={error} /> : null}
+      {!error && runs.length === 0 ? <p className="text-sm text-slate-600">{`No runs yet. Use ${props.emptyHint} to run the first one.`}</p> : null}
+      {runs.length ? (
+        <div className="card overflow-x-auto" {...region}>
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">{props.caption}</caption>
+            <TableHead cell="px-4 py-3" labels={["Status", "Started", "Duration", "Records", column.label, "Error"]} />
+            <tbody className="divide-y divide-slate-100">
+              {runs.map((run) => (
+                <tr key={run.id} data-run-status={run.status}>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    <StatusBadge status={run.status} />
+                  </td>
+                  <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
+                  <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
+                  <td className={column.className}>{column.value(run)}</td>
+                  <td className="max-w-xs px-4 py-3 break-words text-red-800">{run.error ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
