@@ -69,6 +69,9 @@ function ProfileMenu({ user }: { user: UserInfo }) {
 export function AppShell({ user, children }: { user: UserInfo; children: React.ReactNode }) {
   return (
     <div className="flex min-h-full flex-col">
+      <a href="#main" className="sr-only rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-700 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-30">
+        Skip to content
+      </a>
       <header className="sticky top-0 z-10 flex h-16 items-center justify-between border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
         <Link to="/connectors" aria-label="Tributary home" className="rounded-md">
           <Logo className="h-8" />
@@ -96,7 +99,7 @@ export function AppShell({ user, children }: { user: UserInfo; children: React.R
             ))}
           </ul>
         </nav>
-        <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 outline-none sm:px-8 sm:py-8">
           {children}
         </main>
       </div>

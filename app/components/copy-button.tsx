@@ -1,9 +1,8 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 
 /** Spec §9: the copy button shows "Copied!" for 2 seconds. */
 export const COPIED_FOR_MS = 2000;
-
-const subscribeNever = () => () => {};
 
 /**
  * Copies `text()` to the clipboard. An enhancement: it renders nothing until
@@ -11,7 +10,7 @@ const subscribeNever = () => () => {};
  */
 export function CopyButton({ text, label = "Copy" }: { text: () => string; label?: string }) {
   // False on the server and during hydration, true once JavaScript runs in the browser.
-  const ready = useSyncExternalStore(subscribeNever, () => true, () => false);
+  const ready = useHydrated();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { useHydrated } from "./source-create-form";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { renderMermaid } from "./flowchart.client";
 
 /** Spec §9: zoom 10–300 %; the buttons zoom by ×1.2 / ×0.8, the wheel by ×1.1 / ×0.9; tooltips are 350 px wide. */

@@ -2,17 +2,20 @@ import { useEffect, useRef } from "react";
 
 /**
  * The one place a create/edit page shows its errors (spec §8 "Display"): a
- * banner at the top of the form, scrolled into view when it appears. Without
- * JS the page reloads at the top, where the banner is.
+ * banner at the top of the form, focused and scrolled into view below the
+ * sticky top bar when it appears. Without JS the page reloads at the top,
+ * where the banner is.
  */
 export function FormBanner({ errors }: { errors: string[] | null | undefined }) {
   const ref = useRef<HTMLDivElement>(null);
   const text = errors?.filter(Boolean).join("\n") ?? "";
   useEffect(() => {
-    if (text) {
-      window.scrollTo({ top: 0, behavior: "smooth" });
-      ref.current?.focus();
-    }
+    const banner = ref.current;
+    if (!text || !banner) return;
+    // Focus without the browser's own jump, then scroll it to the top of the view: the page's scroll-padding keeps
+    // it below the sticky top bar (app.css).
+    banner.focus({ preventScroll: true });
+    banner.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [text]);
   if (!text) return null;
   const list = errors!.filter(Boolean);

@@ -36,7 +36,7 @@ export function RecordList<T extends NamedRecord>(props: {
           {row.name}
         </a>
       ),
-      className: "whitespace-nowrap",
+      className: "min-w-40 max-w-xs",
     },
     { header: "Description", cell: (row) => <span className="line-clamp-2 text-slate-600">{row.description}</span>, className: "max-w-sm" },
     { header: "Created At", cell: (row) => <DateTime value={row.created_at} timeZone={props.timeZone} />, className: "whitespace-nowrap" },

@@ -1,21 +1,13 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { integrationLabel } from "@contract/sources";
 import { needsVerification as verificationNeeded } from "@contract/integrations/sources";
 import { Instructions, setupClasses } from "~/integrations/source-setup";
 import { sourceSetup as setupOf } from "~/integrations/sources";
 import type { CreateActionData, CreatePageData } from "~/services/sources.server";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { FormBanner } from "./form-banner";
 
-/** True once React has hydrated: the no-JS "Apply" buttons hide, and live enabling takes over. */
-const noSubscription = () => () => {};
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 const { label, input } = setupClasses;
 

@@ -99,7 +99,7 @@ export default function Connectors() {
           {c.name}
         </a>
       ),
-      className: "whitespace-nowrap",
+      className: "min-w-40 max-w-xs",
     },
     { header: "Description", cell: (c) => <span className="line-clamp-2 text-slate-600">{c.description}</span>, className: "max-w-xs" },
     { header: "Source", cell: (c) => c.source_name ?? "Unknown Source" },

@@ -5,7 +5,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { SOURCE_MESSAGES, updateSourceBodySchema } from "@contract/sources";
 import { ErrorBlock } from "~/components/error-block";
 import { FormBanner } from "~/components/form-banner";
-import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { BackLink, fieldClasses } from "~/components/source-create-form";
 import { api, loadSource } from "~/services/sources.server";
 import { readForm } from "~/services/form.server";
 

@@ -101,7 +101,7 @@ export default function Transforms() {
           {t.name}
         </Link>
       ),
-      className: "whitespace-nowrap",
+      className: "min-w-40 max-w-xs",
     },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },

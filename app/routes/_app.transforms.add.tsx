@@ -12,7 +12,8 @@ import {
 } from "@contract/transforms";
 import { ErrorBlock } from "~/components/error-block";
 import { FormBanner } from "~/components/form-banner";
-import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { BackLink, fieldClasses } from "~/components/source-create-form";
 import { TransformSteps } from "~/components/transform-steps";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";

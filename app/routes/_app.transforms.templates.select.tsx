@@ -6,7 +6,8 @@ import { DEFAULT_TEMPLATE_ID, TRANSFORM_MESSAGES as M } from "@contract/transfor
 import { ErrorBlock } from "~/components/error-block";
 import { Flowchart } from "~/components/flowchart";
 import { FormBanner } from "~/components/form-banner";
-import { BackLink, fieldClasses, useHydrated } from "~/components/source-create-form";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { BackLink, fieldClasses } from "~/components/source-create-form";
 import { TransformSteps } from "~/components/transform-steps";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { IntegrationInstructions, IntegrationOption } from "@contract/destinations";
@@ -41,13 +42,6 @@ export interface DestinationFormProps {
   original?: FormValues;
   /** Where Cancel goes. */
   cancelTo?: string;
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  // eslint-disable-next-line react-hooks/set-state-in-effect -- flips once after hydration, on purpose
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function readValues(form: HTMLFormElement | null, fallback: FormValues): FormValues {
