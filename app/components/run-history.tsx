@@ -1,8 +1,9 @@
 import { DateTime } from "./date-time";
-import { ErrorBlock } from "./error-block";
+import { ErrorBlock } from "~/components/ui/error-block";
 import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
 import { useTimeZone } from "~/root";
+import { StatusBadge } from "~/components/ui/status-badge";
 
 /** What the run histories of connectors (sync runs) and transforms share: one run of the runs engine. */
 export interface RunRow {
@@ -12,24 +13,6 @@ export interface RunRow {
   finished_at: string | null;
   records: number;
   error: string | null;
-}
-
-const STATUS_STYLE: Record<string, string> = {
-  queued: "bg-slate-100 text-slate-700",
-  running: "bg-blue-100 text-blue-800",
-  succeeded: "bg-green-100 text-green-800",
-  failed: "bg-red-100 text-red-800",
-  PENDING: "bg-slate-100 text-slate-700",
-  RUNNING: "bg-blue-100 text-blue-800",
-  SUCCEEDED: "bg-green-100 text-green-800",
-  FAILED: "bg-red-100 text-red-800",
-};
-
-export const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
-
-/** A run's status ("succeeded") or a transform's ("SUCCEEDED") as a coloured badge: "Succeeded". */
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[status] ?? "bg-slate-100 text-slate-700"}`}>{titleCase(status)}</span>;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { useActionData, useSearchParams } from "@remix-run/react";
-import { DeleteDialog } from "./confirm-dialog";
-import { ErrorBlock } from "./error-block";
+import { DeleteDialog } from "~/components/ui/confirm-dialog";
+import { ErrorBlock } from "~/components/ui/error-block";
 import { EditDeleteLinks, useSubmittingIntent } from "./record-actions";
 import { RefreshWithoutScript, useRunsInProgress } from "./run-history";
-import { BackLink } from "./source-create-form";
+import { BackLink } from "~/components/ui/back-link";
 
 /** What the page's buttons are drawn from: a run is queued or running; the intent being submitted ("" when none). */
 export interface RunState {

@@ -6,23 +6,13 @@ import { Instructions, setupClasses } from "~/integrations/source-setup";
 import { sourceSetup as setupOf } from "~/integrations/sources";
 import type { CreateActionData, CreatePageData } from "~/services/sources.server";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { FormBanner } from "./form-banner";
+import { BackLink } from "./ui/back-link";
+import { FormBanner } from "~/components/ui/form-banner";
 
 
 const { label, input } = setupClasses;
 
-export function BackLink({ to, children }: { to: string; children: React.ReactNode }) {
-  return (
-    <Link to={to} className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-      <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <path strokeLinecap="round" strokeLinejoin="round" d="M15 18l-6-6 6-6" />
-      </svg>
-      {children}
-    </Link>
-  );
-}
 
-export const fieldClasses = { label, input };
 
 /** Create Source (spec §2): the same page for /sources/add and /sources/add/{integrationType}. */
 export function SourceCreateForm() {

@@ -1,6 +1,6 @@
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
 import { destinationSetup } from "~/integrations";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "~/components/ui/copy-button";
 
 /**
  * What the user grants on the destination in the template setup (spec §6): the

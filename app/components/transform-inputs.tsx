@@ -1,5 +1,5 @@
 import { INPUT_GROUP_ORDER, type PreviewResponse, type TemplateInput } from "@contract/transforms";
-import { fieldClasses } from "./source-create-form";
+import { fieldClasses } from "~/components/ui/field";
 import { TableHead } from "./table-head";
 
 /** An input's label: its own, or its key in words ("max_topics" → "Max topics"). */

@@ -1,4 +1,4 @@
-import { CopyButton } from "~/components/copy-button";
+import { CopyButton } from "~/components/ui/copy-button";
 import { Field, SettingFields, Steps } from "~/components/destination-form/fields";
 import type { DestinationSetup, SetupProps } from "./types";
 

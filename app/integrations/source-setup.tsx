@@ -1,14 +1,11 @@
 import type { ComponentType, ReactNode } from "react";
 import type { GoogleGroup, SetupInstructions, TeamsTeam, ZoomGroup } from "@contract/sources";
-import { CopyButton } from "~/components/copy-button";
+import { CopyButton } from "~/components/ui/copy-button";
+import { fieldClasses } from "~/components/ui/field";
 
 /** What the source create form adds to a source manifest: its setup fields, their defaults, and how it draws them. */
 
-export const setupClasses = {
-  label: "block text-sm font-medium text-slate-800",
-  input:
-    "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none disabled:bg-slate-100 disabled:text-slate-600",
-};
+export const setupClasses = fieldClasses;
 
 /** The choice lists a setup loads from the backend (groups, teams) and the Teams setup steps. */
 export interface SetupLists {

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Connector } from "@contract/connectors";
-import { DataTable, type Column } from "~/components/data-table";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime } from "~/components/date-time";
-import { ErrorBlock } from "~/components/error-block";
-import { PageHeader } from "~/components/page-header";
-import { Pagination } from "~/components/pagination";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { PageHeader } from "~/components/ui/page-header";
+import { Pagination } from "~/components/ui/pagination";
 import { loadListPage } from "~/services/lists.server";
 import { useTimeZone } from "~/root";
 import { useUser } from "./_app";

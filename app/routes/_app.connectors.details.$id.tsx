@@ -11,7 +11,7 @@ import { callBackend, loadConnector, loadRuns } from "~/services/connectors.serv
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
-import { DetailRow, DetailsCard, TimestampRows } from "~/components/detail-row";
+import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.connector?.name ?? "Connector"} · Tributary` }];
 

@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CONNECTOR_MESSAGES as M, updateConnectorBodySchema } from "@contract/connectors";
-import { ErrorBlock } from "~/components/error-block";
-import { FormBanner } from "~/components/form-banner";
-import { BackLink, fieldClasses } from "~/components/source-create-form";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { FormBanner } from "~/components/ui/form-banner";
+import { BackLink } from "~/components/ui/back-link";
+import { fieldClasses } from "~/components/ui/field";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadAllDestinations, loadConnector, loadLookbackOptions, loadSources } from "~/services/connectors.server";
 import { readForm } from "~/services/form.server";

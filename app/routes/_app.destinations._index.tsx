@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { Destination } from "@contract/destinations";
-import { RecordList } from "~/components/record-list";
+import { RecordList } from "~/components/ui/record-list";
 import { loadListPage } from "~/services/lists.server";
 import { useTimeZone } from "~/root";
 

@@ -2,16 +2,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
-import { DeleteDialog } from "~/components/confirm-dialog";
+import { DeleteDialog } from "~/components/ui/confirm-dialog";
 import { EditDeleteLinks } from "~/components/record-actions";
 import { destinationManifest } from "~/integrations";
-import { ErrorBlock } from "~/components/error-block";
+import { ErrorBlock } from "~/components/ui/error-block";
 import { requireUser } from "~/services/session.server";
 import { callBackend, loadDestination } from "~/services/destinations.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
-import { DetailRow, DetailsCard, TimestampRows } from "~/components/detail-row";
+import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
+import { StatusBadge, titleCase } from "~/components/ui/status-badge";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.destination?.name ?? "Destination"} · Tributary` }];
 
@@ -65,8 +66,10 @@ function Details({ destination }: { destination: Destination }) {
   return (
     <DetailsCard record={destination}>
       <DetailRow label="Type">{destination.integration_label}</DetailRow>
-      <DetailRow label="Category">{destination.category}</DetailRow>
-      <DetailRow label="Status">{destination.status ?? "Unknown"}</DetailRow>
+      <DetailRow label="Category">{titleCase(destination.category)}</DetailRow>
+      <DetailRow label="Status">
+        <StatusBadge status={destination.status} />
+      </DetailRow>
       {configRows(destination).map(([key, label, value]) => (
         <DetailRow key={key} label={label}>
           <span className="font-mono text-[13px]">{value}</span>

@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { DESTINATION_MESSAGES as M, type IntegrationInstructions } from "@contract/destinations";
 import { DestinationForm, fingerprint, schemaFor, type FormValues, type ServiceAccountView, type TestState } from "~/components/destination-form";
-import { ErrorBlock } from "~/components/error-block";
+import { ErrorBlock } from "~/components/ui/error-block";
 import { destinationManifest, destinationSetup } from "~/integrations";
 import { requireUser } from "~/services/session.server";
 import {

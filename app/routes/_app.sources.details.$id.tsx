@@ -2,15 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { SOURCE_MESSAGES } from "@contract/sources";
-import { DeleteDialog } from "~/components/confirm-dialog";
+import { DeleteDialog } from "~/components/ui/confirm-dialog";
 import { EditDeleteLinks } from "~/components/record-actions";
-import { ErrorBlock } from "~/components/error-block";
-import { BackLink } from "~/components/source-create-form";
-import { SourceStatusBadge } from "~/components/source-status";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { BackLink } from "~/components/ui/back-link";
+import { StatusBadge } from "~/components/ui/status-badge";
 import { api, loadSource } from "~/services/sources.server";
 import { readForm } from "~/services/form.server";
 import { useTimeZone } from "~/root";
-import { DetailRow, NameRows, TimestampRows } from "~/components/detail-row";
+import { DetailRow, NameRows, TimestampRows } from "~/components/ui/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source?.name ?? "Source"} · Tributary` }];
 
@@ -68,11 +68,9 @@ export default function SourceDetails() {
       </div>
       <dl className="card divide-y divide-slate-100">
         <NameRows record={source} />
-        <DetailRow label="Integration type">
-          {source.integration_label} <span className="text-slate-600">({source.integration_name})</span>
-        </DetailRow>
+        <DetailRow label="Integration type">{source.integration_label}</DetailRow>
         <DetailRow label="Status">
-          <SourceStatusBadge status={source.status} />
+          <StatusBadge status={source.status} />
         </DetailRow>
         {metadata.map(([key, value]) => (
           <DetailRow key={key} label={METADATA_LABELS[key]!}>

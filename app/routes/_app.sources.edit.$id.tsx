@@ -3,10 +3,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { SOURCE_MESSAGES, updateSourceBodySchema } from "@contract/sources";
-import { ErrorBlock } from "~/components/error-block";
-import { FormBanner } from "~/components/form-banner";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { FormBanner } from "~/components/ui/form-banner";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { BackLink, fieldClasses } from "~/components/source-create-form";
+import { BackLink } from "~/components/ui/back-link";
+import { fieldClasses } from "~/components/ui/field";
 import { api, loadSource } from "~/services/sources.server";
 import { readForm } from "~/services/form.server";
 

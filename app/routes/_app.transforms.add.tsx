@@ -10,10 +10,11 @@ import {
   TRANSFORM_MESSAGES as M,
   transformDraftSchema,
 } from "@contract/transforms";
-import { ErrorBlock } from "~/components/error-block";
-import { FormBanner } from "~/components/form-banner";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { FormBanner } from "~/components/ui/form-banner";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { BackLink, fieldClasses } from "~/components/source-create-form";
+import { BackLink } from "~/components/ui/back-link";
+import { fieldClasses } from "~/components/ui/field";
 import { TransformSteps } from "~/components/transform-steps";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { TRANSFORM_MESSAGES as M } from "@contract/transforms";
-import { ErrorBlock } from "~/components/error-block";
-import { BackLink } from "~/components/source-create-form";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { BackLink } from "~/components/ui/back-link";
 import { isRecordId, pageData } from "~/services/records.server";
 import { requireUser } from "~/services/session.server";
 import { loadTransform, loadTransformConfig } from "~/services/transforms.server";

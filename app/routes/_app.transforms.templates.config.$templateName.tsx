@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { TRANSFORM_MESSAGES as M, transformCreateSchema, type PreviewResponse, type TemplateInput } from "@contract/transforms";
-import { ErrorBlock } from "~/components/error-block";
-import { FormBanner } from "~/components/form-banner";
-import { BackLink } from "~/components/source-create-form";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { FormBanner } from "~/components/ui/form-banner";
+import { BackLink } from "~/components/ui/back-link";
 import { TemplateInputFields, TransformPreview } from "~/components/transform-inputs";
 import { TransformSteps } from "~/components/transform-steps";
 import { readForm } from "~/services/form.server";

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, signIn, test } from "./fixtures";
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
@@ -101,7 +101,7 @@ test("BigQuery: authenticate, create, and edit with reauthentication", async ({ 
   await create.click();
   await expect(page).toHaveURL(/\/destinations$/);
   await page.getByRole("link", { name: "Warehouse" }).click();
-  await expect(page.locator("dl")).toContainText("WAREHOUSE");
+  await expect(detailValue(page, "Category")).toHaveText("Warehouse");
   await expect(page.locator("dl")).toContainText("analytics");
 
   await page.getByRole("link", { name: "Edit" }).click();

@@ -33,9 +33,12 @@ export function uniqueEmail(prefix: string): string {
 /**
  * The one known harmless message, allowed in every test: when a newer navigation interrupts one whose data is still
  * arriving, Remix 2.17's single fetch logs the aborted body read with console.error before dropping that result
- * (React Router 7 logs nothing there). tests/e2e/shell.spec.ts makes it happen on purpose.
+ * (React Router 7 logs nothing there). tests/e2e/shell.spec.ts makes it happen on purpose. Chromium words the abort
+ * by where the read was when the newer navigation (a link, or a form's submit while the last one's revalidation
+ * is still arriving) aborted it: "BodyStreamBuffer was aborted", or "signal is aborted without reason" with the
+ * stack of that navigation.
  */
-export const INTERRUPTED_NAVIGATION = /^AbortError: BodyStreamBuffer was aborted$/;
+export const INTERRUPTED_NAVIGATION = /^AbortError: (?:BodyStreamBuffer was aborted$|signal is aborted without reason\n\s+at )/;
 
 export const test = base.extend<Fixtures & { allowed: RegExp[] }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures must destructure their first argument
@@ -133,6 +136,11 @@ export async function expectAccessible(page: Page): Promise<void> {
   } finally {
     await dispose();
   }
+}
+
+/** The value of a details page's row (its <dd>), found by the row's label (its <dt>, exactly). */
+export function detailValue(page: Page, label: string): Locator {
+  return page.locator("dl > div").filter({ has: page.locator("dt").getByText(label, { exact: true }) }).locator("dd");
 }
 
 /** The page has no horizontal overflow (nothing sticks out past the viewport's width). */

@@ -1,62 +1,15 @@
 import type { SettingField } from "@contract/integrations/types";
 import type { IntegrationInstructions } from "@contract/destinations";
+import { Field as UiField } from "~/components/ui/field";
 
 /** The form's values by field name (every plug-in's settings share one flat form). */
 export type FormValues = Partial<Record<string, string>>;
 /** Each field's messages, as conform reports them. */
 export type FieldErrors = Partial<Record<string, string[] | undefined>>;
 
-export function Field(props: {
-  name: string;
-  label: string;
-  defaultValue?: string;
-  readOnly?: boolean;
-  type?: string;
-  hint?: React.ReactNode;
-  error?: string | null;
-  placeholder?: string;
-  autoComplete?: string;
-  inputMode?: "numeric";
-  onBlur?: () => void;
-  children?: React.ReactNode;
-  invalid?: boolean;
-}) {
-  const id = `destination-${props.name}`;
-  const describedBy = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {props.label}
-      </label>
-      {props.children ?? (
-        <input
-          id={id}
-          name={props.name}
-          type={props.type ?? "text"}
-          defaultValue={props.defaultValue}
-          readOnly={props.readOnly}
-          placeholder={props.placeholder}
-          autoComplete={props.autoComplete ?? "off"}
-          inputMode={props.inputMode}
-          spellCheck={false}
-          aria-invalid={props.invalid || props.error ? true : undefined}
-          aria-describedby={describedBy}
-          onBlur={props.onBlur}
-          className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 read-only:bg-slate-50 read-only:text-slate-700 focus:border-brand-500 focus:outline-none aria-invalid:border-red-500"
-        />
-      )}
-      {props.hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {props.hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
-  );
+/** A field of the destination form: its input's id is `destination-<name>`. */
+export function Field(props: Omit<Parameters<typeof UiField>[0], "idPrefix">) {
+  return <UiField idPrefix="destination" {...props} />;
 }
 
 /**

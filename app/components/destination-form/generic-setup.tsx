@@ -1,6 +1,6 @@
 import { sqlWithPassword } from "@contract/destinations";
 import type { SetupProps } from "~/integrations";
-import { CopyButton } from "../copy-button";
+import { CopyButton } from "~/components/ui/copy-button";
 import { SettingFields } from "./fields";
 
 /**

@@ -5,7 +5,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod";
 import type { IntegrationInstructions, IntegrationOption } from "@contract/destinations";
 import { destinationManifest, destinationSetup, type ServiceAccountView } from "~/integrations";
-import { FormBanner } from "../form-banner";
+import { FormBanner } from "~/components/ui/form-banner";
 import { Field, type FormValues } from "./fields";
 import { GenericSetup } from "./generic-setup";
 import { fingerprint, schemaFor, settingFields, type TestState } from "./schemas";

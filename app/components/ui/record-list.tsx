@@ -1,5 +1,5 @@
 import { DataTable, type Column } from "./data-table";
-import { DateTime } from "./date-time";
+import { DateTime } from "~/components/date-time";
 import { EmptyState } from "./empty-state";
 import { ErrorBlock } from "./error-block";
 import { PageHeader } from "./page-header";

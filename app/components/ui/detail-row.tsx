@@ -1,4 +1,4 @@
-import { DateTime } from "./date-time";
+import { DateTime } from "~/components/date-time";
 
 /** One read-only field of a details page: a label and its value, in a <dl>. */
 export function DetailRow({ label, children }: { label: string; children: React.ReactNode }) {
