@@ -14,6 +14,7 @@ import { heartbeatSettings } from "./runs/heartbeat.js";
 import { registerRunQueue } from "./runs/queues.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
+import { DESTINATION_PLUGINS } from "./integrations/destinations/registry.js";
 
 export type Role = "api" | "worker" | "all";
 
@@ -28,6 +29,11 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   const config: Config = loadConfig(options.env);
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   for (const warning of productionChecks(config).warnings) log.warn(warning);
+  // What a user reads of a destination type that is not set up is a plain sentence; what to set is for the operator.
+  for (const plugin of DESTINATION_PLUGINS) {
+    const unavailable = plugin.unavailable?.();
+    if (unavailable) log.warn({ destination: plugin.manifest.name, detail: unavailable.detail }, "destination type unavailable: it is offered disabled");
+  }
   await applyMigrations(config.DATABASE_URL);
   const database = connectDatabase(config.DATABASE_URL);
   const stops: (() => Promise<void>)[] = [() => database.close()];

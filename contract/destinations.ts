@@ -49,6 +49,8 @@ export type Destination = z.infer<typeof destinationSchema>;
 export interface IntegrationOption {
   name: string;
   label: string;
+  /** Offered but not usable on this server yet: why, in a plain sentence (the select shows it disabled). */
+  unavailable?: string;
 }
 
 export function integrationLabel(name: string): string {

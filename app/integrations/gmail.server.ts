@@ -1,6 +1,5 @@
 import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, SOURCE_MESSAGES, type GoogleGroup } from "@contract/sources";
-import { backendFetch } from "~/services/backend.server";
-import { call } from "~/services/source-call.server";
+import { callBackend } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 import type { AuthOption, SourceSetupServer } from "./source-setup.server";
 
@@ -8,15 +7,8 @@ import type { AuthOption, SourceSetupServer } from "./source-setup.server";
 const INDIVIDUAL = "individual";
 
 async function authOptions(request: Request): Promise<{ options: AuthOption[]; error: string | null }> {
-  try {
-    const response = await backendFetch(request, "/externalauth/gmail/get_auth_options");
-    if (response.ok) {
-      const body = (await response.json()) as { options?: AuthOption[] };
-      if (Array.isArray(body.options)) return { options: body.options, error: null };
-    } else await response.body?.cancel();
-  } catch {
-    // reported below
-  }
+  const outcome = await callBackend<{ options?: AuthOption[] }>(request, "/externalauth/gmail/get_auth_options", {}, SOURCE_MESSAGES.gmailAuthOptionsFailed);
+  if (outcome.ok && Array.isArray(outcome.data?.options)) return { options: outcome.data.options, error: null };
   return { options: [], error: SOURCE_MESSAGES.gmailAuthOptionsFailed };
 }
 
@@ -36,8 +28,8 @@ export const gmailServer: SourceSetupServer = {
     const errors: string[] = [];
     if (setup.gmail_extraction_scope === "GROUP" && setup.admin_email) {
       const body = { credential_id: credentialId, admin_email: setup.admin_email };
-      const result = await call<{ groups: GoogleGroup[] }>(request, "/externalauth/gmail/get-groups", { method: "POST", json: body }, "Failed to load Google groups.");
-      if (result.ok) lists.googleGroups = result.value.groups;
+      const result = await callBackend<{ groups: GoogleGroup[] }>(request, "/externalauth/gmail/get-groups", { method: "POST", json: body }, "Failed to load Google groups.");
+      if (result.ok) lists.googleGroups = result.data.groups;
       else errors.push(result.message);
     }
     return { lists, errors };
@@ -49,7 +41,7 @@ export const gmailServer: SourceSetupServer = {
       ...(mode === INDIVIDUAL ? {} : { admin_email: setup.admin_email ?? "" }),
       ...(setup.gmail_extraction_scope === "GROUP" && setup.gmail_group_id ? { group_ids: [setup.gmail_group_id] } : {}),
     };
-    const result = await call<{ status: string; message: string }>(request, "/externalauth/gmail/test_connection", { method: "POST", json: body }, SOURCE_MESSAGES.verificationFailed);
-    return result.ok ? { ok: true, value: { success: result.value.status === "success", message: result.value.message } } : result;
+    const result = await callBackend<{ status: string; message: string }>(request, "/externalauth/gmail/test_connection", { method: "POST", json: body }, SOURCE_MESSAGES.verificationFailed);
+    return result.ok ? { ok: true, data: { success: result.data.status === "success", message: result.data.message } } : result;
   },
 };

@@ -1,4 +1,4 @@
-import type { Result } from "~/services/source-call.server";
+import type { Outcome } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 
 /**
@@ -19,7 +19,7 @@ export interface SourceSetupServer {
   /** The setup fields a verification covers: editing one resets it (spec §4). */
   verifiedFields?: readonly string[];
   /** Its verification; without one, the generic POST /externalauth/<name>/verify-setup over the whole organization. */
-  verify?(request: Request, credentialId: string, setup: Record<string, string>, mode: string | null): Promise<Result<VerifyAnswer>>;
+  verify?(request: Request, credentialId: string, setup: Record<string, string>, mode: string | null): Promise<Outcome<VerifyAnswer>>;
   /** A create refused with this message although its metadata is valid (a team already connected). */
   refuseCreate?(metadata: Record<string, unknown> | null, lists: SetupLists): string | null;
 }

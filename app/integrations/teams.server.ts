@@ -1,5 +1,5 @@
 import { SOURCE_MESSAGES, type SetupInstructions, type TeamsTeam } from "@contract/sources";
-import { call } from "~/services/source-call.server";
+import { callBackend } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 import type { SourceSetupServer } from "./source-setup.server";
 
@@ -9,21 +9,21 @@ export const teamsServer: SourceSetupServer = {
   async loadLists(request, credentialId, setup) {
     const lists: SetupLists = {};
     const errors: string[] = [];
-    const result = await call<{ teams: TeamsTeam[] }>(request, "/externalauth/teams/get-teams", { method: "POST", json: { credential_id: credentialId } }, "Failed to load teams.");
-    if (result.ok) lists.teams = result.value.teams;
+    const result = await callBackend<{ teams: TeamsTeam[] }>(request, "/externalauth/teams/get-teams", { method: "POST", json: { credential_id: credentialId } }, "Failed to load teams.");
+    if (result.ok) lists.teams = result.data.teams;
     else errors.push(result.message);
     const scope = setup.teams_extraction_scope === "TEAM" ? "TEAM" : "ORG";
     if (scope === "ORG" || setup.team_id) {
       const body = { credential_id: credentialId, scope, ...(scope === "TEAM" ? { team_id: setup.team_id } : {}) };
-      const instructions = await call<SetupInstructions>(request, "/externalauth/teams/get-team-setup-instructions", { method: "POST", json: body }, "Unable to load instructions.");
-      if (instructions.ok) lists.teamInstructions = instructions.value;
+      const instructions = await callBackend<SetupInstructions>(request, "/externalauth/teams/get-team-setup-instructions", { method: "POST", json: body }, "Unable to load instructions.");
+      if (instructions.ok) lists.teamInstructions = instructions.data;
       else errors.push(instructions.message);
     }
     return { lists, errors };
   },
   verifiedFields: ["teams_extraction_scope", "team_id"],
   verify: (request, credentialId, setup) =>
-    call<{ success: boolean; message: string }>(
+    callBackend<{ success: boolean; message: string }>(
       request,
       "/externalauth/teams/verify-setup",
       {

@@ -1,5 +1,5 @@
 import type { ZoomGroup } from "@contract/sources";
-import { call } from "~/services/source-call.server";
+import { callBackend } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 import type { SourceSetupServer } from "./source-setup.server";
 
@@ -10,8 +10,8 @@ export const zoomServer: SourceSetupServer = {
     const lists: SetupLists = {};
     const errors: string[] = [];
     if (setup.zoom_extraction_scope === "GROUP") {
-      const result = await call<{ groups: ZoomGroup[] }>(request, "/externalauth/zoom/get-groups", { method: "POST", json: { credential_id: credentialId } }, "Failed to load Zoom groups.");
-      if (result.ok) lists.zoomGroups = result.value.groups;
+      const result = await callBackend<{ groups: ZoomGroup[] }>(request, "/externalauth/zoom/get-groups", { method: "POST", json: { credential_id: credentialId } }, "Failed to load Zoom groups.");
+      if (result.ok) lists.zoomGroups = result.data.groups;
       else errors.push(result.message);
     }
     return { lists, errors };

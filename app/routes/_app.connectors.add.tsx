@@ -11,7 +11,7 @@ import { BackLink } from "~/components/ui/back-link";
 import { fieldClasses } from "~/components/ui/field";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
-import { callBackend, loadCompatibleDestinations, loadLookbackOptions, loadPlatforms, loadSources, type LookbackOption } from "~/services/connectors.server";
+import { createConnector, loadCompatibleDestinations, loadLookbackOptions, loadPlatforms, loadSources, type LookbackOption } from "~/services/connectors.server";
 
 export const meta: MetaFunction = () => [{ title: "Create Connector · Tributary" }];
 
@@ -119,23 +119,15 @@ export async function action({ request }: ActionFunctionArgs) {
     if (missing.length) errors.push(M.missingCategories(missing));
   }
   if (errors.length) return Response.json({ ...data, values: { ...v, destination_ids: ticked }, errors }, { status: 400 });
-  const outcome = await callBackend(
-    request,
-    "/connectors/create",
-    {
-      method: "POST",
-      json: {
-        name: v.name.trim(),
-        description: v.description.trim(),
-        frequency: v.frequency.trim(),
-        source_id: v.source,
-        platform: v.platform,
-        destination_ids: ticked,
-        lookback_days: Number(v.lookback_days),
-      },
-    },
-    "Something went wrong",
-  );
+  const outcome = await createConnector(request, {
+    name: v.name.trim(),
+    description: v.description.trim(),
+    frequency: v.frequency.trim(),
+    source_id: v.source,
+    platform: v.platform,
+    destination_ids: ticked,
+    lookback_days: Number(v.lookback_days),
+  });
   if (!outcome.ok) return Response.json({ ...data, values: { ...v, destination_ids: ticked }, errors: [M.createFailed(outcome.message)] }, { status: 400 });
   return redirect("/connectors");
 }

@@ -7,7 +7,7 @@ import { RunHistory, type RunColumn } from "~/components/run-history";
 import { RunnableDetails } from "~/components/runnable-details";
 import { DateTime } from "~/components/date-time";
 import { requireUser } from "~/services/session.server";
-import { callBackend, loadConnector, loadRuns } from "~/services/connectors.server";
+import { connectorCommand, deleteConnector, loadConnector, loadRuns } from "~/services/connectors.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
@@ -28,23 +28,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 const INTENTS = {
-  sync: { path: "sync", method: "POST", failure: "Failed to start a sync" },
-  pause: { path: "pause", method: "POST", failure: "Failed to pause the connector" },
-  resume: { path: "resume", method: "POST", failure: "Failed to resume the connector" },
+  sync: { failure: "Failed to start a sync" },
+  pause: { failure: "Failed to pause the connector" },
+  resume: { failure: "Failed to resume the connector" },
 } as const;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const id = encodeURIComponent(params.id ?? "");
+  const rawId = params.id ?? "";
+  const id = encodeURIComponent(rawId);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "delete");
   if (intent in INTENTS) {
-    const spec = INTENTS[intent as keyof typeof INTENTS];
-    const outcome = await callBackend(request, `/connectors/${id}/${spec.path}`, { method: spec.method, json: {} }, spec.failure);
-    if (!outcome.ok) return Response.json({ error: outcome.status === 409 ? outcome.message : spec.failure, intent }, { status: outcome.status === 404 ? 404 : 400 });
+    const command = intent as keyof typeof INTENTS;
+    const { failure } = INTENTS[command];
+    const outcome = await connectorCommand(request, rawId, command, failure);
+    if (!outcome.ok) return Response.json({ error: outcome.status === 409 ? outcome.message : failure, intent }, { status: outcome.status === 404 ? 404 : 400 });
     return redirect(`/connectors/details/${id}`);
   }
-  const outcome = await callBackend(request, `/connectors/delete/${id}`, { method: "DELETE" }, M.deleteFailed);
+  const outcome = await deleteConnector(request, rawId);
   if (outcome.ok) return redirect("/connectors");
   const detail = outcome.status === 409 ? ` ${outcome.message}` : "";
   return Response.json({ error: `${M.deleteFailed}.${detail}`, intent: "delete" }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });

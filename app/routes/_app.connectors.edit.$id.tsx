@@ -7,7 +7,7 @@ import { FormBanner } from "~/components/ui/form-banner";
 import { BackLink } from "~/components/ui/back-link";
 import { fieldClasses } from "~/components/ui/field";
 import { requireUser } from "~/services/session.server";
-import { callBackend, loadAllDestinations, loadConnector, loadLookbackOptions, loadSources } from "~/services/connectors.server";
+import { updateConnector, loadAllDestinations, loadConnector, loadLookbackOptions, loadSources } from "~/services/connectors.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 
@@ -45,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return Response.json({ errors, values }, { status: 400 });
   }
   const id = encodeURIComponent(params.id ?? "");
-  const outcome = await callBackend(request, `/connectors/update/${id}`, { method: "PUT", json: parsed.data }, M.updateFailed);
+  const outcome = await updateConnector(request, params.id ?? "", parsed.data);
   if (!outcome.ok) return Response.json({ errors: [outcome.status >= 500 ? M.updateFailed : `${M.updateFailed} ${outcome.message}`], values }, { status: outcome.status === 404 ? 404 : 400 });
   return redirect(`/connectors/details/${id}`);
 }

@@ -9,7 +9,7 @@ import { destinationManifest } from "~/integrations";
 import { requireUser } from "~/services/session.server";
 import { readForm } from "~/services/form.server";
 import {
-  callBackend,
+  createDestination,
   createBody,
   echoValues,
   formFields,
@@ -37,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!integrations.ok) errors.push(integrations.message);
   const options = integrations.ok ? integrations.data : [];
   const asked = url.searchParams.get("type");
-  const type = asked && options.some((o) => o.name === asked) && destinationManifest(asked) ? asked : null;
+  // A type that is not available on this server (offered disabled) is not chosen, even by its address.
+  const type = asked && options.some((o) => o.name === asked && !o.unavailable) && destinationManifest(asked) ? asked : null;
   const defaults: FormValues = { name: url.searchParams.get("name") ?? "", description: url.searchParams.get("description") ?? "", type: type ?? "" };
   const setup = type ? await loadServiceAccountSetup(request, type, {}, (message) => `${M.serviceAccountMissing} ${message}`) : { serviceAccount: null, instructions: null, errors: [] };
   errors.push(...setup.errors);
@@ -72,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!outcome.ok) return reply({ result: submission.reply({ formErrors: [`Unable to generate setup instructions. ${outcome.message}`] }), values });
     return reply({ result: null, values, instructions: outcome.data }, 200);
   }
-  const outcome = await callBackend(request, "/destinations/create", { method: "POST", json: createBody(type, fields) }, M.createFailed);
+  const outcome = await createDestination(request, createBody(type, fields));
   if (!outcome.ok) {
     const message = outcome.status >= 500 ? M.createFailed : outcome.message;
     return reply({ result: submission.reply({ formErrors: [message], hideFields: secrets }), values });

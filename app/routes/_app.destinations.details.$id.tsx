@@ -7,7 +7,7 @@ import { EditDeleteLinks } from "~/components/record-actions";
 import { destinationManifest } from "~/integrations";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { requireUser } from "~/services/session.server";
-import { callBackend, loadDestination } from "~/services/destinations.server";
+import { deleteDestination, loadDestination } from "~/services/destinations.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
@@ -26,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   await readForm(request);
-  const outcome = await callBackend(request, `/destinations/delete/${encodeURIComponent(params.id ?? "")}`, { method: "DELETE" }, M.deleteFailed);
+  const outcome = await deleteDestination(request, params.id ?? "");
   if (outcome.ok) return redirect("/destinations");
   const detail = outcome.status === 409 ? ` ${outcome.message}` : "";
   return Response.json({ error: `${M.deleteFailed}.${detail}` }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });

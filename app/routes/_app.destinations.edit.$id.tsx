@@ -8,7 +8,7 @@ import { ErrorBlock } from "~/components/ui/error-block";
 import { destinationManifest, destinationSetup } from "~/integrations";
 import { requireUser } from "~/services/session.server";
 import {
-  callBackend,
+  updateDestination,
   destinationValues,
   echoValues,
   formFields,
@@ -59,7 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       : { ok: false, message: testFailureMessage(outcome.message), fingerprint: fingerprint(type, fields) };
     return Response.json({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message], hideFields: secrets }), values, test }, { status: outcome.ok ? 200 : 400 });
   }
-  const outcome = await callBackend(request, `/destinations/update/${encodeURIComponent(id)}`, { method: "PUT", json: updateBody(type, fields) }, M.updateFailed);
+  const outcome = await updateDestination(request, id, updateBody(type, fields));
   if (!outcome.ok) {
     const message = outcome.status >= 500 ? M.updateFailed : outcome.message;
     return Response.json({ result: submission.reply({ formErrors: [message], hideFields: secrets }), values, test: null }, { status: outcome.status === 404 ? 404 : 400 });

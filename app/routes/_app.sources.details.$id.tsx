@@ -9,17 +9,20 @@ import { BackLink } from "~/components/ui/back-link";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { api, loadSource } from "~/services/sources.server";
 import { readForm } from "~/services/form.server";
+import { requireUser } from "~/services/session.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, NameRows, TimestampRows } from "~/components/ui/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source?.name ?? "Source"} · Tributary` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
   return loadSource(request, params.id ?? "");
 }
 
 /** Delete, after the ?delete= confirmation. A source that connectors use is refused with their names. */
 export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
   await readForm(request);
   const result = await api.deleteSource(request, params.id ?? "");
   if (result.ok) return redirect("/sources");

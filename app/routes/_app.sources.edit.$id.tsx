@@ -10,21 +10,24 @@ import { BackLink } from "~/components/ui/back-link";
 import { fieldClasses } from "~/components/ui/field";
 import { api, loadSource } from "~/services/sources.server";
 import { readForm } from "~/services/form.server";
+import { requireUser } from "~/services/session.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Update ${data?.source?.name ?? "Source"} · Tributary` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request);
   return loadSource(request, params.id ?? "");
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
+  await requireUser(request);
   const form = await readForm(request);
   const values = { name: String(form.get("name") ?? ""), description: String(form.get("description") ?? "") };
   const parsed = updateSourceBodySchema.safeParse(values);
   if (!parsed.success) return Response.json({ errors: [parsed.error.issues[0]!.message], values }, { status: 400 });
   const result = await api.updateSource(request, params.id ?? "", parsed.data);
   if (!result.ok) return Response.json({ errors: [SOURCE_MESSAGES.updateFailed(result.message)], values }, { status: result.status === 404 ? 404 : 400 });
-  return redirect(`/sources/details/${result.value.id}`);
+  return redirect(`/sources/details/${result.data.id}`);
 }
 
 export default function EditSource() {

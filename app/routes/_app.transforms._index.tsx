@@ -11,10 +11,9 @@ import { Pagination } from "~/components/ui/pagination";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { loadListPage } from "~/services/lists.server";
 import { withholdPage } from "~/services/page-cache.server";
-import { backendFetch } from "~/services/backend.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
-import { deleteTransform } from "~/services/transforms.server";
+import { deleteTransform, loadTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Transforms · Tributary" }];
@@ -39,13 +38,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (deleteId) {
     toDelete = page.rows.find((row) => row.id === deleteId) ?? null;
     if (!toDelete) {
-      const response = await backendFetch(request, `/transforms/${encodeURIComponent(deleteId)}`);
-      toDelete = response.ok ? pickTransform((await response.json()) as Transform) : null;
-      if (!response.ok) {
-        await response.body?.cancel();
-        // The page shows no confirmation because the call failed, not because of the data.
-        withholdPage(context);
-      }
+      const outcome = await loadTransform(request, deleteId);
+      toDelete = outcome.ok ? pickTransform(outcome.data) : null;
+      // The page shows no confirmation because the call failed, not because of the data.
+      if (!outcome.ok) withholdPage(context);
     }
   }
   return { ...page, toDelete };

@@ -3,8 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SignInCard } from "~/components/sign-in-card";
 import { env } from "~/services/env.server";
-import { getSession, safeRedirect, sessionStorage } from "~/services/session.server";
-import { backendFetch } from "~/services/backend.server";
+import { backendSessionValid, getSession, safeRedirect, sessionStorage } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Tributary" }];
 
@@ -14,9 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const redirectParam = url.searchParams.get("redirectTo");
   const redirectTo = redirectParam ? safeRedirect(redirectParam, "") || null : null;
   if (session.get("user_info")) {
-    const valid = await backendFetch(request, "/validate-session");
-    await valid.body?.cancel();
-    if (valid.ok) throw redirect(redirectTo ?? "/connectors");
+    if (await backendSessionValid(request)) throw redirect(redirectTo ?? "/connectors");
     session.unset("user_info");
   }
   const error = session.get("authError") ?? null;

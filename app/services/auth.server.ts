@@ -4,7 +4,7 @@ import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import type { UserInfo } from "@contract/auth";
 import { env } from "./env.server";
-import { backendFetch, backendMessage } from "./backend.server";
+import { backendFetch, backendMessage } from "./http.server";
 
 /** A sign-in that must end on the sign-in page with this message (never a 500). */
 export class SignInError extends Error {}

@@ -1,75 +1,38 @@
-import { Agent, request as undiciRequest } from "undici";
-import { env } from "./env.server";
+import type { z } from "zod";
+import { backendFetch, backendMessage } from "./http.server";
+import { sessionEnded } from "./session.server";
 
 /**
- * One keep-alive connection pool to the backend for the whole app process.
- * undici's `request` instead of global `fetch`: fetch builds a WHATWG
- * Request/Response and streams for every call, which cost the list pages about
- * a tenth of their render CPU (docs/decisions/2026-11-22-page-performance.md).
+ * The app's one client of the backend (spec §7): every call a page makes goes through callBackend, with the
+ * browser's cookies. The resource modules (sources, destinations, connectors, transforms .server.ts) name the
+ * calls; routes never build a backend path. One rule for a 401: the session is over, so the user is forgotten and
+ * sent to sign in, the page they were on remembered.
  */
-let agent: Agent | undefined;
-const pool = () => (agent ??= new Agent({ keepAliveTimeout: 30_000, connections: 64 }));
 
-/**
- * Calls the backend on behalf of the browser: the browser's Cookie header goes
- * along (the backend's session cookie is in it); Set-Cookie answers are for the
- * caller to relay (see relaySetCookie). Answers as a standard Response.
- */
-export async function backendFetch(request: Request, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
-  const cookie = request.headers.get("cookie");
-  if (cookie) headers.cookie = cookie;
-  headers.accept = "application/json";
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(init.json);
-  }
-  const encoded = await requestBody(body);
-  if (encoded?.contentType && !headers["content-type"]) headers["content-type"] = encoded.contentType;
-  const method = (init.method ?? "GET").toUpperCase();
-  const answer = await undiciRequest(new URL(path, env().backendUrl), {
-    method: method as "GET",
-    headers,
-    body: encoded?.data,
-    dispatcher: pool(),
-    signal: init.signal ?? undefined,
-  });
-  const responseHeaders = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) responseHeaders.append(name, one);
-  }
-  const bytes = await answer.body.arrayBuffer();
-  // A Response cannot carry a body with 204/205/304, nor a status outside 200–599.
-  const bodyless = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
-  return new Response(bodyless ? null : bytes, { status: answer.statusCode, headers: responseHeaders });
+/** The outcome of a backend call: its JSON body, or the message to show (the backend's, else the call's own). */
+export type Outcome<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
+
+export interface CallInit<T> {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  json?: unknown;
+  /** The contract schema the answer must match: one that does not is a failure (502) with the call's message. */
+  schema?: z.ZodType<T, z.ZodTypeDef, unknown>;
 }
 
-/** The request bodies the app sends: JSON text, form data (multipart/url-encoded) or nothing. */
-async function requestBody(body: RequestInit["body"]): Promise<{ data: string | Buffer; contentType?: string } | undefined> {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return { data: body };
-  // FormData, URLSearchParams, Blob…: let the platform encode it, with its content type (multipart boundary).
-  const encoded = new Response(body);
-  return { data: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type") ?? undefined };
-}
-
-/** The Set-Cookie headers of a backend answer, to pass on to the browser. */
-export function relaySetCookie(from: Response, to: Headers = new Headers()): Headers {
-  for (const value of from.headers.getSetCookie()) to.append("set-cookie", value);
-  return to;
-}
-
-/** The `message` of a backend error answer, or a fallback. */
-export async function backendMessage(response: Response, fallback: string): Promise<string> {
+export async function callBackend<T>(request: Request, path: string, init: CallInit<T> = {}, fallback = "Something went wrong. Please try again."): Promise<Outcome<T>> {
+  let response: Response;
   try {
-    const body = (await response.json()) as { message?: unknown };
-    return typeof body.message === "string" && body.message ? body.message : fallback;
+    response = await backendFetch(request, path, { method: init.method ?? "GET", ...(init.json !== undefined ? { json: init.json } : {}) });
   } catch {
-    return fallback;
+    return { ok: false, status: 503, message: fallback };
   }
+  if (response.status === 401) {
+    await response.body?.cancel();
+    throw await sessionEnded(request);
+  }
+  if (!response.ok) return { ok: false, status: response.status, message: await backendMessage(response, fallback) };
+  const body: unknown = response.status === 204 ? null : await response.json().catch(() => undefined);
+  if (!init.schema) return { ok: true, data: body as T };
+  const parsed = init.schema.safeParse(body);
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, status: 502, message: fallback };
 }

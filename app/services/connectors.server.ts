@@ -1,8 +1,8 @@
-import type { Connector, SyncRun } from "@contract/connectors";
+import type { Connector, SyncRun, UpdateConnectorBody } from "@contract/connectors";
 import { CONNECTOR_MESSAGES as M } from "@contract/connectors";
 import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
-import { callBackend, type Outcome } from "./destinations.server";
+import { callBackend, type Outcome } from "./backend.server";
 
 export type LookbackOption = { value: number; label: string };
 
@@ -41,4 +41,29 @@ export async function loadRuns(request: Request, id: string): Promise<Outcome<Sy
   return outcome.ok ? { ok: true, data: outcome.data.runs } : outcome;
 }
 
-export { callBackend };
+export interface ConnectorCreate {
+  name: string;
+  description: string;
+  frequency: string;
+  source_id: string;
+  platform: string;
+  destination_ids: string[];
+  lookback_days: number;
+}
+
+export function createConnector(request: Request, body: ConnectorCreate): Promise<Outcome<Connector>> {
+  return callBackend<Connector>(request, "/connectors/create", { method: "POST", json: body }, "Something went wrong");
+}
+
+export function updateConnector(request: Request, id: string, body: UpdateConnectorBody): Promise<Outcome<Connector>> {
+  return callBackend<Connector>(request, `/connectors/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, M.updateFailed);
+}
+
+export function deleteConnector(request: Request, id: string): Promise<Outcome<unknown>> {
+  return callBackend(request, `/connectors/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, M.deleteFailed);
+}
+
+/** Sync now, pause and resume (spec §7): a POST to the connector's own call. */
+export function connectorCommand(request: Request, id: string, command: "sync" | "pause" | "resume", failure: string): Promise<Outcome<unknown>> {
+  return callBackend(request, `/connectors/${encodeURIComponent(id)}/${command}`, { method: "POST", json: {} }, failure);
+}

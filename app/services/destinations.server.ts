@@ -1,31 +1,23 @@
-import { redirect } from "@remix-run/node";
-import type { Destination, IntegrationInstructions, IntegrationOption, ServiceAccountInfo, TestConnectionResult } from "@contract/destinations";
+import { DESTINATION_MESSAGES as M, type Destination, type IntegrationInstructions, type IntegrationOption, type ServiceAccountInfo, type TestConnectionResult } from "@contract/destinations";
 import { destinationManifest, destinationSetup } from "~/integrations";
-import { backendFetch, backendMessage } from "./backend.server";
-
-/** The outcome of a backend call: the JSON body, or the spec's message for the failure. */
-export type Outcome<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
-
-/** Calls the backend for the signed-in browser; a lost session sends it to sign-in. */
-export async function callBackend<T>(request: Request, path: string, init: { method?: string; json?: unknown } = {}, fallback = "Something went wrong. Please try again."): Promise<Outcome<T>> {
-  let response: Response;
-  try {
-    response = await backendFetch(request, path, { method: init.method ?? "GET", ...(init.json !== undefined ? { json: init.json } : {}) });
-  } catch {
-    return { ok: false, status: 503, message: fallback };
-  }
-  if (response.status === 401) {
-    const url = new URL(request.url);
-    throw redirect(`/?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
-  }
-  if (!response.ok) return { ok: false, status: response.status, message: await backendMessage(response, fallback) };
-  return { ok: true, data: (await response.json()) as T };
-}
+import { callBackend, type Outcome } from "./backend.server";
 
 export async function loadIntegrations(request: Request): Promise<Outcome<IntegrationOption[]>> {
   const result = await callBackend<{ data: { destinations: IntegrationOption[] } }>(request, "/integrations/destinations");
   if (!result.ok) return { ...result, message: `Failed to fetch integrations: ${result.message}` };
   return { ok: true, data: result.data.data.destinations };
+}
+
+export function createDestination(request: Request, body: Record<string, unknown>) {
+  return callBackend<Destination>(request, "/destinations/create", { method: "POST", json: body }, M.createFailed);
+}
+
+export function updateDestination(request: Request, id: string, body: Record<string, unknown>) {
+  return callBackend<Destination>(request, `/destinations/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, M.updateFailed);
+}
+
+export function deleteDestination(request: Request, id: string) {
+  return callBackend<unknown>(request, `/destinations/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, M.deleteFailed);
 }
 
 export function loadDestination(request: Request, id: string): Promise<Outcome<Destination>> {

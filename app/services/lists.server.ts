@@ -1,6 +1,6 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
 import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
-import { backendFetch } from "./backend.server";
+import { backendFetch } from "./http.server";
 import { vouchForPage } from "./page-cache.server";
 import { sessionEnded } from "./session.server";
 

@@ -1,7 +1,7 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import type { UserInfo } from "@contract/auth";
 import { env } from "./env.server";
-import { backendFetch } from "./backend.server";
+import { backendFetch, relaySetCookie } from "./http.server";
 
 /**
  * The app's own signed cookie session: the user info the backend returned at
@@ -106,6 +106,22 @@ export async function sessionEnded(request: Request): Promise<Response> {
   session.unset("user_info");
   session.flash("authError", "Your session has ended. Please sign in again.");
   return redirect(signInUrl(request), { headers: { "set-cookie": await sessionStorage().commitSession(session) } });
+}
+
+/** Whether the backend still holds the browser's session (the sign-in page sends a signed-in browser on). */
+export async function backendSessionValid(request: Request): Promise<boolean> {
+  const response = await backendFetch(request, "/validate-session");
+  await response.body?.cancel();
+  return response.ok;
+}
+
+/** Ends the session on the backend and forgets the user: the Set-Cookie headers for the answer that follows. */
+export async function endSession(request: Request): Promise<Headers> {
+  const response = await backendFetch(request, "/auth/logout", { method: "POST" }).catch(() => null);
+  const headers = response ? relaySetCookie(response) : new Headers();
+  await response?.body?.cancel();
+  headers.append("set-cookie", await sessionStorage().destroySession(await getSession(request)));
+  return headers;
 }
 
 /** The user if signed in (without a backend round trip), for pages that only adapt to it. */

@@ -4,8 +4,8 @@ import type { UserInfo } from "@contract/auth";
 import type { SetupLists } from "~/integrations/sources";
 import { isAuthMode, sourceServer, type AuthOption, type VerifyAnswer } from "~/integrations/sources.server";
 import { authenticatedFor, buildMetadata, DEFAULT_SETUP, needsVerification, readDraft, readSetup, resetAuthentication, VERIFIED_FIELDS, validateCreate, type SourceDraft } from "./source-draft.server";
-import { backendFetch } from "./backend.server";
-import { call } from "./source-call.server";
+import { backendFetch } from "./http.server";
+import { callBackend } from "./backend.server";
 import { readForm } from "./form.server";
 import { isRecordId, pageData } from "./records.server";
 
@@ -34,24 +34,24 @@ export async function fetchSourceIntegrations(request: Request): Promise<Integra
 /** The backend calls every source makes; a source's own calls live in app/integrations/<name>.server.ts. */
 export const api = {
   authUrl: (request: Request, integration: string) =>
-    call<{ auth_url: string; state: string }>(request, `/externalauth/${integration}/auth_url`, {}, `Could not start the ${integrationLabel(integration)} sign-in.`),
+    callBackend<{ auth_url: string; state: string }>(request, `/externalauth/${integration}/auth_url`, {}, `Could not start the ${integrationLabel(integration)} sign-in.`),
   callback: (request: Request, integration: string, body: Record<string, string>, fallback = `${integrationLabel(integration)} authentication failed.`) =>
-    call<CallbackResponse>(request, `/externalauth/${integration}/callback`, { method: "POST", json: body }, fallback),
+    callBackend<CallbackResponse>(request, `/externalauth/${integration}/callback`, { method: "POST", json: body }, fallback),
   verifySetup: (request: Request, integration: string, body: Record<string, unknown>) =>
-    call<VerifyAnswer>(request, `/externalauth/${integration}/verify-setup`, { method: "POST", json: body }, SOURCE_MESSAGES.verificationFailed),
+    callBackend<VerifyAnswer>(request, `/externalauth/${integration}/verify-setup`, { method: "POST", json: body }, SOURCE_MESSAGES.verificationFailed),
   createSource: (request: Request, body: Record<string, unknown>) =>
-    call<Source>(request, "/sources/create", { method: "POST", json: body }, "the server did not answer"),
-  getSource: (request: Request, id: string) => call<Source>(request, `/sources/list-by-id/${encodeURIComponent(id)}`, {}, SOURCE_MESSAGES.fetchSourceFailed),
+    callBackend<Source>(request, "/sources/create", { method: "POST", json: body }, "the server did not answer"),
+  getSource: (request: Request, id: string) => callBackend<Source>(request, `/sources/list-by-id/${encodeURIComponent(id)}`, {}, SOURCE_MESSAGES.fetchSourceFailed),
   updateSource: (request: Request, id: string, body: { name: string; description: string }) =>
-    call<Source>(request, `/sources/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, "the server did not answer"),
+    callBackend<Source>(request, `/sources/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, "the server did not answer"),
   deleteSource: (request: Request, id: string) =>
-    call<{ message: string }>(request, `/sources/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, SOURCE_MESSAGES.deleteFailed),
+    callBackend<{ message: string }>(request, `/sources/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, SOURCE_MESSAGES.deleteFailed),
 };
 
 /** A source for a detail/edit page, or the spec's message (with a 404 status when there is no such source of this user's). */
 export async function loadSource(request: Request, id: string) {
   const result = isRecordId(id) ? await api.getSource(request, id) : ({ ok: false, status: 404 } as const);
-  if (result.ok) return pageData<{ source: Source | null; error: string | null }>({ source: result.value, error: null }, false);
+  if (result.ok) return pageData<{ source: Source | null; error: string | null }>({ source: result.data, error: null }, false);
   const notFound = result.status === 404;
   return pageData<{ source: Source | null; error: string | null }>({ source: null, error: notFound ? SOURCE_MESSAGES.notFound : SOURCE_MESSAGES.fetchSourceFailed }, notFound);
 }
@@ -138,10 +138,10 @@ export async function sourceCreateLoader(request: Request, user: UserInfo, typeP
           ...next,
           integration: type,
           gmailAuthMode: returnMode,
-          credentialId: result.value.credential_id,
+          credentialId: result.data.credential_id,
           authStatus: "authenticated",
-          instructions: result.value.instructions,
-          verification: needsVerification(type, returnMode) && !result.value.setup_verified ? "pending" : "none",
+          instructions: result.data.instructions,
+          verification: needsVerification(type, returnMode) && !result.data.setup_verified ? "pending" : "none",
           setup: { ...DEFAULT_SETUP[type], ...(draft.integration === type ? draft.setup : {}) },
         };
       } else {
@@ -227,8 +227,8 @@ export async function sourceCreateAction(request: Request, user: UserInfo, typeP
         next.authStatus = "failed";
         return fail(result.message);
       }
-      next.oauth = { integration: type, state: result.value.state };
-      return redirect(result.value.auth_url, { headers: { "set-cookie": await commit(next) } });
+      next.oauth = { integration: type, state: result.data.state };
+      return redirect(result.data.auth_url, { headers: { "set-cookie": await commit(next) } });
     }
     const result = await api.callback(request, type, flow.body, flow.failure);
     if (!result.ok) {
@@ -239,10 +239,10 @@ export async function sourceCreateAction(request: Request, user: UserInfo, typeP
       ...next,
       integration: type,
       gmailAuthMode: authMode,
-      credentialId: result.value.credential_id,
+      credentialId: result.data.credential_id,
       authStatus: "authenticated",
-      instructions: result.value.instructions,
-      verification: needsVerification(type, authMode) && !result.value.setup_verified ? "pending" : "none",
+      instructions: result.data.instructions,
+      verification: needsVerification(type, authMode) && !result.data.setup_verified ? "pending" : "none",
     };
     return back();
   }
@@ -256,9 +256,9 @@ export async function sourceCreateAction(request: Request, user: UserInfo, typeP
     const result = server.verify
       ? await server.verify(request, next.credentialId, next.setup, authMode)
       : await api.verifySetup(request, type, { integration_name: type, credential_id: next.credentialId, scope: "ORG" });
-    const success = result.ok && result.value.success;
+    const success = result.ok && result.data.success;
     next.verification = success ? "success" : "failed";
-    if (!success) return fail(result.ok ? `${SOURCE_MESSAGES.verificationFailed} ${result.value.message}` : `${SOURCE_MESSAGES.verificationFailed} ${result.message}`);
+    if (!success) return fail(result.ok ? `${SOURCE_MESSAGES.verificationFailed} ${result.data.message}` : `${SOURCE_MESSAGES.verificationFailed} ${result.message}`);
     return back();
   }
 

@@ -21,7 +21,8 @@ import {
 } from "@contract/transforms";
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
 import { destinationManifest, destinationSetup } from "~/integrations";
-import { callBackend, instructionsBody, loadInstructions, loadServiceAccount, type Outcome } from "./destinations.server";
+import { callBackend, type Outcome } from "./backend.server";
+import { instructionsBody, loadInstructions, loadServiceAccount } from "./destinations.server";
 
 /**
  * The app's client of the backend's transform and template calls (spec §7
@@ -29,17 +30,14 @@ import { callBackend, instructionsBody, loadInstructions, loadServiceAccount, ty
  * contract; a failure comes back as the spec's message (§8), never thrown.
  */
 
-async function call<S extends z.ZodTypeAny>(
+function call<S extends z.ZodTypeAny>(
   request: Request,
   path: string,
   schema: S,
   failure: string,
-  init: { method?: string; json?: unknown } = {}
+  init: { method?: "POST" | "PUT" | "DELETE"; json?: unknown } = {},
 ): Promise<Outcome<z.output<S>>> {
-  const outcome = await callBackend<unknown>(request, path, init, failure);
-  if (!outcome.ok) return outcome;
-  const parsed = schema.safeParse(outcome.data);
-  return parsed.success ? { ok: true, data: parsed.data as z.output<S> } : { ok: false, status: 502, message: failure };
+  return callBackend<z.output<S>>(request, path, { ...init, schema: schema as z.ZodType<z.output<S>, z.ZodTypeDef, unknown> }, failure);
 }
 
 /** A list that the backend may send bare or wrapped as `{ [key]: [...] }`. */

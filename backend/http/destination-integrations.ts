@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
-import type { TestConnectionResult } from "../../contract/destinations.js";
+import type { IntegrationOption, TestConnectionResult } from "../../contract/destinations.js";
 import { checkDestinationSettings } from "../../contract/integrations/destinations.js";
 import { authPaths, destinationPlugin, DESTINATION_PLUGINS } from "../integrations/destinations/registry.js";
 import { ConnectionTestError, type DestinationCall, type DestinationPlugin } from "../integrations/destinations/plugin.js";
@@ -21,7 +21,10 @@ destinationIntegrationsRoutes.use("/integrations/destinations", requireSession);
 for (const [path] of PATHS) destinationIntegrationsRoutes.use(`/externalauth/${path}/*`, requireSession);
 
 destinationIntegrationsRoutes.get("/integrations/destinations", (c) => {
-  const destinations = DESTINATION_PLUGINS.filter((p) => !p.unavailable?.()).map(({ manifest: { name, label } }) => ({ name, label }));
+  const destinations: IntegrationOption[] = DESTINATION_PLUGINS.filter((p) => !p.hidden?.()).map((p) => {
+    const unavailable = p.unavailable?.()?.reason;
+    return { name: p.manifest.name, label: p.manifest.label, ...(unavailable ? { unavailable } : {}) };
+  });
   return c.json({ status: "success", data: { destinations } });
 });
 

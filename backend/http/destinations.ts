@@ -56,8 +56,8 @@ destinationsRoutes.post("/destinations/create", async (c) => {
   const v = parse(createDestinationSchema, raw);
   const plugin = destinationPlugin(v.integration_name);
   if (!plugin) throw new ApiError(400, M.integration);
-  const unavailable = plugin.unavailable?.();
-  if (unavailable) throw new ApiError(400, unavailable);
+  const refused = plugin.hidden?.() ?? plugin.unavailable?.()?.reason;
+  if (refused) throw new ApiError(400, refused);
   const settings = parse(plugin.manifest.settings, raw) as Record<string, unknown>;
   const ownerId = c.var.user.id;
   const { db } = c.var.services;

@@ -7,6 +7,8 @@ import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { DESTINATION_MESSAGES as M } from "../../contract/destinations.js";
+import { GOOGLE_UNAVAILABLE, googleUnavailable } from "../../backend/integrations/destinations/kit/google-access.js";
+import { createLogger } from "../../backend/lib/log.js";
 
 let t: TestBackend;
 let alice: { userId: string; cookie: string };
@@ -177,11 +179,32 @@ describe("Cloud Storage and BigQuery", () => {
     return (await response.json()) as { service_account_email: string; credential_id: string; instructions: string[]; description: string; status: string; message: string };
   }
 
-  it("says which variables to set when the platform's service account is missing", async () => {
+  it("without the platform's service account, a user reads a plain sentence and the operator's log says which variables to set", async () => {
     delete process.env.GOOGLE_SERVICE_ACCOUNT_KEY;
-    await expectMessage(await post("/externalauth/storage/service_account", alice.cookie, { integration_name: "storage" }), 422, /GOOGLE_SERVICE_ACCOUNT_KEY .*GOOGLE_SERVICE_ACCOUNT_KEY_FILE/);
+    const missing = await post("/externalauth/storage/service_account", alice.cookie, { integration_name: "storage" });
+    await expectMessage(missing.clone(), 422, GOOGLE_UNAVAILABLE);
+    expect(await missing.text()).not.toMatch(/GOOGLE_SERVICE_ACCOUNT_KEY/);
+    // Both Google types are offered disabled with that sentence, and refused.
+    const list = await (await get(t, "/integrations/destinations", alice.cookie)).json();
+    const google = list.data.destinations.filter((d: { name: string }) => d.name === "storage" || d.name === "bigquery");
+    expect(google).toEqual([
+      { name: "storage", label: "Google Cloud Storage", unavailable: GOOGLE_UNAVAILABLE },
+      { name: "bigquery", label: "BigQuery", unavailable: GOOGLE_UNAVAILABLE },
+    ]);
+    expect(list.data.destinations.find((d: { name: string }) => d.name === "snowflake")).toEqual({ name: "snowflake", label: "Snowflake" });
+    await expectMessage(await post("/destinations/create", alice.cookie, { name: "x", integration_name: "bigquery", project_id: "demo-project", dataset_name: "analytics" }), 400, GOOGLE_UNAVAILABLE);
     process.env.GOOGLE_SERVICE_ACCOUNT_KEY = "{not json";
-    await expectMessage(await post("/externalauth/bigquery/get_instructions", alice.cookie, {}), 422, /not valid JSON/);
+    await expectMessage(await post("/externalauth/bigquery/get_instructions", alice.cookie, {}), 422, GOOGLE_UNAVAILABLE);
+    expect(googleUnavailable()?.detail).toMatch(/not valid JSON/);
+
+    // The operator's detail: logged once when a backend starts without the key.
+    delete process.env.GOOGLE_SERVICE_ACCOUNT_KEY;
+    const lines: string[] = [];
+    const other = await startTestBackend({ log: createLogger("info", "backend", { write: (line: string) => void lines.push(line) }) });
+    await other.stop();
+    const warnings = lines.map((line) => JSON.parse(line) as { msg: string; destination?: string; detail?: string }).filter((l) => l.msg.startsWith("destination type unavailable"));
+    expect(warnings.map((w) => w.destination)).toEqual(["storage", "bigquery"]);
+    expect(warnings[0]!.detail).toMatch(/GOOGLE_SERVICE_ACCOUNT_KEY .*GOOGLE_SERVICE_ACCOUNT_KEY_FILE/);
   });
 
   it("service_account answers with the platform's e-mail, a credential and numbered steps; no key material", async () => {

@@ -118,6 +118,8 @@ export function DestinationForm(props: DestinationFormProps) {
     if (type) params.set("type", type);
     submit(params, { method: "get", action: "/destinations/add", replace: true, preventScrollReset: true });
   };
+  // Types that are offered but not set up on this server: one sentence per reason under the select.
+  const unavailableReasons = [...new Set(props.integrations.flatMap((option) => (option.unavailable ? [option.unavailable] : [])))];
   const testLabel = setup.testLabel ? setup.testLabel[mode] : "Test Connection";
   const locked = readOnly ? true : undefined;
   const Setup = setup.Component;
@@ -163,13 +165,14 @@ export function DestinationForm(props: DestinationFormProps) {
                 id="destination-type"
                 name="type"
                 defaultValue={integration ?? ""}
+                aria-describedby={unavailableReasons.length ? "destination-type-unavailable" : undefined}
                 onChange={(event) => changeType(event.currentTarget.value)}
                 className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:outline-none"
               >
                 <option value="">Select an integration type</option>
                 {props.integrations.map((option) => (
-                  <option key={option.name} value={option.name}>
-                    {option.label}
+                  <option key={option.name} value={option.name} disabled={!!option.unavailable}>
+                    {option.unavailable ? `${option.label} (not available)` : option.label}
                   </option>
                 ))}
               </select>
@@ -180,6 +183,11 @@ export function DestinationForm(props: DestinationFormProps) {
               </button>
             ) : null}
           </div>
+          {mode === "create" && unavailableReasons.length ? (
+            <p id="destination-type-unavailable" className="mt-1 text-xs text-slate-600">
+              {unavailableReasons.join(" ")}
+            </p>
+          ) : null}
           {mode === "edit" ? (
             <p id="destination-type-locked" className="mt-1 text-xs text-slate-600">
               The type of a destination cannot be changed.

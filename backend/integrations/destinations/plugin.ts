@@ -82,8 +82,14 @@ export interface WarehouseTarget {
 
 export interface DestinationPlugin<Settings extends Record<string, unknown> = Record<string, unknown>> {
   manifest: DestinationManifest;
-  /** null when it can be used on this server, else a plain sentence saying why not (the operator's detail goes to the log). */
-  unavailable?(): string | null;
+  /** Turned off by the operator (ALLOW_LOCAL_DESTINATION=false): not offered, and a create is refused with this sentence. */
+  hidden?(): string | null;
+  /**
+   * Why it cannot be used on this server yet (the platform's credentials for it are missing or broken), else null:
+   * `reason` is what a user reads (the type is offered disabled with it, and its calls are refused with it), `detail`
+   * tells the operator what to set (logged when the backend starts).
+   */
+  unavailable?(): { reason: string; detail: string } | null;
   /** The /externalauth/<path>/… names it answers (default: [manifest.name]); Cloud Storage also answers "gcs". */
   authPaths?: readonly string[];
   /** A body sent to one of its paths may mean a sibling plug-in: the name of the plug-in it means (default: this one). */

@@ -2,7 +2,7 @@ import { BIGQUERY_MESSAGES, bigqueryManifest } from "../../../../contract/integr
 import type { PermissionType } from "../../../../contract/destinations.js";
 import type { DestinationPlugin } from "../plugin.js";
 import { checkDatasetAccess, platformServiceAccount } from "../kit/google.js";
-import { checkWithServiceAccount, googleConfig, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
+import { checkWithServiceAccount, googleConfig, googleUnavailable, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
 import { bigqueryInstructions } from "./instructions.js";
 import { BigQueryWarehouse } from "./warehouse.js";
 import { bigqueryTransformSetup } from "./transform-setup.js";
@@ -11,6 +11,7 @@ import { BigQueryWriter } from "./writer.js";
 /** BigQuery: rows loaded into a staging table and merged on their key, by the platform's service account. */
 export const bigqueryPlugin: DestinationPlugin<GoogleSettings<"dataset_name">> = {
   manifest: bigqueryManifest,
+  unavailable: googleUnavailable,
   boundValues: (v) => ({ project_id: trimmed(v.project_id), dataset_name: trimmed(v.dataset_name), permission_type: v.permission_type ?? "dataset_write" }),
   instructions: (v) =>
     bigqueryInstructions({ email: serviceAccount().client_email, projectId: v.project_id, datasetName: v.dataset_name, permissionType: v.permission_type }),

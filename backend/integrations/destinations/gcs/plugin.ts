@@ -1,7 +1,7 @@
 import { GCS_MESSAGES, gcsManifest } from "../../../../contract/integrations/gcs.js";
 import { ConnectionTestError, type DestinationPlugin } from "../plugin.js";
 import { checkBucketAccess, platformServiceAccount } from "../kit/google.js";
-import { checkWithServiceAccount, googleConfig, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
+import { checkWithServiceAccount, googleConfig, googleUnavailable, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
 import { gcsInstructions } from "./instructions.js";
 import { GcsWriter } from "./writer.js";
 
@@ -9,6 +9,7 @@ import { GcsWriter } from "./writer.js";
 export const gcsPlugin: DestinationPlugin<GoogleSettings<"bucket_name">> = {
   manifest: gcsManifest,
   authPaths: ["storage", "gcs"],
+  unavailable: googleUnavailable,
   boundValues: (v) => ({ project_id: trimmed(v.project_id), bucket_name: trimmed(v.bucket_name) }),
   instructions: (v) => gcsInstructions({ email: serviceAccount().client_email, projectId: v.project_id, bucketName: v.bucket_name }),
   serviceAccount: (call) => serviceAccountInfo("storage", call, (email) => gcsInstructions({ email })),

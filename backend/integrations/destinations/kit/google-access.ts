@@ -19,12 +19,26 @@ export function grantSteps(title: string, description: string, steps: Instructio
   return { title, description, instructions: steps.map((s) => `${s.title}: ${s.description}`), steps, service_account_email: email };
 }
 
-/** The platform's service account; unset or broken, the operator's sentence as a 422. */
+/** What a user reads while the platform's service account is missing or broken (the operator's detail is logged at start). */
+export const GOOGLE_UNAVAILABLE = "Google Cloud destinations are not available on this server yet: it has no Google service account to write with.";
+
+/** The platform's service account; unset or broken, a 422 in the user's words. */
 export function serviceAccount(): PlatformServiceAccount {
   try {
     return platformServiceAccount();
   } catch (error) {
-    if (error instanceof ServiceAccountError) throw new ConnectionTestError(422, error.message);
+    if (error instanceof ServiceAccountError) throw new ConnectionTestError(422, GOOGLE_UNAVAILABLE);
+    throw error;
+  }
+}
+
+/** A Google plug-in's `unavailable`: null while the platform's service account can be read, else why (and what to set). */
+export function googleUnavailable(): { reason: string; detail: string } | null {
+  try {
+    platformServiceAccount();
+    return null;
+  } catch (error) {
+    if (error instanceof ServiceAccountError) return { reason: GOOGLE_UNAVAILABLE, detail: error.message };
     throw error;
   }
 }

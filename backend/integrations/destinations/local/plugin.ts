@@ -10,7 +10,7 @@ const rootOf = (DATA_DIR: string, config: Record<string, unknown>) => resolveLoc
 export const localPlugin: DestinationPlugin = {
   manifest: localManifest,
   embedded: true,
-  unavailable: () => (localDestinationAllowed() ? null : "The local destination is not available on this server (ALLOW_LOCAL_DESTINATION=false)."),
+  hidden: () => (localDestinationAllowed() ? null : "The local destination is not available on this server (ALLOW_LOCAL_DESTINATION=false)."),
   boundValues: () => ({}),
   async config(_settings, call) {
     const folder = await prepareLocalFolder(call.destinationId, call);
