@@ -1,4 +1,4 @@
-import { INPUT_GROUP_ORDER, type PreviewResponse, type TemplateInput } from "@contract/transforms";
+import { INPUT_GROUP_ORDER, optionLabel, transformTypeLabel, type PreviewResponse, type TemplateInput } from "@contract/transforms";
 import { fieldClasses } from "~/components/ui/field";
 import { TableHead } from "./table-head";
 
@@ -111,7 +111,7 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
                       {input.required && value ? null : <option value="">Select…</option>}
                       {(input.enum ?? []).map((o) => (
                         <option key={o} value={o}>
-                          {o}
+                          {optionLabel(o)}
                         </option>
                       ))}
                     </select>
@@ -156,7 +156,7 @@ export function TransformPreview({ preview }: { preview: PreviewResponse }) {
             Preview
           </h2>
           <p className="mt-1 text-sm text-slate-600">
-            {preview.template_name} · <span className="font-mono text-xs">{preview.transform_type}</span>
+            {preview.template_name} · {transformTypeLabel(preview.transform_type)}
           </p>
         </div>
         <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
@@ -177,7 +177,7 @@ export function TransformPreview({ preview }: { preview: PreviewResponse }) {
                   <tr key={primitive.name}>
                     <td className="px-3 py-2 font-medium text-slate-900">{primitive.name}</td>
                     <td className="px-3 py-2 text-slate-700">{primitive.type}</td>
-                    <td className="px-3 py-2 text-slate-700">{primitive.parameters.provider}</td>
+                    <td className="px-3 py-2 text-slate-700">{optionLabel(primitive.parameters.provider)}</td>
                     <td className="px-3 py-2 font-mono text-xs text-slate-700">{primitive.parameters.model}</td>
                   </tr>
                 ))}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import type { Transform } from "@contract/transforms";
+import { transformTypeLabel, type Transform } from "@contract/transforms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime } from "~/components/date-time";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -99,7 +99,7 @@ export default function Transforms() {
       ),
       className: "min-w-40 max-w-xs",
     },
-    { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.transform_type}</span> },
+    { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{transformTypeLabel(t.transform_type)}</span> },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },
     { header: "Created At", cell: (t) => <DateTime value={t.created_at} timeZone={timeZone} />, className: "whitespace-nowrap" },
     {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { TRANSFORM_MESSAGES as M, type Transform, type TransformRun } from "@contract/transforms";
+import { TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform, type TransformRun } from "@contract/transforms";
 import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { StatusBadge, titleCase } from "~/components/ui/status-badge";
@@ -85,7 +85,7 @@ function Details({ transform }: { transform: Transform }) {
   return (
     <DetailsCard record={transform}>
       <DetailRow label="Type">
-        <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{transform.transform_type}</span>
+        <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{transformTypeLabel(transform.transform_type)}</span>
       </DetailRow>
       <DetailRow label="Connector">
         <Link to={`/connectors/details/${transform.connector_id}`} className="link">

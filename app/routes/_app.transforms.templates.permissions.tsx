@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { TRANSFORM_MESSAGES as M, type SetupStep } from "@contract/transforms";
+import { optionLabel, TRANSFORM_MESSAGES as M, type SetupStep } from "@contract/transforms";
 import { DestinationForm } from "~/components/destination-form";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { FormBanner } from "~/components/ui/form-banner";
@@ -293,7 +293,7 @@ export default function PermissionsWizard() {
                             <option value="">Select…</option>
                             {(input.enum ?? []).map((o) => (
                               <option key={o} value={o}>
-                                {o}
+                                {optionLabel(o)}
                               </option>
                             ))}
                           </select>

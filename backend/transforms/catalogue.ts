@@ -1,4 +1,4 @@
-import { DEFAULT_TEMPLATE_ID, type Template, type TemplateCategory, type TemplateInput } from "../../contract/transforms.js";
+import { DEFAULT_TEMPLATE_ID, TRANSFORM_TYPE_LABELS, type Template, type TemplateCategory, type TemplateInput } from "../../contract/transforms.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import { setupStepsFor } from "./setup-steps.js";
 import { hostedProvider } from "./provider.js";
@@ -110,7 +110,7 @@ const definitions = (): TemplateDefinition[] => [
     description: "Groups meetings by what they are about: TF-IDF vectors of each meeting's transcript clustered with k-means, with the top words of each topic.",
     category: "conversation_intelligence",
     transformType: "topic_modeling",
-    label: "Topic Modeling",
+    label: TRANSFORM_TYPE_LABELS.topic_modeling,
     inputs: {
       num_topics: { type: "integer", min: 2, max: 20, default: 6, required: true, label: "Number of topics", group: "general", description: "How many topics to find (2 to 20)." },
       top_words: { type: "integer", min: 3, max: 20, default: 8, required: true, label: "Words per topic", group: "general", description: "How many top words describe each topic (3 to 20)." },
@@ -151,7 +151,7 @@ const definitions = (): TemplateDefinition[] => [
     description: "Scores every transcript line with the AFINN-165 lexicon and tracks average sentiment and the share of positive and negative lines per day or week.",
     category: "conversation_intelligence",
     transformType: "sentiment_analysis",
-    label: "Sentiment Analysis",
+    label: TRANSFORM_TYPE_LABELS.sentiment_analysis,
     inputs: {
       granularity: { type: "enum", enum: ["day", "week"], default: "week", required: true, label: "Period", group: "general", description: "Aggregate per day or per week (weeks start on Monday, UTC)." },
       speakers: speakersInput,
@@ -179,7 +179,7 @@ const definitions = (): TemplateDefinition[] => [
     description: "Finds the commitments made in meetings (\"next step\", \"I will…\") with who made them and any due date mentioned.",
     category: "sales_insights",
     transformType: "action_items",
-    label: "Action Items",
+    label: TRANSFORM_TYPE_LABELS.action_items,
     inputs: {
       cue_phrases: { type: "list[string]", default: DEFAULT_CUE_PHRASES, required: true, label: "Cue phrases", group: "primitives", description: "Comma-separated phrases that mark a commitment (case-insensitive)." },
     },
@@ -205,7 +205,7 @@ const definitions = (): TemplateDefinition[] => [
     description: "Talk ratio, longest monologue and questions asked per speaker and meeting: the basics of call coaching.",
     category: "coaching",
     transformType: "speaker_metrics",
-    label: "Speaker Metrics",
+    label: TRANSFORM_TYPE_LABELS.speaker_metrics,
     inputs: {
       monologue_threshold_seconds: { type: "integer", min: 5, max: 3600, default: 60, required: true, label: "Long monologue (seconds)", group: "signals", description: "A speaker talking this long without interruption counts as a long monologue (5 to 3600)." },
     },
@@ -239,7 +239,7 @@ const definitions = (): TemplateDefinition[] => [
     description: "Tracks mentions of the words you care about (competitors by default) with who said them, when, and the sentiment of the line.",
     category: "sales_insights",
     transformType: "keyword_tracking",
-    label: "Keyword Tracking",
+    label: TRANSFORM_TYPE_LABELS.keyword_tracking,
     inputs: {
       keywords: { type: "list[string]", default: DEFAULT_COMPETITORS, required: true, label: "Keywords", group: "general", description: "Comma-separated words or phrases to track, e.g. your competitors." },
       case_sensitive: { type: "boolean", default: false, required: false, label: "Case-sensitive", group: "primitives", description: "Match the keywords' capitalisation exactly." },
@@ -273,7 +273,7 @@ const definitions = (): TemplateDefinition[] => [
     description: "Scores each account's risk from its meetings: sentiment and its trend, competitor and risk mentions, open action items and how much the customer talks.",
     category: "sales_insights",
     transformType: "deal_risk",
-    label: "Deal Risk",
+    label: TRANSFORM_TYPE_LABELS.deal_risk,
     inputs: {
       threshold: { type: "integer", min: 0, max: 100, default: 60, required: true, label: "High-risk score", group: "outcome", description: "Accounts scoring at or above this (0 to 100) are high risk." },
       competitor_keywords: { type: "list[string]", default: DEFAULT_COMPETITORS, required: true, label: "Competitors", group: "signals", description: "Comma-separated competitor names." },

@@ -164,7 +164,7 @@ test.describe("lists with records", () => {
     await expect(rows).toHaveCount(1);
     const cells = rows.first().getByRole("cell");
     await expect(cells.nth(0)).toHaveText("Weekly topics");
-    await expect(cells.nth(1)).toHaveText("topic_modeling");
+    await expect(cells.nth(1)).toHaveText("Topic Modeling");
     await expect(cells.nth(2)).toHaveText("Topics across the week's sales calls");
     await expect(cells.nth(3)).toHaveText("Feb 1,2025 9:30:00 AM");
     await expect(cells.nth(4)).toHaveText(name(60));

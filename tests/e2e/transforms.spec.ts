@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { insertTransform, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test } from "./fixtures";
+import { detailValue, expect, signIn, test } from "./fixtures";
 
 /**
  * Issue 6, JS on and off: a transform created through the whole template flow
@@ -132,6 +132,9 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(page.locator("fieldset[data-group] legend > span:first-child")).toHaveText(["General", "Primitives", "Signals"]);
   await expect(page.getByLabel("Number of topics")).toHaveValue("6");
   await expect(page.getByLabel("Seed")).toHaveCount(0);
+  // Choices read as words; the values posted stay the stored ones.
+  await expect(page.getByLabel("Topic labels by").locator("option")).toHaveText(["On this server", "Hosted model"]);
+  await expect(page.getByLabel("Topic labels by")).toHaveValue("local");
   await page.getByLabel("Number of topics").fill("25");
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(banner(page)).toHaveText("Number of topics must be between 2 and 20");
@@ -144,6 +147,8 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(preview).toContainText("topic_summary");
   await expect(preview).toContainText("kmeans-tfidf");
   await expect(preview).toContainText("top_weighted_terms");
+  await expect(preview).toContainText("Topic Modeling");
+  await expect(preview).not.toContainText("topic_modeling");
   expect(Number((await page.getByTestId("record-count").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
   await expect(page.getByLabel("Number of topics")).toHaveValue("3");
   await page.getByRole("button", { name: "Create Transform" }).click();
@@ -153,6 +158,7 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(page.getByRole("heading", { name: "Weekly topics" })).toBeVisible();
   const details = page.locator("dl");
   await expect(details).toContainText("What our calls are about");
+  await expect(detailValue(page, "Type")).toHaveText("Topic Modeling");
   await expect(details).toContainText("Hourly");
   await expect(details).toContainText("Sales calls");
   await expect(details).toContainText("acme, rockets");
