@@ -6,8 +6,41 @@ export interface ResultTable {
   error: string | null;
 }
 
-const show = (value: string | number | boolean | null | undefined) =>
-  value === null || value === undefined ? "—" : typeof value === "number" ? value.toLocaleString("en-US") : String(value);
+type Cell = string | number | boolean | null | undefined;
+
+const scalar = (value: Cell) => (value === null || value === undefined ? "—" : typeof value === "number" ? value.toLocaleString("en-US") : String(value));
+
+/** One item of a listed value: a plain value, or a flat record ({ word, weight } reads "roadmap (0.215)"). */
+function itemText(item: unknown): string | null {
+  if (item === null || typeof item !== "object") return scalar(item as Cell);
+  if (Array.isArray(item)) return null;
+  const values = Object.values(item as Record<string, unknown>);
+  if (values.some((v) => v !== null && typeof v === "object")) return null;
+  const texts = values.filter((v): v is string => typeof v === "string");
+  const rest = values.filter((v) => typeof v !== "string").map((v) => scalar(v as Cell));
+  if (texts.length === 1 && rest.length > 0) return `${texts[0]} (${rest.join(", ")})`;
+  return Object.entries(item as Record<string, Cell>)
+    .map(([key, v]) => `${key}: ${scalar(v)}`)
+    .join("; ");
+}
+
+/** A list (a JSON column such as a topic's top words), as the array or its JSON text, in words; else null. */
+function listText(value: unknown): string | null {
+  let list = value;
+  if (typeof value === "string" && value.startsWith("[") && value.endsWith("]")) {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!Array.isArray(list)) return null;
+  const items = list.map(itemText);
+  return items.every((item) => item !== null) ? items.join(", ") : null;
+}
+
+/** A result cell as words: numbers with separators, a list as "a, b, c" (never its JSON). */
+const show = (value: Cell | Cell[]) => listText(value) ?? scalar(value as Cell);
 
 /** The first rows of each table the latest successful run wrote. */
 export function TransformResults({ results }: { results: ResultTable[] }) {

@@ -168,6 +168,10 @@ test("create a transform through the template flow, preview, create, first run a
   const results = page.locator("[data-result-table]");
   await expect(results).toHaveCount(2);
   await expect(results.first().locator("tbody tr").first()).toBeVisible();
+  // Lists (a topic's top words) read as "a, b, c", never as JSON.
+  const cells = await results.locator("td").allTextContents();
+  expect(cells.filter((text) => text.trim().startsWith("["))).toEqual([]);
+  expect(cells.some((text) => /\w, \w/.test(text))).toBe(true);
 
   // Run now queues another run.
   await page.getByRole("button", { name: "Run now" }).click();
