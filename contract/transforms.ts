@@ -239,6 +239,13 @@ export const templateSchema = z.object({
   steps: z.array(z.string()).default([]),
   /** Beyond the spec: flowchart node id → tooltip text (the node ids of mermaid_code). */
   node_descriptions: z.record(z.string()).optional(),
+  /** Beyond the spec: the flowchart's nodes and edges as data, which the page draws itself without JavaScript. */
+  pipeline: z
+    .object({
+      nodes: z.array(z.object({ id: z.string(), label: z.string(), kind: z.enum(["data", "primitive", "signal", "outcome"]) })),
+      edges: z.array(z.tuple([z.string(), z.string()])),
+    })
+    .optional(),
 });
 export type Template = z.infer<typeof templateSchema>;
 

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
+import type { Template } from "@contract/transforms";
 import { renderMermaid } from "./flowchart.client";
+import { PipelineDiagram } from "./pipeline-diagram";
 
 /** Spec §9: zoom 10–300 %; the buttons zoom by ×1.2 / ×0.8, the wheel by ×1.1 / ×0.9; tooltips are 350 px wide. */
 export const MIN_ZOOM = 0.1;
@@ -37,10 +39,11 @@ function nodeIdOf(element: Element, known: string[]): string | null {
 /**
  * A template's pipeline as a mermaid flowchart, with zoom (buttons and wheel),
  * pan by dragging, reset, and a tooltip on each node. Mermaid loads only in the
- * browser; before that (and without JavaScript) the flowchart's source is
- * shown as text (the page lists the steps in words beside it).
+ * browser; before that (and without JavaScript, or when it cannot draw) the
+ * server draws the same pipeline from the template's data (PipelineDiagram);
+ * only a template without that data shows the flowchart's source.
  */
-export function Flowchart(props: { code: string; descriptions?: Record<string, string>; title: string }) {
+export function Flowchart(props: { code: string; descriptions?: Record<string, string>; title: string; pipeline?: Template["pipeline"] }) {
   const hydrated = useHydrated();
   const reactId = useId();
   const renderId = `flowchart-svg-${reactId.replace(/[^a-zA-Z0-9]/g, "")}`;
@@ -203,7 +206,8 @@ export function Flowchart(props: { code: string; descriptions?: Record<string, s
           </div>
         </div>
       ) : null}
-      {!hydrated || failed ? (
+      {(!hydrated || failed) && props.pipeline ? <PipelineDiagram pipeline={props.pipeline} title={props.title} descriptions={props.descriptions} /> : null}
+      {(!hydrated || failed) && !props.pipeline ? (
         <div className="rounded-lg border border-slate-200 bg-slate-50 p-4">
           {failed ? <p className="mb-2 text-sm text-slate-600">The flowchart could not be drawn; here is its source.</p> : null}
           <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Flowchart source (mermaid)</p>

@@ -196,7 +196,7 @@ export default function SelectTemplate() {
                 </div>
                 <div className="mt-6">
                   <h3 className="mb-2 text-sm font-semibold text-slate-900">Pipeline</h3>
-                  <Flowchart key={t.id} code={t.mermaid_code} descriptions={t.node_descriptions} title={t.name} />
+                  <Flowchart key={t.id} code={t.mermaid_code} descriptions={t.node_descriptions} title={t.name} pipeline={t.pipeline} />
                 </div>
                 <div className="mt-6 grid gap-6 border-t border-slate-100 pt-6 md:grid-cols-3">
                   <div className="min-w-0">

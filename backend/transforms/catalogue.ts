@@ -361,5 +361,6 @@ export function toTemplate(d: TemplateDefinition, target: WarehouseTarget | null
       ...d.nodes.filter((n) => n.kind === "outcome").map((n) => `Outcome — ${n.label}: ${n.tooltip.replace(/^Outcome[^:]*: /, "")}`),
     ],
     node_descriptions: Object.fromEntries(d.nodes.map((n) => [n.id, n.tooltip])),
+    pipeline: { nodes: d.nodes.map(({ id, label, kind }) => ({ id, label, kind })), edges: d.edges },
   };
 }
