@@ -51,7 +51,7 @@ export const members = (count: number) => `${count} ${count === 1 ? "member" : "
  * fields, defaults, metadata (the unit's id and name from the list the user chose from) and completeness. `scope` is
  * the scope field and the unit's value in it, `unit` the unit's id and name fields, `units` the list as [id, name].
  */
-export function orgOrUnit(
+export function orgOrUnitSetup(
   [scopeField, scope]: [string, string],
   [idField, nameField]: [string, string],
   units: (lists: SetupLists) => [string, string][] | undefined,

@@ -1,7 +1,7 @@
-import { Instructions, ListChoice, members, orgOrUnit, ScopeChoice, type SourceSetup } from "./source-setup";
+import { Instructions, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "./source-setup";
 
 export const teamsSetup: SourceSetup = {
-  ...orgOrUnit(["teams_extraction_scope", "TEAM"], ["team_id", "team_name"], (lists) => lists.teams?.map((t) => [t.team_id, t.team_name])),
+  ...orgOrUnitSetup(["teams_extraction_scope", "TEAM"], ["team_id", "team_name"], (lists) => lists.teams?.map((t) => [t.team_id, t.team_name])),
   verifyLabel: "Verify Setup",
   Setup: ({ setup, saved, lists, hydrated, saveSetup }) => (
     <>

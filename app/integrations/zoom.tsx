@@ -1,7 +1,7 @@
-import { GROUP_SCOPES, ListChoice, LoadGroups, members, orgOrUnit, ScopeChoice, type SourceSetup } from "./source-setup";
+import { GROUP_SCOPES, ListChoice, LoadGroups, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "./source-setup";
 
 export const zoomSetup: SourceSetup = {
-  ...orgOrUnit(["zoom_extraction_scope", "GROUP"], ["zoom_group_id", "zoom_group_name"], (lists) => lists.zoomGroups?.map((g) => [g.id, g.name])),
+  ...orgOrUnitSetup(["zoom_extraction_scope", "GROUP"], ["zoom_group_id", "zoom_group_name"], (lists) => lists.zoomGroups?.map((g) => [g.id, g.name])),
   Setup: ({ setup, saved, lists, hydrated, saveSetup }) => (
     <>
       <ScopeChoice id="zoom-scope" name="zoom_extraction_scope" options={GROUP_SCOPES} current={setup.zoom_extraction_scope} hydrated={hydrated} saveSetup={saveSetup}>

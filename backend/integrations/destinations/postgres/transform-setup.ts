@@ -1,11 +1,11 @@
 import type { TransformSetup } from "../plugin.js";
-import { resultsInput, settings } from "../kit/transform-setup.js";
+import { resultsInput, setting, settings } from "../kit/transform-setup.js";
 import { ident } from "./connect.js";
 
 /** The transform wizard's PostgreSQL texts: the destination's user reads the synced schema and writes a results schema. */
 export const postgresTransformSetup: TransformSetup = {
   label: "PostgreSQL",
-  resultsLocation: (target) => resultsInput("results_schema", "Results schema", { default: typeof target.config.schema === "string" ? target.config.schema : undefined, placeholder: "tributary_results", description: "The schema (in the destination's database) the result tables are written to; Tributary creates it if the user may." }),
+  resultsLocation: (target) => resultsInput("results_schema", "Results schema", { default: setting(target, "schema", undefined), placeholder: "tributary_results", description: "The schema (in the destination's database) the result tables are written to; Tributary creates it if the user may." }),
   readGrants(target) {
     const { schema, user } = settings(target, { schema: "<SCHEMA>", user: "<USER>" }, ident);
     return {
