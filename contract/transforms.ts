@@ -116,6 +116,8 @@ export const transformSchema = z.object({
   frequency: z.string().optional(),
   file_types: z.array(z.string()).optional(),
   inputs: z.record(z.unknown()).optional(),
+  /** Beyond the spec (GET /transforms/{id}): the file types the connector's data comes as. */
+  connector_file_types: z.array(z.string()).optional(),
   last_run: z
     .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable() })
     .nullable()
@@ -142,7 +144,11 @@ export type TransformRun = z.infer<typeof transformRunSchema>;
 /** GET /transforms/config. */
 export const transformConfigSchema = z.object({
   transform_types: z.array(z.object({ value: z.string(), label: z.string() })),
-  connectors: z.array(z.object({ id: z.string(), name: z.string() })),
+  /**
+   * Beyond the spec: each connector's `file_types` (the files its source's records come as, in TRANSFORM_FILE_TYPES
+   * order) and whether it has synced yet, so the form can tell which file types have any data.
+   */
+  connectors: z.array(z.object({ id: z.string(), name: z.string(), file_types: z.array(z.string()).default([]), synced: z.boolean().default(false) })),
   file_types: z.array(z.string()),
 });
 export type TransformConfig = z.infer<typeof transformConfigSchema>;
@@ -308,5 +314,46 @@ export const previewResponseSchema = z.object({
   template_name: z.string(),
   transform_type: z.string(),
   record_count: z.number().int(),
+  /** Beyond the spec: the records the connector's data has now per file type, and the file types its data comes as. */
+  record_counts: z.record(z.number().int()).optional(),
+  connector_file_types: z.array(z.string()).optional(),
 });
 export type PreviewResponse = z.infer<typeof previewResponseSchema>;
+
+/* ---- what the connector's data holds (issue 26: transforms tell the truth about their input) ------- */
+
+const and = new Intl.ListFormat("en", { type: "conjunction" });
+const or = new Intl.ListFormat("en", { type: "disjunction" });
+
+/** The file types of TRANSFORM_FILE_TYPES a connector's data has, the form's default first when it has it. */
+export function preferredFileType(available: readonly string[]): string {
+  if (available.length === 0 || available.includes(DEFAULT_FILE_TYPE)) return DEFAULT_FILE_TYPE;
+  return TRANSFORM_FILE_TYPES.find((t) => available.includes(t)) ?? DEFAULT_FILE_TYPE;
+}
+
+/** A run that succeeded without reading one record: shown as "No input", never as a plain success. */
+export const foundNoInput = (run: { status: string; records: number }) => run.status === "succeeded" && run.records === 0;
+
+/** What the pages say about a transform's input, beyond the spec. */
+export const INPUT_MESSAGES = {
+  noInputStatus: "No input",
+  dataHas: (types: readonly string[]) => `This connector's data comes as ${and.format(types)} files.`,
+  notSynced: "It has not synced yet.",
+  typeMissing: (type: string, types: readonly string[]) =>
+    `This connector's data has no ${type} files, so a transform reading them would find no records. Choose ${or.format(types)}.`,
+  /** A preview of 0 records: the file type has none but others have some. */
+  previewOtherTypes: (type: string, count: number, types: readonly string[]) =>
+    `No records to analyse: this connector's data has no ${type} files. It has ${count.toLocaleString("en-US")} ${count === 1 ? "record" : "records"} as ${and.format(types)} files: go back to the first step and choose ${or.format(types)} as the file type.`,
+  /** A preview of 0 records: the connector's data would have the type, but nothing is synced yet. */
+  previewNotSynced: (type: string) => `No records to analyse: this connector has no ${type} files synced yet. Sync the connector (Sync now on its page), then preview again.`,
+  /** A preview of 0 records: the type is not in the connector's data, and nothing is synced yet either. */
+  previewWrongType: (type: string, types: readonly string[]) =>
+    `No records to analyse: this connector's data has no ${type} files, it comes as ${and.format(types)} files. Go back to the first step and choose ${or.format(types)} as the file type.`,
+  /** A run that read nothing, because the transform's file types are not in the connector's data. */
+  runWrongType: (types: readonly string[], connector: string, available: readonly string[]) =>
+    `The latest run found no input records: this transform reads ${and.format(types)} files and the data of ${connector} comes as ${and.format(available)} files. To analyse it, create the transform again with the file type ${or.format(available)}.`,
+  /** A run that read nothing, because nothing of those types was synced. */
+  runNotSynced: (types: readonly string[], connector: string) =>
+    `The latest run found no input records: ${connector} had no ${and.format(types)} files synced when it ran. Sync the connector, then run the transform again.`,
+  runNote: "No records of this transform's file types in the connector's data.",
+} as const;

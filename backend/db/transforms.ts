@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
-import { connectors, transformRuns, transforms } from "./schema.js";
+import { connectors, sources, transformRuns, transforms } from "./schema.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
 import { isUuid, iso } from "./values.js";
 import { runFields, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
@@ -95,9 +95,40 @@ export async function deleteTransform(db: Database, ownerId: string, id: string)
   return deleted.length > 0;
 }
 
-/** The owner's connectors as {id, name} by name (GET /transforms/config). */
-export async function connectorChoices(db: Database, ownerId: string): Promise<{ id: string; name: string }[]> {
-  return db.select({ id: connectors.id, name: connectors.name }).from(connectors).where(eq(connectors.ownerId, ownerId)).orderBy(asc(connectors.name), asc(connectors.id));
+/** What says which files a connector's data comes as: its source's integration and settings, its platform, whether it synced. */
+export interface ConnectorData {
+  id: string;
+  name: string;
+  platform: string | null;
+  integrationName: string;
+  metadata: Record<string, unknown>;
+  synced: boolean;
+}
+
+const connectorData = {
+  id: connectors.id,
+  name: connectors.name,
+  platform: connectors.platform,
+  integrationName: sources.integrationName,
+  metadata: sources.metadata,
+  synced: sql<boolean>`${connectors.lastSyncedAt} IS NOT NULL`,
+};
+
+/** The owner's connectors by name, with their data's origin (GET /transforms/config). */
+export async function connectorChoices(db: Database, ownerId: string): Promise<ConnectorData[]> {
+  return db
+    .select(connectorData)
+    .from(connectors)
+    .innerJoin(sources, eq(sources.id, connectors.sourceId))
+    .where(eq(connectors.ownerId, ownerId))
+    .orderBy(asc(connectors.name), asc(connectors.id));
+}
+
+/** One connector with its data's origin (any owner: the caller has checked the transform's), or null. */
+export async function connectorDataOf(db: Database, connectorId: string): Promise<ConnectorData | null> {
+  if (!isUuid(connectorId)) return null;
+  const [row] = await db.select(connectorData).from(connectors).innerJoin(sources, eq(sources.id, connectors.sourceId)).where(eq(connectors.id, connectorId));
+  return row ?? null;
 }
 
 export async function setTransformStatus(db: Executor, id: string, status: string): Promise<void> {

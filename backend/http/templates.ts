@@ -17,7 +17,8 @@ import {
 import { allDefinitions, CATEGORIES, setupStepsFor, toTemplate } from "../transforms/catalogue.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { findConnector } from "../db/connectors.js";
-import { openWarehouse, ownedWarehouseDestination, platformsFor } from "../transforms/warehouse.js";
+import { connectorDataOf } from "../db/transforms.js";
+import { dataFileTypes, openWarehouse, ownedWarehouseDestination, platformsFor } from "../transforms/warehouse.js";
 import type { Destination } from "../../contract/destinations.js";
 
 /** Spec §7 "templates": the catalogue (backend/transforms/catalogue.ts), per-warehouse setup steps, and the preview. */
@@ -85,18 +86,24 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   const { inputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
   const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
   let recordCount: number;
+  // The records of each file type too, so a preview of none can say which file type has some.
+  const recordCounts: Record<string, number> = {};
   try {
     recordCount = await warehouse.countMeetings(connector.source_id, platformsFor(body.file_types));
+    if (recordCount === 0) for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = await warehouse.countMeetings(connector.source_id, platformsFor([type]));
   } catch (error) {
     throw new ApiError(502, `${M.previewFailed}: reading "${destination.name}" failed: ${(error as Error).message}`);
   } finally {
     await warehouse.close().catch(() => {});
   }
+  const data = await connectorDataOf(c.var.services.db, connector.id);
   const response: PreviewResponse = {
     template_config: { pipeline: d.pipeline(inputs) },
     template_name: d.name,
     transform_type: d.transformType,
     record_count: recordCount,
+    ...(recordCount === 0 ? { record_counts: recordCounts } : {}),
+    connector_file_types: data ? dataFileTypes(data) : [],
   };
   return c.json(response);
 });

@@ -4,6 +4,7 @@ import { listHandler } from "./list-route.js";
 import { listTransforms } from "../db/lists.js";
 import {
   connectorChoices,
+  connectorDataOf,
   deleteTransform,
   findTransform,
   insertTransform,
@@ -25,7 +26,7 @@ import { resultTables } from "../transforms/runner.js";
 import { enqueueTransformRun } from "../transforms/runs.js";
 import { runQueue } from "../runs/queues.js";
 import { openWarehouse } from "../transforms/warehouse.js";
-import { ownedWarehouseDestination } from "../transforms/warehouse.js";
+import { dataFileTypes, ownedWarehouseDestination } from "../transforms/warehouse.js";
 
 /**
  * Spec §7 "Transforms" plus, beyond the spec, the first screen's server
@@ -44,7 +45,12 @@ transformsRoutes.onError((error, c) => {
 transformsRoutes.get("/transforms/config", async (c) => {
   return c.json({
     transform_types: allDefinitions().map((d) => ({ value: d.transformType, label: d.label })),
-    connectors: await connectorChoices(c.var.services.db, c.var.user.id),
+    connectors: (await connectorChoices(c.var.services.db, c.var.user.id)).map((connector) => ({
+      id: connector.id,
+      name: connector.name,
+      file_types: dataFileTypes(connector),
+      synced: connector.synced,
+    })),
     file_types: [...TRANSFORM_FILE_TYPES],
   });
 });
@@ -150,5 +156,6 @@ transformsRoutes.get("/transforms/:id/results", async (c) => {
 transformsRoutes.get("/transforms/:id", async (c) => {
   const transform = await findTransform(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!transform) throw new ApiError(404, M.notFound);
-  return c.json(transform);
+  const connector = await connectorDataOf(c.var.services.db, transform.connector_id);
+  return c.json({ ...transform, connector_file_types: connector ? dataFileTypes(connector) : [] });
 });

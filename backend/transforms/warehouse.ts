@@ -6,6 +6,9 @@ import { destinationPlugin, pluginOf } from "../integrations/destinations/regist
 import { platformServiceAccount } from "../integrations/destinations/kit/google.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import type { Warehouse } from "../integrations/destinations/warehouse.js";
+import { PLATFORM_FILE_TYPES } from "../integrations/destinations/kit/warehouse-rows.js";
+import { platformOfSource, sourceManifest } from "../../contract/integrations/sources.js";
+import { TRANSFORM_FILE_TYPES } from "../../contract/transforms.js";
 
 /**
  * What is transforms' own about warehouses: which of a connector's destinations a transform uses, and opening it
@@ -15,6 +18,16 @@ import type { Warehouse } from "../integrations/destinations/warehouse.js";
 export type { Line, MeetingMeta } from "./analysis/index.js";
 export type { Warehouse, ResultPage, ResultsLocation } from "../integrations/destinations/warehouse.js";
 export { PLATFORM_FILE_TYPES, platformsFor } from "../integrations/destinations/kit/warehouse-rows.js";
+
+/**
+ * The transform file types a connector's data comes as: those of the platform its records are of (a Gong-style data
+ * generator's are .json and .txt, never .vtt), in the form's order; the source's own list for an unknown platform.
+ */
+export function dataFileTypes(connector: { integrationName: string; metadata: Record<string, unknown>; platform: string | null }): string[] {
+  const platform = platformOfSource(connector.integrationName, connector.metadata, connector.platform);
+  const types = PLATFORM_FILE_TYPES[platform] ?? sourceManifest(connector.integrationName)?.fileTypes ?? [];
+  return TRANSFORM_FILE_TYPES.filter((t) => types.includes(t));
+}
 
 /** A warehouse plug-in's destination; the wizard prefers one of a platform's own (not the embedded local one, §6). */
 const isWarehouse = (d: Destination) => destinationPlugin(d.integration_name)?.manifest.warehouse === true;

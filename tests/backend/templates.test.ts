@@ -171,6 +171,23 @@ describe("templates: preview", () => {
     expect(await call("POST", "/templates/topic_modeling/preview", body, other)).toEqual({ status: 400, body: { message: M.connectorNotFound, field: "connector_id" } });
   });
 
+  it("a preview of no records says what the connector's data has: its file types, and the records per file type", async () => {
+    const { connectorId } = await localConnector(cookie, "gong");
+    const body = { template_id: "topic_modeling", connector_id: connectorId, inputs: {}, requirement_inputs: {}, file_types: [".vtt"] };
+    const before = previewResponseSchema.parse((await call("POST", "/templates/topic_modeling/preview", body)).body);
+    expect(before).toMatchObject({ record_count: 0, record_counts: { ".vtt": 0, ".txt": 0, ".json": 0 }, connector_file_types: [".txt", ".json"] });
+
+    const services = { db: handle.db, secrets: new SecretBox("x".repeat(43)), config: { DATA_DIR: t.dataDir } };
+    const synced = await syncConnector(services, connectorId, new Date());
+    expect(synced.records).toBeGreaterThan(0);
+    // A Gong-style data generator writes .txt and .json files: the default .vtt reads nothing, and the preview says what does.
+    const after = previewResponseSchema.parse((await call("POST", "/templates/topic_modeling/preview", body)).body);
+    expect(after).toMatchObject({ record_count: 0, record_counts: { ".vtt": 0, ".txt": synced.records, ".json": synced.records }, connector_file_types: [".txt", ".json"] });
+    const json = previewResponseSchema.parse((await call("POST", "/templates/topic_modeling/preview", { ...body, file_types: [".json"] })).body);
+    expect(json.record_count).toBe(synced.records);
+    expect(json.record_counts).toBeUndefined();
+  });
+
   it("refuses bad bodies and bad inputs with a 4xx and a sentence", async () => {
     const { connectorId } = await localConnector();
     const base = { template_id: "topic_modeling", connector_id: connectorId };

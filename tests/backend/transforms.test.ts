@@ -132,7 +132,8 @@ describe("transforms: config, first-screen check and create validation", () => {
     expect(status).toBe(200);
     expect(body.transform_types).toContainEqual({ value: "topic_modeling", label: "Topic Modeling" });
     expect(body.transform_types).toHaveLength(6);
-    expect(body.connectors.map((c: { id: string }) => c.id)).toEqual([mine.connectorId]);
+    // Each connector with the file types its data comes as (a zoom-style generator: .vtt and .txt) and whether it synced.
+    expect(body.connectors).toEqual([{ id: mine.connectorId, name: expect.any(String), file_types: [".vtt", ".txt"], synced: false }]);
     expect(body.file_types).toEqual([".vtt", ".txt", ".json"]);
     expect((await fetch(`${url}/transforms/config`)).status).toBe(401);
   });
@@ -210,6 +211,7 @@ describe("transforms: create, run, results, ownership", () => {
     const detail = await call("GET", `/transforms/${id}`);
     expect(transformSchema.parse(detail.body)).toMatchObject({ id, name: "Call Topics", template_id: "topic_modeling", transform_type: "topic_modeling", frequency: "daily", file_types: [".vtt"], connector_id: connectorId });
     expect(detail.body.inputs).toMatchObject({ num_topics: 3, top_words: 8, extra_stopwords: ["acme", "rockets"], provider: "local" });
+    expect(detail.body.connector_file_types).toEqual([".vtt", ".txt"]);
     expect(["PENDING", "RUNNING", "SUCCEEDED"]).toContain(detail.body.status);
 
     const run = await waitForRun(id, created.body.run_id);
