@@ -97,6 +97,8 @@ export const DESTINATION_MESSAGES = {
   serviceAccountFailed: "Service-account generation failed",
   serviceAccountMissing: "Service account information is not available.",
   integrationDetailsFailed: "Failed to load integration details for the selected type.",
+  /** The create page's call for the chosen type's details (its service account) failed; the reason follows. */
+  integrationDetailsFetchFailed: "Failed to fetch integration details",
   reauthenticate: "Please reauthenticate successfully before updating.",
 } as const;
 

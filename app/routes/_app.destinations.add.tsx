@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A type that is not available on this server (offered disabled) is not chosen, even by its address.
   const type = asked && options.some((o) => o.name === asked && !o.unavailable) && destinationManifest(asked) ? asked : null;
   const defaults: FormValues = { name: url.searchParams.get("name") ?? "", description: url.searchParams.get("description") ?? "", type: type ?? "" };
-  const setup = type ? await loadServiceAccountSetup(request, type, {}, (message) => `${M.serviceAccountMissing} ${message}`) : { serviceAccount: null, instructions: null, errors: [] };
+  const setup = type ? await loadServiceAccountSetup(request, type, {}, (message) => `${M.integrationDetailsFetchFailed}. ${message}`) : { serviceAccount: null, instructions: null, errors: [] };
   errors.push(...setup.errors);
   return { integrations: options, type, defaults, serviceAccount: setup.serviceAccount, instructions: setup.instructions, errors };
 }
@@ -58,22 +58,24 @@ export async function action({ request }: ActionFunctionArgs) {
   const values = echoValues(fields, secrets);
   const submission = parseWithZod(formData, { schema: schemaFor("create", intent) });
   if (submission.status !== "success" || !manifest) return reply({ result: submission.reply({ hideFields: secrets }), values });
+  // What is posted to the backend is the parsed value (trimmed, checked), not the raw form.
+  const parsed = submission.value as Record<string, string>;
   if (intent === "test") {
-    const outcome = await testConnection(request, type, testBody(type, fields));
+    const outcome = await testConnection(request, type, testBody(type, parsed));
     const test: TestState = outcome.ok
       ? { ok: true, message: outcome.data.message, token: outcome.data.validation_token, credentialId: outcome.data.credential_id, fingerprint: fingerprint(type, fields) }
       : { ok: false, message: testFailureMessage(outcome.message), fingerprint: fingerprint(type, fields) };
     // A service-account setup: the steps again, now naming what was tested.
-    const steps = await grantSteps(request, type, fields);
+    const steps = await grantSteps(request, type, parsed);
     return reply({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message], hideFields: secrets }), values, test, instructions: steps }, outcome.ok ? 200 : 400);
   }
   if (intent === "instructions") {
     if (!manifest.needsConnectionTest) return reply({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values });
-    const outcome = await loadInstructions(request, type, instructionsBody(type, fields));
+    const outcome = await loadInstructions(request, type, instructionsBody(type, parsed));
     if (!outcome.ok) return reply({ result: submission.reply({ formErrors: [`Unable to generate setup instructions. ${outcome.message}`] }), values });
     return reply({ result: null, values, instructions: outcome.data }, 200);
   }
-  const outcome = await createDestination(request, createBody(type, fields));
+  const outcome = await createDestination(request, createBody(type, parsed));
   if (!outcome.ok) {
     const message = outcome.status >= 500 ? M.createFailed : outcome.message;
     return reply({ result: submission.reply({ formErrors: [message], hideFields: secrets }), values });

@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
 import { DeleteDialog } from "~/components/ui/confirm-dialog";
@@ -8,7 +10,7 @@ import { destinationManifest } from "~/integrations";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { requireUser } from "~/services/session.server";
 import { deleteDestination, loadDestination } from "~/services/destinations.server";
-import { readForm } from "~/services/form.server";
+import { readForm, STALE_FORM } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
@@ -23,9 +25,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return pageData({ destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed }, outcome.status === 404);
 }
 
+/** The delete dialog's form: the id of the destination it was drawn for, which must be this page's. */
+const deleteFormSchema = (id: string) => z.object({ id: z.literal(id, { errorMap: () => ({ message: STALE_FORM }) }) });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  await readForm(request);
+  const submission = parseWithZod(await readForm(request), { schema: deleteFormSchema(params.id ?? "") });
+  if (submission.status !== "success") return Response.json({ error: STALE_FORM }, { status: 400 });
   const outcome = await deleteDestination(request, params.id ?? "");
   if (outcome.ok) return redirect("/destinations");
   const detail = outcome.status === 409 ? ` ${outcome.message}` : "";

@@ -51,15 +51,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const values = echoValues(fields, secrets);
   const submission = parseWithZod(formData, { schema: schemaFor("edit", intent) });
   if (submission.status !== "success") return Response.json({ result: submission.reply({ hideFields: secrets }), values, test: null }, { status: 400 });
+  // What is posted to the backend is the parsed value (trimmed, checked), not the raw form.
+  const parsed = submission.value as Record<string, string>;
   if (intent === "test") {
     if (!destinationSetup(type).editable) return Response.json({ result: submission.reply({ formErrors: [M.integrationDetailsFailed] }), values, test: null }, { status: 400 });
-    const outcome = await testConnection(request, type, testBody(type, fields));
+    const outcome = await testConnection(request, type, testBody(type, parsed));
     const test: TestState = outcome.ok
       ? { ok: true, message: outcome.data.message, token: outcome.data.validation_token, credentialId: outcome.data.credential_id, fingerprint: fingerprint(type, fields) }
       : { ok: false, message: testFailureMessage(outcome.message), fingerprint: fingerprint(type, fields) };
     return Response.json({ result: outcome.ok ? null : submission.reply({ formErrors: [test.message], hideFields: secrets }), values, test }, { status: outcome.ok ? 200 : 400 });
   }
-  const outcome = await updateDestination(request, id, updateBody(type, fields));
+  const outcome = await updateDestination(request, id, updateBody(type, parsed));
   if (!outcome.ok) {
     const message = outcome.status >= 500 ? M.updateFailed : outcome.message;
     return Response.json({ result: submission.reply({ formErrors: [message], hideFields: secrets }), values, test: null }, { status: outcome.status === 404 ? 404 : 400 });

@@ -12,6 +12,9 @@ export const FORM_MESSAGES = {
   nul: "The form contains a NUL character, which no field accepts. Please remove it and send the form again.",
 } as const;
 
+/** A confirm dialog's form names the record it was drawn for; a post naming another one is not acted on. */
+export const STALE_FORM = "This form was drawn for another record. Please reload the page and try again.";
+
 /**
  * A cookie-kept draft (a source's or a transform's) stores what the user typed; browsers keep at most 4 KB per
  * cookie, and Remix refuses to write a longer one. Such a post gets a 400 with a sentence instead of a 500.

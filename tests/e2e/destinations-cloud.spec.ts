@@ -59,7 +59,7 @@ test("BigQuery: authenticate, create, and edit with reauthentication", async ({ 
   await signIn(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name").fill("Warehouse");
   await page.getByLabel("Integration type").selectOption({ label: "BigQuery" });
-  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
 
   const email = page.getByLabel("Service account e-mail");
   await expect(email).toHaveValue(/@.+\.iam\.gserviceaccount\.com$/);
@@ -126,7 +126,7 @@ test("Cloud Storage: a missing bucket is named, then authenticate and create", a
   await signIn(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name", { exact: true }).fill("Landing bucket");
   await page.getByLabel("Integration type").selectOption({ label: "Google Cloud Storage" });
-  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: "roles/storage.objectAdmin" })).toBeVisible();
   await page.getByLabel("GCP Project ID").fill("demo-project");
   await page.getByLabel("Bucket name").fill("no-such-bucket");

@@ -113,7 +113,7 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, a connec
   await page.getByLabel("Source").selectOption((await source.getAttribute("value"))!);
   if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
   await page.getByLabel("Platform").selectOption({ label: "ZOOM" });
-  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
   await page.getByLabel(/Analytics Postgres/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });
   await page.getByRole("button", { name: "Create Connector" }).click();

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { insertConnector, insertSource, userIdByEmail, withDb } from "./db";
+import { APP_URL } from "./env";
 import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, signIn, test } from "./fixtures";
 
 /**
@@ -14,11 +15,11 @@ const BAD_REQUEST = /Failed to load resource: the server responded with a status
 
 const banner = (page: Page) => page.getByRole("alert");
 
-/** Chooses the integration type: with JS the sub-form switches in place; without, "Next" reloads with ?type=. */
+/** Chooses the integration type: with JS the sub-form switches in place; without, "Continue" reloads with ?type=. */
 async function chooseType(page: Page, label: string, jsEnabled: boolean) {
   await page.getByLabel("Integration type").selectOption({ label });
-  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
-  else await expect(page.getByRole("button", { name: "Next" })).toHaveCount(0);
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
+  else await expect(page.getByRole("button", { name: "Continue with this integration type" })).toHaveCount(0);
   await expect(page).toHaveURL(/[?&]type=/);
 }
 
@@ -186,4 +187,39 @@ test("a destination that connectors use cannot be deleted; the dialog names them
   await expect(dialog.getByRole("alert")).toContainText('Failed to delete destination. This destination is used by the connector "Nightly meetings"');
   await page.goto("/destinations");
   await expect(page.getByRole("row", { name: /Shared folder/ })).toContainText("1");
+});
+
+test("with JavaScript, the integration type select keeps the focus while the form follows it", async ({ page, user, jsEnabled }) => {
+  test.skip(!jsEnabled, "without JavaScript the choice is applied by the Continue button");
+  await signIn(page, user, { from: "/destinations/add" });
+  const select = page.getByLabel("Integration type");
+  await select.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(page).toHaveURL(/[?&]type=/);
+  const first = new URL(page.url()).searchParams.get("type");
+  await expect(select).toBeFocused();
+  // Arrowing on keeps working: the next type's form follows.
+  await page.keyboard.press("ArrowDown");
+  await expect(page).not.toHaveURL(new RegExp(`type=${first}(&|$)`));
+  await expect(page).toHaveURL(/[?&]type=/);
+  await expect(select).toBeFocused();
+});
+
+test("a delete form drawn for another destination is refused with a sentence, and nothing is deleted", async ({ page, user }) => {
+  await signIn(page, user, { from: "/destinations/add?type=local" });
+  const ids: string[] = [];
+  for (const name of ["Kept folder", "Other folder"]) {
+    await page.goto("/destinations/add?type=local");
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Create Destination" }).click();
+    await page.getByRole("link", { name }).click();
+    await page.waitForURL(/\/destinations\/details\//);
+    ids.push(page.url().split("/").pop()!);
+  }
+  const response = await page.request.post(`/destinations/details/${ids[0]}?delete=1`, { form: { id: ids[1]! }, headers: { origin: APP_URL }, maxRedirects: 0 });
+  expect(response.status()).toBe(400);
+  expect(await response.text()).toContain("This form was drawn for another record. Please reload the page and try again.");
+  await page.goto("/destinations");
+  await expect(page.getByRole("row", { name: /Kept folder/ })).toBeVisible();
+  await expect(page.getByRole("row", { name: /Other folder/ })).toBeVisible();
 });

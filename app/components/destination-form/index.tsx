@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { IntegrationInstructions, IntegrationOption } from "@contract/destinations";
 import { destinationManifest, destinationSetup, type ServiceAccountView } from "~/integrations";
+import { ContinueButton } from "~/components/ui/continue-button";
 import { FormBanner } from "~/components/ui/form-banner";
 import { Field, type FormValues } from "./fields";
 import { GenericSetup } from "./generic-setup";
@@ -51,14 +51,23 @@ function readValues(form: HTMLFormElement | null, fallback: FormValues): FormVal
   return values;
 }
 
+/** Set when the type select navigates to the form of another type; the next form drawn takes the focus back. */
+let refocusType = false;
+
 export function DestinationForm(props: DestinationFormProps) {
   const { mode, integration, readOnly } = props;
   const manifest = destinationManifest(integration);
   const setup = destinationSetup(integration);
-  const hydrated = useHydrated();
   const submit = useSubmit();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
+  const typeSelect = useRef<HTMLSelectElement>(null);
+  // The page draws a new form for the chosen type: keyboard focus goes back to the type select it came from.
+  useEffect(() => {
+    if (!refocusType) return;
+    refocusType = false;
+    typeSelect.current?.focus({ preventScroll: true });
+  }, []);
   const [values, setValues] = useState<FormValues>(props.defaults);
   const busyIntent = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : null;
   const [attempted, setAttempted] = useState(false);
@@ -111,6 +120,7 @@ export function DestinationForm(props: DestinationFormProps) {
     setValues(readValues(formRef.current, props.defaults));
   };
   const changeType = (type: string) => {
+    refocusType = true;
     const current = readValues(formRef.current, props.defaults);
     const params = new URLSearchParams();
     if (current.name) params.set("name", current.name);
@@ -162,6 +172,7 @@ export function DestinationForm(props: DestinationFormProps) {
               </>
             ) : (
               <select
+                ref={typeSelect}
                 id="destination-type"
                 name="type"
                 defaultValue={integration ?? ""}
@@ -177,11 +188,7 @@ export function DestinationForm(props: DestinationFormProps) {
                 ))}
               </select>
             )}
-            {mode === "create" && !readOnly && !hydrated ? (
-              <button type="submit" formMethod="get" formAction="/destinations/add" formNoValidate name="next" value="1" className="btn-secondary">
-                Next
-              </button>
-            ) : null}
+            {mode === "create" && !readOnly ? <ContinueButton what="integration type" formAction="/destinations/add" /> : null}
           </div>
           {mode === "create" && unavailableReasons.length ? (
             <p id="destination-type-unavailable" className="mt-1 text-xs text-slate-600">
