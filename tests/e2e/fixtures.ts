@@ -84,19 +84,21 @@ export const test = base.extend<Fixtures & { allowed: RegExp[] }>({
  * Signs in through the real flow: the app's "Continue with Google" button, the
  * local OpenID provider's form (standing in for Google), the code exchange, and
  * back to the app. Starts from `from` (default: the current page if it is the
- * sign-in page, else "/").
+ * sign-in page, else "/"). `app` and `idp` name another Tributary than the run's.
  */
-export async function signIn(page: Page, user: TestUser, options: { from?: string } = {}): Promise<void> {
+export async function signIn(page: Page, user: TestUser, options: { from?: string; app?: string; idp?: string } = {}): Promise<void> {
+  const app = options.app ?? APP_URL;
+  const idp = options.idp ?? IDP_ORIGIN;
   const here = new URL(page.url());
-  if (options.from !== undefined || here.origin !== APP_URL || here.pathname !== "/") {
-    await page.goto(options.from ?? "/");
+  if (options.from !== undefined || here.origin !== app || here.pathname !== "/") {
+    await page.goto(new URL(options.from ?? "/", app).href);
   }
   await page.getByRole("button", { name: "Continue with Google" }).click();
-  await page.waitForURL((url) => url.origin === IDP_ORIGIN && url.pathname.startsWith("/interaction/"));
+  await page.waitForURL((url) => url.origin === idp && url.pathname.startsWith("/interaction/"));
   await page.getByLabel("Full name").fill(user.name);
   await page.getByLabel("E-mail").fill(user.email);
   await page.getByRole("button", { name: "Continue" }).click();
-  await page.waitForURL((url) => url.origin === APP_URL && url.pathname !== "/auth/google/callback");
+  await page.waitForURL((url) => url.origin === app && url.pathname !== "/auth/google/callback");
 }
 
 /** Signs out through the profile menu (a <details> element, so it works with JS off too). */

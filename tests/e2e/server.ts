@@ -15,13 +15,21 @@ import { APP_URL, BUILD_DIR, DATABASE_PASSWORD_FILE, DATABASE_USER, E2E_PORTS, R
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const serverLogFile = path.join(root, RESULTS_DIR, "e2e-server.log");
 
-interface Running {
-  child: ChildProcess;
-  dataDir: string;
-  exited: Promise<void>;
+/** A running Tributary: where it answers, its database, and how to stop it (Postgres included). */
+export interface TributaryInstance {
+  appUrl: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
 }
 
-const state = globalThis as typeof globalThis & { __tributaryE2e?: Running };
+export interface TributaryPorts {
+  app: number;
+  backend: number;
+  localIdp: number;
+  postgres: number;
+}
+
+const state = globalThis as typeof globalThis & { __tributaryE2e?: TributaryInstance };
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -31,9 +39,9 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-function logTail(lines = 40): string {
+function logTail(file: string, lines = 40): string {
   try {
-    return readFileSync(serverLogFile, "utf8").split("\n").slice(-lines).join("\n");
+    return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
   } catch {
     return "(no server log)";
   }
@@ -50,13 +58,31 @@ function isAlive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The run's own Tributary, on the e2e ports; its database URL goes to the test workers (forked after this). */
 export async function startServer(): Promise<void> {
+  const instance = await startTributary({ ports: E2E_PORTS, appUrl: APP_URL, logFile: serverLogFile });
+  state.__tributaryE2e = instance;
+  process.env.E2E_DATABASE_URL = instance.databaseUrl;
+}
+
+export async function stopServer(): Promise<void> {
+  const running = state.__tributaryE2e;
+  state.__tributaryE2e = undefined;
+  await running?.stop();
+}
+
+/**
+ * Starts a Tributary on the given ports with a fresh data folder. `env` changes the environment it starts with
+ * (undefined removes a variable): a spec that needs a differently configured server starts its own beside the run's.
+ */
+export async function startTributary(options: { ports: TributaryPorts; appUrl: string; logFile: string; env?: Record<string, string | undefined> }): Promise<TributaryInstance> {
+  const { ports, logFile } = options;
   if (!existsSync(path.join(root, BUILD_DIR, "server/index.js"))) {
     throw new Error(
       `The app is not built (${BUILD_DIR}/server/index.js is missing). Run \`npx remix vite:build\` before \`npx playwright test\`, or use \`npm test\`.`,
     );
   }
-  for (const [what, port] of Object.entries(E2E_PORTS)) {
+  for (const [what, port] of Object.entries(ports)) {
     if (!(await portIsFree(port))) {
       throw new Error(
         `Port ${port} (${what}) is already in use, so the end-to-end Tributary cannot start. ` +
@@ -68,24 +94,28 @@ export async function startServer(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-e2e-"));
   // The embedded Postgres runs as the "postgres" user when we are root; it must be able to enter the folder.
   chmodSync(dataDir, 0o755);
-  rmSync(serverLogFile, { force: true });
-  mkdirSync(path.dirname(serverLogFile), { recursive: true });
-  const log = openSync(serverLogFile, "a");
+  rmSync(logFile, { force: true });
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = openSync(logFile, "a");
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
-    PORT: String(E2E_PORTS.app),
-    BACKEND_PORT: String(E2E_PORTS.backend),
-    LOCAL_IDP_PORT: String(E2E_PORTS.localIdp),
-    PG_PORT: String(E2E_PORTS.postgres),
-    APP_URL,
+    PORT: String(ports.app),
+    BACKEND_PORT: String(ports.backend),
+    LOCAL_IDP_PORT: String(ports.localIdp),
+    PG_PORT: String(ports.postgres),
+    APP_URL: options.appUrl,
     FORCE_COLOR: "0",
     // The PostgreSQL destination's tests connect to the loopback Postgres: allowed by this setting only.
     TRIBUTARY_ALLOW_PRIVATE_HOSTS: "true",
   };
   // The e2e run always uses the embedded Postgres and the local OpenID provider.
   for (const name of ["DATABASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_ISSUER", "BACKEND_URL", "NODE_ENV", "TRIBUTARY_SECRET_KEY"]) delete env[name];
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
 
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/start.ts"), "--no-build"], {
     cwd: root,
@@ -95,8 +125,8 @@ export async function startServer(): Promise<void> {
   });
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  state.__tributaryE2e = { child, dataDir, exited };
-  // If the runner dies without running the teardown, still ask the launcher to stop (it stops Postgres too).
+  const stop = () => stopTributary(child, dataDir, exited);
+  // If the runner dies without stopping it, still ask the launcher to stop (it stops Postgres too).
   process.once("exit", () => {
     if (child.exitCode === null && child.signalCode === null) {
       try {
@@ -112,19 +142,18 @@ export async function startServer(): Promise<void> {
   child.once("exit", (code) => (exitCode = code ?? -1));
   while (Date.now() < deadline) {
     if (exitCode !== null) {
-      await stopServer();
-      throw new Error(`Tributary stopped while starting (exit code ${exitCode}). Last lines of ${serverLogFile}:\n${logTail()}`);
+      await stop();
+      throw new Error(`Tributary stopped while starting (exit code ${exitCode}). Last lines of ${logFile}:\n${logTail(logFile)}`);
     }
-    const ready = logTail(200).includes("Tributary is running");
+    const ready = logTail(logFile, 200).includes("Tributary is running");
     if (ready) {
       try {
-        const res = await fetch(`http://127.0.0.1:${E2E_PORTS.app}/favicon.svg`);
+        const res = await fetch(`http://127.0.0.1:${ports.app}/favicon.svg`);
         await res.body?.cancel();
         if (res.ok) {
-          // The cluster's password was made at its first start; the test workers (forked after this) inherit the URL.
+          // The cluster's password was made at its first start.
           const password = readFileSync(path.join(dataDir, DATABASE_PASSWORD_FILE), "utf8").trim();
-          process.env.E2E_DATABASE_URL = `postgres://${DATABASE_USER}:${password}@127.0.0.1:${E2E_PORTS.postgres}/tributary`;
-          return;
+          return { appUrl: options.appUrl, databaseUrl: `postgres://${DATABASE_USER}:${password}@127.0.0.1:${ports.postgres}/tributary`, stop };
         }
       } catch {
         /* not yet */
@@ -132,15 +161,11 @@ export async function startServer(): Promise<void> {
     }
     await sleep(200);
   }
-  await stopServer();
-  throw new Error(`Tributary did not become ready within 90 s. Last lines of ${serverLogFile}:\n${logTail()}`);
+  await stop();
+  throw new Error(`Tributary did not become ready within 90 s. Last lines of ${logFile}:\n${logTail(logFile)}`);
 }
 
-export async function stopServer(): Promise<void> {
-  const running = state.__tributaryE2e;
-  if (!running) return;
-  state.__tributaryE2e = undefined;
-  const { child, dataDir, exited } = running;
+async function stopTributary(child: ChildProcess, dataDir: string, exited: Promise<void>): Promise<void> {
   const pid = child.pid!;
   if (child.exitCode === null && child.signalCode === null) {
     child.kill("SIGTERM");
