@@ -184,6 +184,12 @@ export const transformCreateSchema = z.object({
 });
 export type TransformCreate = z.infer<typeof transformCreateSchema>;
 
+/** The template step's Continue (/transforms/templates/select): the template chosen, in the category shown. */
+export const templateChoiceSchema = z.object({
+  template: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
+  category: z.string().optional(),
+});
+
 /* ---- templates ----------------------------------------------------------------------------------- */
 
 export const templateInputSchema = z.object({
