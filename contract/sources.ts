@@ -44,15 +44,61 @@ export const SCOPES = ["ORG", "TEAM", "GROUP", "INDIVIDUAL"] as const;
 export const SOURCE_STATUSES = ["active", "error"] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
+const NAME_TOO_LONG = "Source name must be 200 characters or fewer";
 export const sourceNameSchema = storable(
   z
     .string({ required_error: SOURCE_MESSAGES.nameRequired, invalid_type_error: SOURCE_MESSAGES.nameRequired })
     .trim()
     .min(1, SOURCE_MESSAGES.nameRequired)
-    .max(200, "Source name must be 200 characters or fewer"),
+    .max(200, NAME_TOO_LONG),
   "Name",
 );
-export const sourceDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer", "Description");
+/** Optional: missing, null and empty are "" (written without a preprocess, so a form parser's own coercion of "" keeps it optional). */
+export const sourceDescriptionSchema = storable(z.string({ invalid_type_error: "must be text" }).trim().max(2000, "Description must be 2,000 characters or fewer"), "Description")
+  .nullish()
+  .transform((v) => v ?? "");
+
+/** The buttons of the Create Source form (spec §2): each sends the whole form with its intent. */
+export const SOURCE_FORM_INTENTS = ["authenticate", "setup", "verify", "create"] as const;
+export type SourceFormIntent = (typeof SOURCE_FORM_INTENTS)[number];
+export const UNKNOWN_SOURCE_INTENT = "Unknown action. Please use the form's buttons.";
+
+/** What the Create Source form sends, once its schema has read it: the typed text, the authentication type and setup by field name. */
+export type SourceFormValue = { intent: SourceFormIntent; name?: string; description: string } & Record<string, string | undefined>;
+
+/** An integration's part of the Create Source form: its setup fields, and its authentication types when it has several (Gmail). */
+export interface SourceFormFields {
+  setupFields: readonly string[];
+  authMode?: { field: string; modes: readonly string[]; required: string };
+}
+
+/**
+ * The Create Source form (spec §2/§5) as one schema, whichever button sent it: the text the user typed (the name
+ * required by Create only, every limit checked on every press, so what the draft carries is storable), the
+ * authentication type of an integration with several (required by Authenticate and Create) and the integration's
+ * setup fields as typed. What Create needs beyond the form (an integration in the address, the authentication, the
+ * verification, the setup's own rules over what the lists hold) the page's action checks, with the spec's messages.
+ */
+export function sourceFormSchema(form: SourceFormFields): z.ZodType<SourceFormValue, z.ZodTypeDef, unknown> {
+  const setup: z.ZodRawShape = Object.fromEntries(form.setupFields.map((field) => [field, z.string().max(1000, "A setup field must be 1,000 characters or fewer").optional()]));
+  const auth = form.authMode;
+  const mode = (required: boolean): z.ZodRawShape =>
+    !auth
+      ? {}
+      : { [auth.field]: required ? z.string({ required_error: auth.required }).refine((m) => auth.modes.includes(m), auth.required) : z.string().max(100).optional() };
+  const optionalName = storable(z.string().trim().max(200, NAME_TOO_LONG), "Name").optional();
+  const rest = { description: sourceDescriptionSchema, ...setup };
+  const schema = z.discriminatedUnion(
+    "intent",
+    [
+      z.object({ intent: z.literal("create"), name: sourceNameSchema, ...rest, ...mode(true) }),
+      z.object({ intent: z.literal("authenticate"), name: optionalName, ...rest, ...mode(true) }),
+      z.object({ intent: z.enum(["setup", "verify"]), name: optionalName, ...rest, ...mode(false) }),
+    ],
+    { errorMap: (issue, ctx) => ({ message: issue.code === "invalid_union_discriminator" ? UNKNOWN_SOURCE_INTENT : ctx.defaultError }) },
+  );
+  return schema as unknown as z.ZodType<SourceFormValue, z.ZodTypeDef, unknown>;
+}
 
 /** Each integration's settings schema, from its manifest. */
 export const METADATA_SCHEMAS = Object.fromEntries(SOURCE_MANIFESTS.map((m) => [m.name, m.settingsRules])) as Record<SourceIntegrationName, (typeof SOURCE_MANIFESTS)[number]["settingsRules"]>;

@@ -1,7 +1,6 @@
 import { DEFAULT_GMAIL_AUTH_MODE } from "@contract/sources";
-import { GROUP_SCOPES, ListChoice, LoadGroups, ScopeChoice, setupClasses, type SourceSetup } from "./source-setup";
-
-const { label, input } = setupClasses;
+import { Field } from "~/components/ui/field";
+import { FIELD_PREFIX, GROUP_SCOPES, ListChoice, LoadGroups, ScopeChoice, type SourceSetup } from "./source-setup";
 
 export const gmailSetup: SourceSetup = {
   fields: ["gmail_extraction_scope", "admin_email", "gmail_group_id"],
@@ -22,23 +21,25 @@ export const gmailSetup: SourceSetup = {
   verifyLabel: "Test Connection",
   // A verified service-account mode first shows the delegation steps.
   authLabel: (mode) => (mode && mode !== DEFAULT_GMAIL_AUTH_MODE && mode !== "individual" ? "Generate Instructions" : null),
-  Setup: ({ setup, saved, lists, authMode, hydrated, saveSetup }) =>
+  Setup: ({ setup, saved, lists, errors, authMode, hydrated, saveSetup }) =>
     authMode === "individual" ? (
       <p className="text-sm text-slate-700">Tributary reads only the mailbox you signed in with (individual scope). Test the connection to finish.</p>
     ) : (
       <>
-        <div>
-          <label htmlFor="admin_email" className={label}>
-            Workspace admin e-mail
-          </label>
-          <input id="admin_email" name="admin_email" type="email" defaultValue={setup.admin_email ?? ""} className={input} autoComplete="off" />
-        </div>
-        <ScopeChoice id="gmail-scope" name="gmail_extraction_scope" options={GROUP_SCOPES} current={setup.gmail_extraction_scope} hydrated={hydrated} saveSetup={saveSetup}>
+        <Field name="admin_email" label="Workspace admin e-mail" type="email" idPrefix={FIELD_PREFIX} defaultValue={setup.admin_email ?? ""} error={errors.admin_email?.[0]} />
+        <ScopeChoice id="gmail-scope" name="gmail_extraction_scope" options={GROUP_SCOPES} current={setup.gmail_extraction_scope} errors={errors} hydrated={hydrated} saveSetup={saveSetup}>
           <LoadGroups />
         </ScopeChoice>
         {saved.gmail_extraction_scope === "GROUP" ? (
           lists.googleGroups ? (
-            <ListChoice name="gmail_group_id" label="Google group" placeholder="Select a group" current={setup.gmail_group_id} choices={lists.googleGroups.map((g) => [g.id, `${g.name} (${g.email})`])} />
+            <ListChoice
+              name="gmail_group_id"
+              label="Google group"
+              placeholder="Select a group"
+              current={setup.gmail_group_id}
+              errors={errors}
+              choices={lists.googleGroups.map((g) => [g.id, `${g.name} (${g.email})`])}
+            />
           ) : (
             <p className="text-sm text-slate-600">Enter the Workspace admin e-mail, then load the groups.</p>
           )

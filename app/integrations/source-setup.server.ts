@@ -20,8 +20,8 @@ export interface SourceSetupServer {
   verifiedFields?: readonly string[];
   /** Its verification; without one, the generic POST /externalauth/<name>/verify-setup over the whole organization. */
   verify?(request: Request, credentialId: string, setup: Record<string, string>, mode: string | null): Promise<Outcome<VerifyAnswer>>;
-  /** A create refused with this message although its metadata is valid (a team already connected). */
-  refuseCreate?(metadata: Record<string, unknown> | null, lists: SetupLists): string | null;
+  /** A create refused although its metadata is valid (a team already connected): the message, at the field it is about. */
+  refuseCreate?(metadata: Record<string, unknown> | null, lists: SetupLists): { field: string; message: string } | null;
 }
 
 export interface AuthOption {

@@ -1,7 +1,8 @@
 import type { ComponentType, ReactNode } from "react";
 import type { GoogleGroup, SetupInstructions, TeamsTeam, ZoomGroup } from "@contract/sources";
+import { ContinueButton } from "~/components/ui/continue-button";
 import { CopyButton } from "~/components/ui/copy-button";
-import { fieldClasses } from "~/components/ui/field";
+import { Field, fieldClasses } from "~/components/ui/field";
 
 /** What the source create form adds to a source manifest: its setup fields, their defaults, and how it draws them. */
 
@@ -15,9 +16,26 @@ export interface SetupLists {
   teamInstructions?: SetupInstructions;
 }
 
+/** The errors of the last submit, by field name. */
+export type SetupErrors = Record<string, string[] | undefined>;
+
+/** The id prefix of the create form's fields (the kit's Field names them `source-<name>`). */
+export const FIELD_PREFIX = "source";
+
+/**
+ * The id, name and aria attributes of a control drawn inside the kit's Field (a select): the Field shows the hint and
+ * the error under it, and these tie them to the control.
+ */
+export function controlProps(name: string, error: string | undefined, hint = false) {
+  const id = `${FIELD_PREFIX}-${name}`;
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy };
+}
+
 export interface SourceSetupProps {
   /** The live values of the form. */
   setup: Record<string, string>;
+  errors: SetupErrors;
   /** The values the server last saw (what the lists were loaded for). */
   saved: Record<string, string>;
   lists: SetupLists;
@@ -114,19 +132,39 @@ export function Instructions({ instructions }: { instructions: SetupInstructions
 }
 
 /** An extraction scope choice: the first option unless another is chosen; with JS a change saves and loads lists. */
-export function ScopeChoice(props: { id: string; name: string; options: [value: string, label: string][]; current: string | undefined; hydrated: boolean; saveSetup: () => void; children?: ReactNode }) {
+export function ScopeChoice(props: {
+  id: string;
+  name: string;
+  options: [value: string, label: string][];
+  current: string | undefined;
+  errors: SetupErrors;
+  hydrated: boolean;
+  saveSetup: () => void;
+  children?: ReactNode;
+}) {
   const chosen = props.options.some(([value]) => value === props.current) ? props.current : props.options[0]![0];
+  const error = props.errors[props.name]?.[0];
   return (
-    <div role="radiogroup" aria-labelledby={props.id} className="space-y-2">
+    <div role="radiogroup" aria-labelledby={props.id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} className="space-y-2">
       <p id={props.id} className={setupClasses.label}>
         Extraction scope
       </p>
       {props.options.map(([value, text]) => (
         <Radio key={value} name={props.name} value={value} checked={value === chosen} label={text} onChange={props.hydrated ? props.saveSetup : undefined} />
       ))}
+      {error ? (
+        <p id={`${props.id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
       {props.children}
     </div>
   );
+}
+
+/** Without JavaScript: saves the chosen scope (and unit) and draws what it brings, the group or team list. */
+export function ContinueWithScope() {
+  return <ContinueButton what="scope" formMethod="post" name="intent" value="setup" />;
 }
 
 export const GROUP_SCOPES: [string, string][] = [
@@ -134,7 +172,7 @@ export const GROUP_SCOPES: [string, string][] = [
   ["GROUP", "A specific group"],
 ];
 
-/** Saves the setup and loads the group list (a plain submit: the no-JS way, and Gmail's after typing the admin). */
+/** Saves the setup and loads the group list (Gmail's, after typing the admin, with or without JavaScript). */
 export function LoadGroups() {
   return (
     <button type="submit" name="intent" value="setup" className="btn-secondary">
@@ -143,14 +181,20 @@ export function LoadGroups() {
   );
 }
 
-/** A select of what a setup loaded (a group, a team), under its label. */
-export function ListChoice(props: { name: string; label: string; placeholder: string; current: string | undefined; choices: [value: string, text: string][]; onChange?: () => void }) {
+/** A select of what a setup loaded (a group, a team), under its label, its error under it. */
+export function ListChoice(props: {
+  name: string;
+  label: string;
+  placeholder: string;
+  current: string | undefined;
+  choices: [value: string, text: string][];
+  errors: SetupErrors;
+  onChange?: () => void;
+}) {
+  const error = props.errors[props.name]?.[0];
   return (
-    <div>
-      <label htmlFor={props.name} className={setupClasses.label}>
-        {props.label}
-      </label>
-      <select id={props.name} name={props.name} defaultValue={props.current ?? ""} className={setupClasses.input} onChange={props.onChange}>
+    <Field name={props.name} label={props.label} idPrefix={FIELD_PREFIX} error={error}>
+      <select {...controlProps(props.name, error)} defaultValue={props.current ?? ""} className={setupClasses.input} onChange={props.onChange}>
         <option value="">{props.placeholder}</option>
         {props.choices.map(([value, text]) => (
           <option key={value} value={value}>
@@ -158,6 +202,6 @@ export function ListChoice(props: { name: string; label: string; placeholder: st
           </option>
         ))}
       </select>
-    </div>
+    </Field>
   );
 }

@@ -37,5 +37,6 @@ export const teamsServer: SourceSetupServer = {
       },
       SOURCE_MESSAGES.verificationFailed,
     ),
-  refuseCreate: (metadata, lists) => (lists.teams?.find((t) => t.team_id === metadata?.team_id)?.already_configured ? SOURCE_MESSAGES.teamAlreadyConnected : null),
+  refuseCreate: (metadata, lists) =>
+    lists.teams?.find((t) => t.team_id === metadata?.team_id)?.already_configured ? { field: "team_id", message: SOURCE_MESSAGES.teamAlreadyConnected } : null,
 };

@@ -1,9 +1,9 @@
-import { Instructions, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "./source-setup";
+import { ContinueWithScope, Instructions, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "./source-setup";
 
 export const teamsSetup: SourceSetup = {
   ...orgOrUnitSetup(["teams_extraction_scope", "TEAM"], ["team_id", "team_name"], (lists) => lists.teams?.map((t) => [t.team_id, t.team_name])),
   verifyLabel: "Verify Setup",
-  Setup: ({ setup, saved, lists, hydrated, saveSetup }) => (
+  Setup: ({ setup, saved, lists, errors, hydrated, saveSetup }) => (
     <>
       <ScopeChoice
         id="teams-scope"
@@ -13,6 +13,7 @@ export const teamsSetup: SourceSetup = {
           ["TEAM", "A specific team"],
         ]}
         current={setup.teams_extraction_scope}
+        errors={errors}
         hydrated={hydrated}
         saveSetup={saveSetup}
       />
@@ -22,6 +23,7 @@ export const teamsSetup: SourceSetup = {
           label="Team"
           placeholder="Select a team"
           current={setup.team_id}
+          errors={errors}
           onChange={hydrated ? saveSetup : undefined}
           choices={(lists.teams ?? []).map((team) => [
             team.team_id,
@@ -29,11 +31,7 @@ export const teamsSetup: SourceSetup = {
           ])}
         />
       ) : null}
-      {hydrated ? null : (
-        <button type="submit" name="intent" value="setup" className="btn-secondary">
-          Apply scope
-        </button>
-      )}
+      <ContinueWithScope />
       {lists.teamInstructions ? <Instructions instructions={lists.teamInstructions} /> : null}
     </>
   ),

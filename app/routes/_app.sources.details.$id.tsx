@@ -7,8 +7,10 @@ import { EditDeleteLinks } from "~/components/record-actions";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { BackLink } from "~/components/ui/back-link";
 import { StatusBadge } from "~/components/ui/status-badge";
+import { parseWithZod } from "@conform-to/zod";
+import { z } from "zod";
 import { api, loadSource } from "~/services/sources.server";
-import { readForm } from "~/services/form.server";
+import { readForm, STALE_FORM } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, NameRows, TimestampRows } from "~/components/ui/detail-row";
@@ -20,10 +22,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return loadSource(request, params.id ?? "");
 }
 
+/** The delete dialog's form: the id of the source it was drawn for, which must be this page's. */
+const deleteFormSchema = (id: string) => z.object({ id: z.literal(id, { errorMap: () => ({ message: STALE_FORM }) }) });
+
 /** Delete, after the ?delete= confirmation. A source that connectors use is refused with their names. */
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  await readForm(request);
+  const submission = parseWithZod(await readForm(request), { schema: deleteFormSchema(params.id ?? "") });
+  if (submission.status !== "success") return Response.json({ error: STALE_FORM }, { status: 400 });
   const result = await api.deleteSource(request, params.id ?? "");
   if (result.ok) return redirect("/sources");
   return Response.json({ error: result.status === 409 ? result.message : SOURCE_MESSAGES.deleteFailed }, { status: result.status === 404 ? 404 : result.status === 409 ? 409 : 502 });

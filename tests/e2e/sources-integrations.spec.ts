@@ -35,7 +35,7 @@ test.describe("Zoom", () => {
     await expect(page.getByRole("button", { name: "Create" })).toBeEnabled(); // entire organization
 
     await page.getByLabel("A specific group").check();
-    if (!jsEnabled) await page.getByRole("button", { name: "Load groups" }).click();
+    if (!jsEnabled) await page.getByRole("button", { name: "Continue with this scope" }).click();
     const group = page.getByLabel("Zoom group");
     await expect(group.locator("option")).toHaveText(["Select a group", "Sales (12 members)", "Customer Support (7 members)"]);
     if (jsEnabled) {
@@ -85,9 +85,9 @@ test.describe("Microsoft Teams", () => {
     await expect(page).toHaveURL((url) => url.pathname === "/sources/add/teams" && url.search === "");
     await expect(page.getByText("Authenticated with Microsoft Teams")).toBeVisible();
     await page.getByLabel("A specific team").check();
-    if (!jsEnabled) await page.getByRole("button", { name: "Apply scope" }).click();
+    if (!jsEnabled) await page.getByRole("button", { name: "Continue with this scope" }).click();
     await page.getByLabel("Team", { exact: true }).selectOption({ label: team });
-    if (!jsEnabled) await page.getByRole("button", { name: "Apply scope" }).click();
+    if (!jsEnabled) await page.getByRole("button", { name: "Continue with this scope" }).click();
     await expect(page.getByText("Grant it to the team's members")).toBeVisible();
     await expectAccessible(page);
   }
@@ -141,7 +141,7 @@ test.describe("Gmail", () => {
     ]);
     await expect(authType).toHaveValue("service_account");
     const apply = async () => {
-      if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).nth(1).click();
+      if (!jsEnabled) await page.getByRole("button", { name: "Continue with this authentication type" }).click();
       await expect(page).toHaveURL(/gmail_auth_mode=/);
     };
     await authType.selectOption("");
@@ -201,7 +201,7 @@ test.describe("Gmail", () => {
     await signIn(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("Sam's mail");
     await page.getByLabel("Authentication type").selectOption("individual");
-    if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).nth(1).click();
+    if (!jsEnabled) await page.getByRole("button", { name: "Continue with this authentication type" }).click();
     await expect(page).toHaveURL(/gmail_auth_mode=individual/);
     await page.getByRole("button", { name: "Authenticate" }).click();
     await page.getByRole("button", { name: "Allow" }).click();

@@ -15,11 +15,11 @@ const BAD_REQUEST = /Failed to load resource: the server responded with a status
 const banner = (page: Page) => page.getByRole("alert");
 const nameField = (page: Page) => page.getByLabel("Name", { exact: true });
 
-/** Chooses the source type: with JS the page switches at once; without, "Apply" submits a GET. */
+/** Chooses the source type: with JS the page switches at once; without, "Continue" submits a GET. */
 export async function chooseSourceType(page: Page, label: string, jsEnabled: boolean) {
   await page.getByLabel("Source type").selectOption({ label });
-  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).first().click();
-  else await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this source type" }).click();
+  else await expect(page.getByRole("button", { name: "Continue with this source type" })).toHaveCount(0);
   await expect(page).toHaveURL(/\/sources\/add\/(zoom|teams|gmail|datagen)(\?|$)/);
 }
 

@@ -1,27 +1,62 @@
 import { describe, expect, it } from "vitest";
-import { buildMetadata, needsVerification, resetAuthentication, typeUrl, validateCreate, type SourceDraft } from "../../app/services/sources.server";
-import { createSourceBodySchema, SOURCE_MESSAGES } from "../../contract/sources";
+import { parseWithZod } from "@conform-to/zod";
+import { createProblems, typeUrl } from "../../app/routes/_app.sources.add.($integrationType)/create.server";
+import { buildMetadata, emptyDraft, needsVerification, resetAuthentication, withSetup, type SourceDraft } from "../../app/routes/_app.sources.add.($integrationType)/draft.server";
+import { createSourceBodySchema, GMAIL_AUTH_MODES, SOURCE_MESSAGES, sourceFormSchema, UNKNOWN_SOURCE_INTENT } from "../../contract/sources";
 
-const valid = { name: "Calls", type: "datagen", gmailAuthMode: null, authenticated: true, verified: false, metadata: { company: "Acme", format: "zoom" } };
+const gmailForm = { setupFields: ["gmail_extraction_scope", "admin_email", "gmail_group_id"], authMode: { field: "gmail_auth_mode", modes: GMAIL_AUTH_MODES.map((m) => m.mode), required: SOURCE_MESSAGES.gmailAuthTypeRequired } };
 
-describe("validateCreate follows spec §5 in order", () => {
+/** The field errors of a form post read by the Create Source schema (null when it passes). */
+function errorsOf(fields: Record<string, string>, form: Parameters<typeof sourceFormSchema>[0] = { setupFields: ["company", "format"] }) {
+  const formData = new FormData();
+  for (const [key, value] of Object.entries(fields)) formData.set(key, value);
+  const submission = parseWithZod(formData, { schema: sourceFormSchema(form) });
+  return submission.status === "success" ? null : submission.reply().error;
+}
+
+describe("the Create Source form's schema (spec §5), each message at its field", () => {
+  it("Create needs a name; the other buttons carry an empty one", () => {
+    expect(errorsOf({ intent: "create", name: " " })).toEqual({ name: [SOURCE_MESSAGES.nameRequired] });
+    expect(errorsOf({ intent: "authenticate" })).toBeNull();
+    expect(errorsOf({ intent: "setup", name: "" })).toBeNull();
+  });
+
+  it("checks the text's limits on every button, so a draft only ever carries storable text", () => {
+    expect(errorsOf({ intent: "authenticate", name: "x".repeat(201) })).toEqual({ name: ["Source name must be 200 characters or fewer"] });
+    expect(errorsOf({ intent: "verify", description: "x".repeat(2001) })).toEqual({ description: ["Description must be 2,000 characters or fewer"] });
+  });
+
+  it("Authenticate and Create need a Gmail authentication type; Setup does not", () => {
+    expect(errorsOf({ intent: "authenticate" }, gmailForm)).toEqual({ gmail_auth_mode: [SOURCE_MESSAGES.gmailAuthTypeRequired] });
+    expect(errorsOf({ intent: "create", name: "Mail", gmail_auth_mode: "carrier_pigeon" }, gmailForm)).toEqual({ gmail_auth_mode: [SOURCE_MESSAGES.gmailAuthTypeRequired] });
+    expect(errorsOf({ intent: "setup", gmail_auth_mode: "" }, gmailForm)).toBeNull();
+    expect(errorsOf({ intent: "create", name: "Mail", gmail_auth_mode: "individual" }, gmailForm)).toBeNull();
+  });
+
+  it("a post without one of the form's buttons is refused with a sentence", () => {
+    expect(errorsOf({ name: "x" })).toEqual({ intent: [UNKNOWN_SOURCE_INTENT] });
+    expect(errorsOf({ intent: "delete" })).toEqual({ intent: [UNKNOWN_SOURCE_INTENT] });
+  });
+});
+
+describe("Create's checks on what the server holds (spec §5)", () => {
+  const datagen = { company: "Acme", format: "zoom" };
   it.each([
-    [{ name: " " }, SOURCE_MESSAGES.nameRequired],
-    [{ type: null }, SOURCE_MESSAGES.integrationRequired],
-    [{ type: "myspace" }, SOURCE_MESSAGES.integrationRequired],
-    [{ type: "gmail", gmailAuthMode: null }, SOURCE_MESSAGES.gmailAuthTypeRequired],
-    [{ authenticated: false }, SOURCE_MESSAGES.mustAuthenticate],
-    [{ type: "teams", metadata: { teams_extraction_scope: "ORG" } }, SOURCE_MESSAGES.mustVerify],
-    [{ type: "gmail", gmailAuthMode: "service_account_verified", metadata: { gmail_extraction_scope: "ORG", admin_email: "a@b.co" } }, SOURCE_MESSAGES.mustVerify],
-    [{ metadata: { company: "x".repeat(101), format: "zoom" } }, SOURCE_MESSAGES.companyTooLong],
-    [{ type: "zoom", metadata: { zoom_extraction_scope: "GROUP", zoom_group_id: "" } }, SOURCE_MESSAGES.zoomGroupRequired],
-  ])("%o → %s", (change, message) => {
-    expect(validateCreate({ ...valid, ...change })).toBe(message);
+    [[null, true, false, null, null], { formErrors: [], fieldErrors: { integration_type: [SOURCE_MESSAGES.integrationRequired] } }],
+    [["datagen", false, false, null, datagen], { formErrors: [SOURCE_MESSAGES.mustAuthenticate], fieldErrors: {} }],
+    [["teams", true, false, null, { teams_extraction_scope: "ORG" }], { formErrors: [SOURCE_MESSAGES.mustVerify], fieldErrors: {} }],
+    [["gmail", true, false, "service_account_verified", { gmail_extraction_scope: "ORG", admin_email: "a@b.co" }], { formErrors: [SOURCE_MESSAGES.mustVerify], fieldErrors: {} }],
+    [["datagen", true, false, null, { company: "x".repeat(101), format: "zoom" }], { formErrors: [], fieldErrors: { company: [SOURCE_MESSAGES.companyTooLong] } }],
+    [["zoom", true, false, null, { zoom_extraction_scope: "GROUP", zoom_group_id: "" }], { formErrors: [], fieldErrors: { zoom_group_id: [SOURCE_MESSAGES.zoomGroupRequired] } }],
+    [["gmail", true, false, "service_account", { gmail_extraction_scope: "ORG", admin_email: "" }], { formErrors: [], fieldErrors: { admin_email: [SOURCE_MESSAGES.adminEmailRequired] } }],
+  ] as const)("%o → %o", (args, expected) => {
+    expect(createProblems(...(args as unknown as Parameters<typeof createProblems>))).toEqual(expected);
   });
 
   it("passes a complete datagen setup, and a default-mode Gmail setup without verification", () => {
-    expect(validateCreate(valid)).toBeNull();
-    expect(validateCreate({ ...valid, type: "gmail", gmailAuthMode: "service_account", metadata: { gmail_extraction_scope: "ORG", admin_email: "admin@acme.example" } })).toBeNull();
+    const none = { formErrors: [], fieldErrors: {} };
+    expect(createProblems("datagen", true, false, null, datagen)).toEqual(none);
+    expect(createProblems("gmail", true, false, "service_account", { gmail_extraction_scope: "ORG", admin_email: "admin@acme.example" })).toEqual(none);
   });
 });
 
@@ -46,28 +81,39 @@ describe("buildMetadata", () => {
 });
 
 describe("draft helpers", () => {
+  const authenticated: SourceDraft = {
+    ...emptyDraft("u"),
+    name: "n",
+    description: "d",
+    integration: "teams",
+    credentialId: "c",
+    authStatus: "authenticated",
+    verification: "success",
+    instructions: { introduction: "i", steps: [] },
+    setup: { teams_extraction_scope: "TEAM", team_id: "t1" },
+  };
+
   it("typeUrl carries the typed name and description, and the Gmail mode only for Gmail", () => {
-    const params = new URLSearchParams({ name: "A b", description: "", gmail_auth_mode: "" });
-    expect(typeUrl("zoom", params)).toBe("/sources/add/zoom?name=A+b");
-    expect(typeUrl("gmail", params)).toBe("/sources/add/gmail?name=A+b&gmail_auth_mode=");
+    const sent = { name: "A b", description: "", gmail_auth_mode: "", zoom_group_id: "g" };
+    expect(typeUrl("zoom", sent)).toBe("/sources/add/zoom?name=A+b");
+    expect(typeUrl("gmail", sent)).toBe("/sources/add/gmail?name=A+b&gmail_auth_mode=");
+    expect(typeUrl(null, sent)).toBe("/sources/add?name=A+b");
+  });
+
+  it("a new attempt's draft has its own id and nothing in it", () => {
+    const [a, b] = [emptyDraft("u"), emptyDraft("u")];
+    expect(a.attempt).not.toBe(b.attempt);
+    expect(a).toMatchObject({ resume: false, name: "", integration: null, credentialId: null, authStatus: null, setup: {} });
+  });
+
+  it("withSetup keeps what the form sent for the draft's integration, and a change to what was verified resets the verification", () => {
+    expect(withSetup(authenticated, "teams", { team_id: "t1" })).toMatchObject({ setup: { teams_extraction_scope: "TEAM", team_id: "t1" }, verification: "success" });
+    expect(withSetup(authenticated, "teams", { team_id: "t2" })).toMatchObject({ setup: { team_id: "t2" }, verification: "pending" });
+    expect(withSetup(authenticated, "zoom", { zoom_group_id: "g" })).toBe(authenticated);
   });
 
   it("resetAuthentication forgets credential, status, verification, instructions and setup but keeps the text", () => {
-    const draft: SourceDraft = {
-      userId: "u",
-      name: "n",
-      description: "d",
-      integration: "teams",
-      gmailAuthMode: null,
-      credentialId: "c",
-      authStatus: "authenticated",
-      verification: "success",
-      instructions: { introduction: "i", steps: [] },
-      setup: { teams_extraction_scope: "TEAM" },
-      oauth: null,
-      flash: null,
-    };
-    expect(resetAuthentication(draft)).toMatchObject({ name: "n", description: "d", integration: null, credentialId: null, authStatus: null, verification: "none", instructions: null, setup: {} });
+    expect(resetAuthentication(authenticated)).toMatchObject({ name: "n", description: "d", integration: null, credentialId: null, authStatus: null, verification: "none", instructions: null, setup: {} });
   });
 
   it("needsVerification: Teams always, Gmail outside the default mode, others never", () => {

@@ -1,22 +1,29 @@
+import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage } from "@remix-run/node";
-import { isSourceIntegration, METADATA_SCHEMAS, SOURCE_MESSAGES, sourceNameSchema, type SetupInstructions, type SourceIntegrationName } from "@contract/sources";
+import type { SetupInstructions, SourceIntegrationName } from "@contract/sources";
 import { SOURCE_SETUPS, type SetupLists } from "~/integrations/sources";
-import { isAuthMode, sourceServer, VERIFIED_FIELDS } from "~/integrations/sources.server";
+import { sourceServer, VERIFIED_FIELDS } from "~/integrations/sources.server";
 import type { UserInfo } from "@contract/auth";
 import { needsVerification as verificationNeeded } from "@contract/integrations/sources";
-import { env } from "./env.server";
-import { commitDraft } from "./form.server";
+import { env } from "~/services/env.server";
+import { commitDraft } from "~/services/form.server";
 
 /**
- * The source-creation draft (spec §4 "Source creation"): what the spec keeps in
- * session storage, here in a signed, httpOnly cookie session of its own, scoped
- * to /sources, so it survives the redirect to Zoom/Microsoft/Google and back
- * without JavaScript. It holds no secret: tokens stay in the backend; the
- * credential id is useless to anyone but the signed-in owner. It is bound to the
- * user, so another account in the same browser starts afresh.
+ * The source-creation draft (spec §4 "Source creation"): what the spec keeps in session storage, here in a signed,
+ * httpOnly cookie session of its own, scoped to /sources, so it survives the redirect to Zoom/Microsoft/Google and
+ * back without JavaScript. It holds no secret: tokens stay in the backend; the credential id is useless to anyone but
+ * the signed-in owner. It is bound to the user, so another account in the same browser starts afresh.
+ *
+ * It belongs to one attempt: it is kept while the server itself sends the browser back to the form (after a button,
+ * a choice or the provider's sign-in, `resume`) or the form's own GET names it (`attempt`). Opening the page in any
+ * other way (the list's Add button, a typed address, a reload) starts a new attempt, clean.
  */
 export interface SourceDraft {
   userId: string;
+  /** This attempt's id: the form's own GETs (a type or authentication-type choice) carry it to continue it. */
+  attempt: string;
+  /** The next plain load of the form continues this attempt: set when the server sends the browser back to the form. */
+  resume: boolean;
   name: string;
   description: string;
   /** The integration the credential belongs to (the "authenticated" one). */
@@ -35,8 +42,11 @@ export interface SourceDraft {
   flash: string | null;
 }
 
-const emptyDraft = (userId: string): SourceDraft => ({
+/** A new attempt's draft: nothing typed, nothing authenticated. */
+export const emptyDraft = (userId: string): SourceDraft => ({
   userId,
+  attempt: randomUUID(),
+  resume: false,
   name: "",
   description: "",
   integration: null,
@@ -66,12 +76,15 @@ function draftStorage() {
   return storage;
 }
 
+/** This user's draft (`stored`: one was in the cookie), and how to save or drop it. */
 export async function readDraft(request: Request, user: UserInfo) {
   const session = await draftStorage().getSession(request.headers.get("cookie"));
   const stored = session.get("draft");
-  const draft = stored && stored.userId === user.id ? { ...emptyDraft(user.id), ...stored } : emptyDraft(user.id);
+  const mine = !!stored && stored.userId === user.id;
+  const draft = mine ? { ...emptyDraft(user.id), ...stored } : emptyDraft(user.id);
   return {
     draft,
+    stored: mine,
     commit: async (next: SourceDraft) => {
       session.set("draft", next);
       return commitDraft(() => draftStorage().commitSession(session));
@@ -97,25 +110,34 @@ export function needsVerification(type: string, gmailAuthMode: string | null): b
   return verificationNeeded(type, field ? { [field]: gmailAuthMode } : {});
 }
 
-
 // ---- the create form ----------------------------------------------------------------------------
 
 /** The setup fields each integration's form sends (spec §3 "Source metadata by integration"). */
 export const SETUP_FIELDS = Object.fromEntries(Object.entries(SOURCE_SETUPS).map(([name, setup]) => [name, setup.fields])) as Record<SourceIntegrationName, string[]>;
 
-export function readSetup(form: FormData, type: SourceIntegrationName): Record<string, string> {
+export const DEFAULT_SETUP = Object.fromEntries(Object.entries(SOURCE_SETUPS).map(([name, setup]) => [name, setup.defaults])) as Record<SourceIntegrationName, Record<string, string>>;
+
+/** The setup fields of this integration among what a form sent (its parsed value). */
+export function pickSetup(values: Record<string, unknown>, type: SourceIntegrationName): Record<string, string> {
   const setup: Record<string, string> = {};
   for (const field of SETUP_FIELDS[type]) {
-    const value = form.get(field);
+    const value = values[field];
     if (typeof value === "string") setup[field] = value.slice(0, 1000);
   }
   return setup;
 }
 
-/** The setup fields a verification covers (each plug-in's verifiedFields). */
-export { VERIFIED_FIELDS };
-
-export const DEFAULT_SETUP = Object.fromEntries(Object.entries(SOURCE_SETUPS).map(([name, setup]) => [name, setup.defaults])) as Record<SourceIntegrationName, Record<string, string>>;
+/**
+ * The draft with the setup a form sent, when the draft's setup is this integration's (or nobody's yet). Spec §4:
+ * editing what was verified resets the verification.
+ */
+export function withSetup(draft: SourceDraft, type: SourceIntegrationName, sent: Record<string, string>): SourceDraft {
+  if (draft.integration && draft.integration !== type) return draft;
+  const setup = { ...DEFAULT_SETUP[type], ...draft.setup, ...sent };
+  const verifiedKey = (values: Record<string, string>) => VERIFIED_FIELDS.map((f) => values[f] ?? "").join("\u0000");
+  const verification = draft.verification !== "none" && verifiedKey(setup) !== verifiedKey(draft.setup) ? "pending" : draft.verification;
+  return { ...draft, setup, verification };
+}
 
 /**
  * The source_metadata for POST /sources/create, from the setup fields and the
@@ -124,27 +146,3 @@ export const DEFAULT_SETUP = Object.fromEntries(Object.entries(SOURCE_SETUPS).ma
 export function buildMetadata(type: SourceIntegrationName, setup: Record<string, string>, lists: SetupLists, gmailAuthMode: string | null): Record<string, unknown> {
   return SOURCE_SETUPS[type].metadata(setup, lists, gmailAuthMode);
 }
-
-/**
- * The spec §5 checks in the spec's order, the first failing one's message (the
- * banner shows one message at a time, as the original does).
- */
-export function validateCreate(input: {
-  name: string;
-  type: string | null;
-  gmailAuthMode: string | null;
-  authenticated: boolean;
-  verified: boolean;
-  metadata: Record<string, unknown> | null;
-}): string | null {
-  if (!sourceNameSchema.safeParse(input.name).success) return sourceNameSchema.safeParse(input.name).error!.issues[0]!.message;
-  if (!isSourceIntegration(input.type)) return SOURCE_MESSAGES.integrationRequired;
-  const { authModes } = sourceServer(input.type);
-  if (authModes && !isAuthMode(authModes, input.gmailAuthMode)) return authModes.required;
-  if (!input.authenticated) return SOURCE_MESSAGES.mustAuthenticate;
-  if (needsVerification(input.type, input.gmailAuthMode) && !input.verified) return SOURCE_MESSAGES.mustVerify;
-  const parsed = METADATA_SCHEMAS[input.type].safeParse(input.metadata ?? {});
-  if (!parsed.success) return parsed.error.issues[0]!.message;
-  return null;
-}
-

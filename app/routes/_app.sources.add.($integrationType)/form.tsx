@@ -1,18 +1,35 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { integrationLabel } from "@contract/sources";
 import { needsVerification as verificationNeeded } from "@contract/integrations/sources";
-import { Instructions, setupClasses } from "~/integrations/source-setup";
+import { controlProps, FIELD_PREFIX, Instructions, setupClasses } from "~/integrations/source-setup";
 import { sourceSetup as setupOf } from "~/integrations/sources";
-import type { CreateActionData, CreatePageData } from "~/services/sources.server";
-import { useHydrated } from "remix-utils/use-hydrated";
-import { BackLink } from "./ui/back-link";
+import { BackLink } from "~/components/ui/back-link";
+import { ContinueButton } from "~/components/ui/continue-button";
+import { Field } from "~/components/ui/field";
 import { FormBanner } from "~/components/ui/form-banner";
+import type { CreateActionData, CreatePageData } from "./create.server";
 
+/** The form's live values (what a submit would send), buttons aside. */
+function formValues(form: HTMLFormElement | null): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (form) for (const [key, value] of new FormData(form)) if (typeof value === "string") values[key] = value;
+  return values;
+}
 
-const { label, input } = setupClasses;
-
-
+/**
+ * A select whose choice reloads the page's data: uncontrolled, so the user's choice shows at once and the select
+ * keeps its focus through the load; set to the page's value when the page shows another (the browser's Back).
+ */
+function useChoiceSelect(value: string) {
+  const ref = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (ref.current && ref.current.value !== value) ref.current.value = value;
+  }, [value]);
+  return ref;
+}
 
 /** Create Source (spec §2): the same page for /sources/add and /sources/add/{integrationType}. */
 export function SourceCreateForm() {
@@ -25,18 +42,19 @@ export function SourceCreateForm() {
   const type = data.type;
   const authMode = data.authMode;
   const mode = authMode?.mode ?? null;
+  // A new load (a redirect after a button, a choice) starts the form's errors afresh; a 400 answer keeps the load.
+  const [form] = useForm({ id: data.formId, lastResult: actionData?.result ?? null, shouldValidate: "onSubmit" });
+  const typed = (actionData?.result.initialValue ?? null) as Record<string, unknown> | null;
+  const typedText = (key: string, fallback: string) => (typeof typed?.[key] === "string" ? (typed[key] as string) : fallback);
   const authStatus = actionData ? actionData.authStatus : data.authStatus;
   const authenticated = authStatus === "authenticated";
-  const values = actionData?.values;
-  const [setup, setSetup] = useState<Record<string, string>>(values?.setup ?? data.setup);
+  const [setup, setSetup] = useState<Record<string, string>>(() => {
+    const values = { ...data.setup };
+    for (const key of Object.keys(typed ?? {})) if (typeof typed?.[key] === "string") values[key] = typed[key] as string;
+    return values;
+  });
   // After a revalidation (scope saved, list loaded) the form's live values are the truth again.
-  useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const next: Record<string, string> = {};
-    for (const [key, value] of new FormData(form)) if (typeof value === "string") next[key] = value;
-    setSetup(next);
-  }, [data]);
+  useEffect(() => setSetup(formValues(formRef.current)), [data]);
   const sourceSetup = setupOf(type);
   const needsVerification = !!type && verificationNeeded(type, authMode ? { [authMode.field]: mode } : {});
   const verification = actionData?.verification ?? data.verification;
@@ -44,33 +62,26 @@ export function SourceCreateForm() {
   const canCreate = !!type && authenticated && verified && !!sourceSetup?.complete(setup, hydrated, mode);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const busyIntent = busy ? navigation.formData?.get("intent") : null;
-  const errors = actionData?.errors?.length ? actionData.errors : data.errors;
+  const typeSelect = useChoiceSelect(type ?? "");
+  const modeSelect = useChoiceSelect(mode ?? "");
 
-  const readForm = () => {
-    const form = formRef.current;
-    if (!form) return;
-    const next: Record<string, string> = {};
-    for (const [key, value] of new FormData(form)) if (typeof value === "string") next[key] = value;
-    setSetup(next);
-  };
-  /** With JS: the type (or authentication mode) select navigates at once, as the no-JS "Apply" GET does. */
-  const applyChoice = () => {
-    const form = formRef.current!;
-    const fd = new FormData(form);
-    const query = new FormData();
-    for (const key of ["name", "description", "integration_type", ...(authMode ? [authMode.field] : [])]) {
-      const value = fd.get(key);
-      if (typeof value === "string") query.set(key, value);
-    }
-    submit(query, { method: "get", action: "/sources/add", preventScrollReset: true });
-  };
+  // The errors of the last submit, at their fields and all in the banner; else what the page's load reported.
+  const fieldErrors = form.allErrors;
+  const errorOf = (name: string) => fieldErrors[name]?.[0];
+  const bannerErrors = useMemo(() => [...new Set(Object.values(fieldErrors).flat())], [fieldErrors]);
+  const errors = bannerErrors.length ? bannerErrors : data.errors;
+
+  /** With JS: the type (or authentication type) select applies at once, as the no-JS "Continue" GET does, with the whole form. */
+  const applyChoice = () => submit(formRef.current, { method: "get", action: "/sources/add", preventScrollReset: true });
   /** With JS: a scope change saves the setup and loads the group/team list in place. */
   const saveSetup = () => {
-    const fd = new FormData(formRef.current!);
-    fd.set("intent", "setup");
-    submit(fd, { method: "post", preventScrollReset: true });
+    const formData = new FormData(formRef.current!);
+    formData.set("intent", "setup");
+    submit(formData, { method: "post", preventScrollReset: true });
   };
   const authLabel = sourceSetup?.authLabel?.(mode) ?? "Authenticate";
+  const typeError = errorOf("integration_type");
+  const modeError = authMode ? errorOf(authMode.field) : undefined;
 
   return (
     <div className="mx-auto max-w-3xl">
@@ -83,27 +94,17 @@ export function SourceCreateForm() {
           {data.notice}
         </p>
       ) : null}
-      <Form method="post" ref={formRef} onChange={readForm} className="card space-y-8 p-6" noValidate key={`${type ?? "none"}-${data.authStatus ?? "no"}`}>
+      <Form method="post" ref={formRef} {...getFormProps(form)} onChange={() => setSetup(formValues(formRef.current))} className="card space-y-8 p-6">
+        <input type="hidden" name="attempt" value={data.attempt} />
         <fieldset className="min-w-0 space-y-5">
           <legend className="text-base font-semibold text-slate-900">Source details</legend>
-          <div>
-            <label htmlFor="name" className={label}>
-              Name
-            </label>
-            <input id="name" name="name" type="text" defaultValue={values?.name ?? data.name} className={input} autoComplete="off" />
-          </div>
-          <div>
-            <label htmlFor="description" className={label}>
-              Description
-            </label>
-            <textarea id="description" name="description" rows={3} defaultValue={values?.description ?? data.description} className={input} />
-          </div>
-          <div>
-            <label htmlFor="integration_type" className={label}>
-              Source type
-            </label>
+          <Field name="name" label="Name" idPrefix={FIELD_PREFIX} defaultValue={typedText("name", data.name)} error={errorOf("name")} />
+          <Field name="description" label="Description" idPrefix={FIELD_PREFIX} error={errorOf("description")}>
+            <textarea {...controlProps("description", errorOf("description"))} rows={3} defaultValue={typedText("description", data.description)} className={setupClasses.input} />
+          </Field>
+          <Field name="integration_type" label="Source type" idPrefix={FIELD_PREFIX} error={typeError}>
             <div className="mt-1 flex gap-2">
-              <select id="integration_type" name="integration_type" defaultValue={type ?? ""} className={`${input} mt-0`} onChange={hydrated ? applyChoice : undefined}>
+              <select ref={typeSelect} {...controlProps("integration_type", typeError)} defaultValue={type ?? ""} className={`${setupClasses.input} mt-0`} onChange={hydrated ? applyChoice : undefined}>
                 <option value="">Select a source type</option>
                 {data.integrations.map((i) => (
                   <option key={i.name} value={i.name}>
@@ -111,20 +112,13 @@ export function SourceCreateForm() {
                   </option>
                 ))}
               </select>
-              {hydrated ? null : (
-                <button type="submit" formMethod="get" formAction="/sources/add" className="btn-secondary">
-                  Apply
-                </button>
-              )}
+              <ContinueButton what="source type" formAction="/sources/add" />
             </div>
-          </div>
+          </Field>
           {authMode ? (
-            <div>
-              <label htmlFor={authMode.field} className={label}>
-                Authentication type
-              </label>
+            <Field name={authMode.field} label="Authentication type" idPrefix={FIELD_PREFIX} error={modeError}>
               <div className="mt-1 flex gap-2">
-                <select id={authMode.field} name={authMode.field} defaultValue={mode ?? ""} className={`${input} mt-0`} onChange={hydrated ? applyChoice : undefined}>
+                <select ref={modeSelect} {...controlProps(authMode.field, modeError)} defaultValue={mode ?? ""} className={`${setupClasses.input} mt-0`} onChange={hydrated ? applyChoice : undefined}>
                   <option value="">Select an authentication type</option>
                   {authMode.options.map((o) => (
                     <option key={o.mode} value={o.mode}>
@@ -132,13 +126,9 @@ export function SourceCreateForm() {
                     </option>
                   ))}
                 </select>
-                {hydrated ? null : (
-                  <button type="submit" formMethod="get" formAction="/sources/add" className="btn-secondary">
-                    Apply
-                  </button>
-                )}
+                <ContinueButton what="authentication type" formAction="/sources/add" />
               </div>
-            </div>
+            </Field>
           ) : null}
         </fieldset>
 
@@ -169,7 +159,7 @@ export function SourceCreateForm() {
             <legend className="sr-only">Setup</legend>
             <h2 className="text-base font-semibold text-slate-900">Setup</h2>
             {sourceSetup ? (
-              <sourceSetup.Setup setup={setup} saved={data.setup} lists={data.lists} authMode={mode} hydrated={hydrated} saveSetup={saveSetup} />
+              <sourceSetup.Setup setup={setup} saved={data.setup} lists={data.lists} errors={fieldErrors} authMode={mode} hydrated={hydrated} saveSetup={saveSetup} />
             ) : null}
             {data.instructions ? <Instructions instructions={data.instructions} /> : null}
             {needsVerification ? (

@@ -1,19 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { integrationLabel } from "@contract/sources";
-import { SourceCreateForm } from "~/components/source-create-form";
 import { requireUser } from "~/services/session.server";
-import { sourceCreateAction, sourceCreateLoader } from "~/services/sources.server";
+import { loadCreatePage, submitCreateForm } from "./create.server";
+import { SourceCreateForm } from "./form";
 
-export const meta: MetaFunction = ({ params }) => [{ title: `Create ${integrationLabel(params.integrationType ?? "") ?? ""} Source · Tributary` }];
+/** Create Source (spec §2): /sources/add and /sources/add/{integrationType}, one page, so a type chosen keeps its form (and focus). */
+
+export const meta: MetaFunction = ({ params }) => {
+  const label = params.integrationType ? integrationLabel(params.integrationType) : null;
+  return [{ title: `Create ${label ? `${label} ` : ""}Source · Tributary` }];
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return sourceCreateLoader(request, await requireUser(request), params.integrationType ?? null);
+  return loadCreatePage(request, await requireUser(request), params.integrationType);
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return sourceCreateAction(request, await requireUser(request), params.integrationType ?? null);
+  return submitCreateForm(request, await requireUser(request), params.integrationType);
 }
 
-export default function CreateSourceOfType() {
+export default function CreateSource() {
   return <SourceCreateForm />;
 }
