@@ -58,7 +58,7 @@ test("BigQuery: authenticate, create, and edit with reauthentication", async ({ 
   allowConsoleErrors(BAD_REQUEST);
   await signIn(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name").fill("Warehouse");
-  await page.getByLabel("Integration type").selectOption({ label: "BigQuery" });
+  await page.getByLabel("Integration type", { exact: true }).selectOption({ label: "BigQuery" });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
 
   const email = page.getByLabel("Service account e-mail");
@@ -105,7 +105,7 @@ test("BigQuery: authenticate, create, and edit with reauthentication", async ({ 
   await expect(page.locator("dl")).toContainText("analytics");
 
   await page.getByRole("link", { name: "Edit" }).click();
-  await expect(page.getByLabel("Integration type")).toHaveValue("BigQuery");
+  await expect(page.getByLabel("Integration type", { exact: true })).toHaveValue("BigQuery");
   const update = page.getByRole("button", { name: "Update Destination" });
   await expect(update).toBeEnabled();
   await page.getByLabel("Dataset name").fill("archive");
@@ -125,7 +125,7 @@ test("Cloud Storage: a missing bucket is named, then authenticate and create", a
   allowConsoleErrors(BAD_REQUEST);
   await signIn(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name", { exact: true }).fill("Landing bucket");
-  await page.getByLabel("Integration type").selectOption({ label: "Google Cloud Storage" });
+  await page.getByLabel("Integration type", { exact: true }).selectOption({ label: "Google Cloud Storage" });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: "roles/storage.objectAdmin" })).toBeVisible();
   await page.getByLabel("GCP Project ID").fill("demo-project");

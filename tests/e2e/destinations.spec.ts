@@ -17,7 +17,7 @@ const banner = (page: Page) => page.getByRole("alert");
 
 /** Chooses the integration type: with JS the sub-form switches in place; without, "Continue" reloads with ?type=. */
 async function chooseType(page: Page, label: string, jsEnabled: boolean) {
-  await page.getByLabel("Integration type").selectOption({ label });
+  await page.getByLabel("Integration type", { exact: true }).selectOption({ label });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
   else await expect(page.getByRole("button", { name: "Continue with this integration type" })).toHaveCount(0);
   await expect(page).toHaveURL(/[?&]type=/);
@@ -55,8 +55,8 @@ test("local destination: create, read, update and delete", async ({ page, user, 
 
   await page.getByRole("link", { name: "Edit" }).click();
   await expect(page.getByRole("heading", { name: "Update Destination" })).toBeVisible();
-  await expect(page.getByLabel("Integration type")).toHaveValue("Local folder");
-  await expect(page.getByLabel("Integration type")).not.toBeEditable();
+  await expect(page.getByLabel("Integration type", { exact: true })).toHaveValue("Local folder");
+  await expect(page.getByLabel("Integration type", { exact: true })).not.toBeEditable();
   await page.getByLabel("Name").fill("");
   await page.getByRole("button", { name: "Update Destination" }).click();
   await expect(banner(page)).toHaveText("Please enter a destination name");
@@ -192,7 +192,7 @@ test("a destination that connectors use cannot be deleted; the dialog names them
 test("with JavaScript, the integration type select keeps the focus while the form follows it", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "without JavaScript the choice is applied by the Continue button");
   await signIn(page, user, { from: "/destinations/add" });
-  const select = page.getByLabel("Integration type");
+  const select = page.getByLabel("Integration type", { exact: true });
   await select.focus();
   await page.keyboard.press("ArrowDown");
   await expect(page).toHaveURL(/[?&]type=/);

@@ -41,7 +41,7 @@ test.afterAll(async () => {
 test("Google Cloud types are offered disabled with a plain reason; the operator's details go to the log", async ({ page, user }) => {
   await signIn(page, user, { app: server.appUrl, idp, from: "/destinations/add" });
   await expect(page.getByRole("heading", { name: "Create Destination" })).toBeVisible();
-  const select = page.getByLabel("Integration type");
+  const select = page.getByLabel("Integration type", { exact: true });
   for (const label of ["Google Cloud Storage", "BigQuery"]) {
     await expect(select.locator("option", { hasText: label })).toHaveText(`${label} (not available)`);
     await expect(select.locator("option", { hasText: label })).toBeDisabled();

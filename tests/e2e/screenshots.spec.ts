@@ -79,7 +79,7 @@ test("screenshots of a connector: create, details with its run history, the list
   await page.goto("/destinations/add");
   await page.getByLabel("Name").fill("Laptop folder");
   await page.getByLabel("Description").fill("Files and a DuckDB warehouse");
-  await page.getByLabel("Integration type").selectOption({ label: "Local folder" });
+  await page.getByLabel("Integration type", { exact: true }).selectOption({ label: "Local folder" });
   await expect(page.getByRole("heading", { name: "Local folder" })).toBeVisible();
   await page.getByRole("button", { name: "Create Destination" }).click();
   await expect(page).toHaveURL(`${APP_URL}/destinations`);
