@@ -363,3 +363,73 @@ export const INPUT_MESSAGES = {
     `The latest run found no input records: ${connector} had no ${and.format(types)} files synced when it ran. Sync the connector, then run the transform again.`,
   runNote: "No records of this transform's file types in the connector's data.",
 } as const;
+
+/* ---- the wizard's form schemas (the app's conform forms; the backend checks the values again) ------ */
+
+/** An input's words when it has no label of its own ("max_topics" → "Max topics"). */
+export function inputWords(key: string): string {
+  const words = key.replace(/[_.-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A text that must be one of `options` (an enum input), required or not. */
+function choice(label: string, options: readonly string[] | undefined, required: boolean) {
+  const base = z.string({ required_error: `Please fill in ${label}` }).trim();
+  const checked = options ? base.refine((v) => options.includes(v), `Please choose one of the options for ${label}`) : base;
+  return required ? checked : checked.optional();
+}
+
+/**
+ * A permission step's requirement inputs as the form posts them (`req.<key>`): the required ones filled, an enum
+ * one of its options (spec §4). Empty optional ones read "".
+ */
+export function requirementInputsSchema(inputs: readonly RequirementInput[]) {
+  return z.object(Object.fromEntries(inputs.map((input) => [input.key, choice(input.label, input.type === "enum" ? input.enum : undefined, input.required).transform((v) => v ?? "")])));
+}
+
+/** A whole number from a text field, within the input's min and max. */
+function wholeNumber(label: string, def: TemplateInput) {
+  const range =
+    def.min !== undefined && def.max !== undefined
+      ? `${label} must be between ${def.min} and ${def.max}`
+      : def.min !== undefined
+        ? `${label} must be at least ${def.min}`
+        : `${label} must be at most ${def.max}`;
+  const number = z
+    .string({ required_error: `Please fill in ${label}` })
+    .trim()
+    .regex(/^-?\d+$/, `${label} must be a whole number`)
+    .transform(Number)
+    .refine((n) => (def.min === undefined || n >= def.min) && (def.max === undefined || n <= def.max), range);
+  return def.required ? number : number.optional();
+}
+
+/**
+ * A template's inputs as the config form posts them (`in.<key>`), by type (spec §5): integers within min and max,
+ * lists comma separated with each item trimmed, booleans as a ticked box, enums one of their options, required ones
+ * filled. Hidden inputs are not in the form: they keep their defaults.
+ */
+export function templateInputsSchema(defs: Record<string, TemplateInput>) {
+  const shape: Record<string, z.ZodTypeAny> = {};
+  const hidden: Record<string, unknown> = {};
+  for (const [key, def] of Object.entries(defs)) {
+    const label = def.label ?? inputWords(key);
+    if (def.hidden) {
+      if (def.default !== undefined) hidden[key] = def.default;
+      continue;
+    }
+    if (def.type === "boolean") shape[key] = z.string().optional().transform((v) => v === "true");
+    else if (def.type === "integer") shape[key] = wholeNumber(label, def);
+    else if (def.type === "list[string]") {
+      const list = z
+        .string()
+        .optional()
+        .transform((text) => (text ?? "").split(",").map((item) => item.trim()).filter(Boolean));
+      shape[key] = def.required ? list.refine((items) => items.length > 0, `Please fill in ${label}`) : list;
+    } else shape[key] = choice(label, def.type === "enum" ? def.enum : undefined, def.required);
+  }
+  return z
+    .object(shape)
+    .default({})
+    .transform((values) => ({ ...hidden, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) }));
+}

@@ -41,11 +41,27 @@ export interface RunColumn<R> {
   value(run: R): React.ReactNode;
 }
 
+/** What a run's status alone does not tell: a transform run that succeeded without reading one record reads "No input". */
+export interface RunOutcome {
+  label: string;
+  note: string;
+}
+
 /**
  * A connector's or a transform's runs, newest first: status, start, duration, records, its own column and the error.
- * `emptyHint` names the button that runs the first one; `scrollRegion` makes the scrolling table a focusable region.
+ * `emptyHint` names the button that runs the first one; `scrollRegion` makes the scrolling table a focusable region;
+ * `outcome` names a run's outcome where its status would mislead (shown instead of the status, its note in the last
+ * column).
  */
-export function RunHistory<R extends RunRow>(props: { runs: R[]; error: string | null; caption: string; emptyHint: string; column: RunColumn<R>; scrollRegion?: boolean }) {
+export function RunHistory<R extends RunRow>(props: {
+  runs: R[];
+  error: string | null;
+  caption: string;
+  emptyHint: string;
+  column: RunColumn<R>;
+  scrollRegion?: boolean;
+  outcome?(run: R): RunOutcome | null;
+}) {
   const { runs, error, column } = props;
   const timeZone = useTimeZone();
   const region = props.scrollRegion ? ({ tabIndex: 0, role: "region", "aria-label": "Run history" } as const) : {};
@@ -62,18 +78,25 @@ export function RunHistory<R extends RunRow>(props: { runs: R[]; error: string |
             <caption className="sr-only">{props.caption}</caption>
             <TableHead cell="px-4 py-3" labels={["Status", "Started", "Duration", "Records", column.label, "Error"]} />
             <tbody className="divide-y divide-slate-100">
-              {runs.map((run) => (
-                <tr key={run.id} data-run-status={run.status}>
-                  <td className="px-4 py-3 whitespace-nowrap">
-                    <StatusBadge status={run.status} />
-                  </td>
-                  <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
-                  <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
-                  <td className={column.className}>{column.value(run)}</td>
-                  <td className="max-w-xs px-4 py-3 break-words text-red-800">{run.error ?? ""}</td>
-                </tr>
-              ))}
+              {runs.map((run) => {
+                const outcome = props.outcome?.(run) ?? null;
+                return (
+                  <tr key={run.id} data-run-status={run.status} data-run-outcome={outcome?.label}>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      <StatusBadge status={outcome?.label ?? run.status} />
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
+                    <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
+                    <td className={column.className}>{column.value(run)}</td>
+                    {outcome && !run.error ? (
+                      <td className="max-w-xs px-4 py-3 break-words text-slate-700">{outcome.note}</td>
+                    ) : (
+                      <td className="max-w-xs px-4 py-3 break-words text-red-800">{run.error ?? ""}</td>
+                    )}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -1,12 +1,12 @@
-import { INPUT_GROUP_ORDER, optionLabel, transformTypeLabel, type PreviewResponse, type TemplateInput } from "@contract/transforms";
+import { Link } from "@remix-run/react";
+import { INPUT_GROUP_ORDER, INPUT_MESSAGES, inputWords, optionLabel, TRANSFORM_FILE_TYPES, transformTypeLabel, type PreviewResponse, type TemplateInput } from "@contract/transforms";
 import { fieldClasses } from "~/components/ui/field";
+import { controlClasses } from "./transform-fields";
 import { TableHead } from "./table-head";
 
 /** An input's label: its own, or its key in words ("max_topics" → "Max topics"). */
 export function inputLabel(key: string, input: TemplateInput): string {
-  if (input.label) return input.label;
-  const words = key.replace(/[_.-]+/g, " ").trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return input.label ?? inputWords(key);
 }
 
 /** Visible inputs by group, in the spec's order (§9): general, primitives, signals, outcome, then the others as they come. */
@@ -39,8 +39,11 @@ export function displayValue(value: unknown): string {
 
 export const inputName = (key: string) => `in.${key}`;
 
-/** The template's inputs as form fields by type (string, integer with min/max, boolean, enum, comma-separated list). */
-export function TemplateInputFields({ inputs, values }: { inputs: Record<string, TemplateInput>; values: Record<string, string> }) {
+/**
+ * The template's inputs as form fields by type (string, integer with min/max, boolean, enum, comma-separated list),
+ * each with its error under it (marked invalid and described by it).
+ */
+export function TemplateInputFields({ inputs, values, errors = {} }: { inputs: Record<string, TemplateInput>; values: Record<string, string>; errors?: Record<string, string | undefined> }) {
   const groups = groupInputs(inputs);
   if (groups.length === 0) return <p className="text-sm text-slate-600">This template has no settings to adjust.</p>;
   return (
@@ -75,6 +78,14 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
               ]
                 .filter(Boolean)
                 .join(" ");
+              const error = errors[key];
+              const errorId = `${id}-error`;
+              const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
+              const errorText = error ? (
+                <p id={errorId} className="mt-1 text-sm text-red-700">
+                  {error}
+                </p>
+              ) : null;
               if (input.type === "boolean") {
                 return (
                   <div key={key} className="sm:col-span-2">
@@ -86,7 +97,8 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
                         value="true"
                         defaultChecked={value === "true"}
                         className="mt-0.5 h-4 w-4 rounded border-slate-300"
-                        aria-describedby={hint ? hintId : undefined}
+                        aria-describedby={describedBy}
+                        aria-invalid={error ? true : undefined}
                       />
                       <span>
                         <span className="font-medium">{label}</span>
@@ -97,6 +109,7 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
                         ) : null}
                       </span>
                     </label>
+                    {errorText}
                   </div>
                 );
               }
@@ -107,7 +120,7 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
                     {input.required ? null : <span className="font-normal text-slate-500"> (optional)</span>}
                   </label>
                   {input.type === "enum" ? (
-                    <select id={id} name={name} defaultValue={value} className={fieldClasses.input} aria-describedby={hint ? hintId : undefined}>
+                    <select id={id} name={name} defaultValue={value} className={controlClasses} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
                       {input.required && value ? null : <option value="">Select…</option>}
                       {(input.enum ?? []).map((o) => (
                         <option key={o} value={o}>
@@ -125,9 +138,10 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
                       min={input.type === "integer" ? input.min : undefined}
                       max={input.type === "integer" ? input.max : undefined}
                       defaultValue={value}
-                      className={fieldClasses.input}
+                      className={controlClasses}
                       autoComplete="off"
-                      aria-describedby={hint ? hintId : undefined}
+                      aria-describedby={describedBy}
+                      aria-invalid={error ? true : undefined}
                     />
                   )}
                   {hint ? (
@@ -135,6 +149,7 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
                       {hint}
                     </p>
                   ) : null}
+                  {errorText}
                 </div>
               );
             })}
@@ -145,9 +160,27 @@ export function TemplateInputFields({ inputs, values }: { inputs: Record<string,
   );
 }
 
-/** The preview of spec §3: the pipeline's primitives (provider, model), signal aggregations, outcome model type, and the record count. */
-export function TransformPreview({ preview }: { preview: PreviewResponse }) {
+/**
+ * Why a preview found no records, and what to choose instead: the file type is not in the connector's data (another
+ * one has records, or would once synced), or the connector has synced nothing of it yet. Null when it found some.
+ */
+export function noRecordsReason(preview: PreviewResponse, fileType: string): { text: string; changeFileType: boolean } | null {
+  if (preview.record_count > 0) return null;
+  const counts = preview.record_counts ?? {};
+  const withRecords = TRANSFORM_FILE_TYPES.filter((t) => (counts[t] ?? 0) > 0);
+  if (withRecords.length) return { text: INPUT_MESSAGES.previewOtherTypes(fileType, Math.max(...withRecords.map((t) => counts[t]!)), withRecords), changeFileType: true };
+  const available = preview.connector_file_types ?? [];
+  if (available.length && !available.includes(fileType)) return { text: INPUT_MESSAGES.previewWrongType(fileType, available), changeFileType: true };
+  return { text: INPUT_MESSAGES.previewNotSynced(fileType), changeFileType: false };
+}
+
+/**
+ * The preview of spec §3: the pipeline's primitives (provider, model), signal aggregations, outcome model type, and
+ * the record count; a count of none says why and what to do, with a link to where it is done.
+ */
+export function TransformPreview({ preview, fileType, connectorId }: { preview: PreviewResponse; fileType: string; connectorId: string }) {
   const p = preview.template_config.pipeline;
+  const reason = noRecordsReason(preview, fileType);
   return (
     <section className="card p-6" aria-labelledby="preview-title" data-testid="transform-preview">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -166,6 +199,22 @@ export function TransformPreview({ preview }: { preview: PreviewResponse }) {
           {preview.record_count === 1 ? "record" : "records"} to analyse
         </p>
       </div>
+      {reason ? (
+        <div role="status" data-testid="no-records" className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <p>{reason.text}</p>
+          <p className="mt-2">
+            {reason.changeFileType ? (
+              <Link to="/transforms/add" className="link font-medium">
+                Change the file type
+              </Link>
+            ) : (
+              <Link to={`/connectors/details/${connectorId}`} className="link font-medium">
+                Open the connector
+              </Link>
+            )}
+          </p>
+        </div>
+      ) : null}
       <div className="mt-5 grid gap-6 md:grid-cols-3">
         <div className="min-w-0 md:col-span-2">
           <h3 className="mb-2 text-sm font-semibold text-slate-900">Primitives</h3>

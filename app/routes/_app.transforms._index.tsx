@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { transformTypeLabel, type Transform } from "@contract/transforms";
+import { z } from "zod";
+import { parseWithZod } from "@conform-to/zod";
+import { TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform } from "@contract/transforms";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime } from "~/components/date-time";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -47,12 +49,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...page, toDelete };
 }
 
+/** The confirmation's Delete: the transform's id. */
+const deleteSchema = z.object({ id: z.string({ required_error: M.deleteFailed }).trim().min(1, M.deleteFailed) });
+
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await readForm(request);
-  const id = String(form.get("id") ?? "");
-  const outcome = await deleteTransform(request, id);
-  if (!outcome.ok) return Response.json({ error: "Failed to delete transform" }, { status: outcome.status === 404 ? 404 : outcome.status < 500 ? 400 : 502 });
+  const submission = parseWithZod(await readForm(request), { schema: deleteSchema });
+  if (submission.status !== "success") return Response.json({ error: M.deleteFailed }, { status: 400 });
+  const outcome = await deleteTransform(request, submission.value.id);
+  if (!outcome.ok) return Response.json({ error: M.deleteFailed }, { status: outcome.status === 404 ? 404 : outcome.status < 500 ? 400 : 502 });
   return redirect("/transforms");
 }
 

@@ -1,7 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform, type TransformRun } from "@contract/transforms";
+import { z } from "zod";
+import { parseWithZod } from "@conform-to/zod";
+import { foundNoInput, INPUT_MESSAGES, TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform, type TransformRun } from "@contract/transforms";
 import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { StatusBadge, titleCase } from "~/components/ui/status-badge";
@@ -37,9 +39,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     );
   const runs = await loadTransformRuns(request, id);
   const list = runs.ok ? runs.data : [];
-  // The result tables of the latest successful run, first rows of each.
+  // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
   const latest = list.find((r) => r.status === "succeeded");
-  const results: ResultTable[] = latest
+  const results: ResultTable[] = latest && !foundNoInput(latest)
     ? await Promise.all(
         latest.outputs.map(async (output) => {
           const rows = await loadResults(request, id, output.table, RESULT_ROWS);
@@ -52,11 +54,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return pageData({ transform: transform.data, runs: list, runsError: runs.ok ? null : runs.message, results, error: null as string | null }, false);
 }
 
+/** The page's buttons: Run now, and the confirmation's Delete. */
+const intentSchema = z.object({ intent: z.enum(["run", "delete"]).default("delete") });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "delete");
+  const submission = parseWithZod(await readForm(request), { schema: intentSchema });
+  if (submission.status !== "success") return Response.json({ error: "This button is not one of this page's.", intent: "" }, { status: 400 });
+  const { intent } = submission.value;
   if (intent === "run") {
     const outcome = await runTransform(request, id);
     if (!outcome.ok)
@@ -79,6 +85,36 @@ const formatSetting = (value: unknown): string => {
 };
 
 const TRIGGER: RunColumn<TransformRun> = { label: "Trigger", className: "px-4 py-3 text-slate-600", value: (run) => titleCase(run.trigger) };
+
+/** A run that succeeded without reading one record reads "No input", not a plain success. */
+const outcome = (run: TransformRun) => (foundNoInput(run) ? { label: INPUT_MESSAGES.noInputStatus, note: INPUT_MESSAGES.runNote } : null);
+
+/**
+ * Why the latest run found no input and what to do: the transform's file types are not in the connector's data
+ * (create it again with one that is), or the connector had synced none of them (sync it, run again).
+ */
+function NoInputNotice({ transform }: { transform: Transform }) {
+  const types = transform.file_types ?? [];
+  const available = transform.connector_file_types ?? [];
+  const connector = transform.connector_name ?? "the connector";
+  const wrongType = available.length > 0 && !types.some((t) => available.includes(t));
+  return (
+    <div role="status" data-testid="no-input" className="mt-8 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+      <p>{wrongType ? INPUT_MESSAGES.runWrongType(types, connector, available) : INPUT_MESSAGES.runNotSynced(types, connector)}</p>
+      <p className="mt-2">
+        {wrongType ? (
+          <Link to="/transforms/add" className="link font-medium">
+            Create a transform
+          </Link>
+        ) : (
+          <Link to={`/connectors/details/${transform.connector_id}`} className="link font-medium">
+            Open the connector
+          </Link>
+        )}
+      </p>
+    </div>
+  );
+}
 
 function Details({ transform }: { transform: Transform }) {
   const timeZone = useTimeZone();
@@ -120,7 +156,7 @@ export default function TransformDetails() {
       width="max-w-5xl"
       record={transform}
       runs={runs}
-      badge={(record) => <StatusBadge status={record.status} />}
+      badge={(record) => <StatusBadge status={runs[0] && foundNoInput(runs[0]) ? INPUT_MESSAGES.noInputStatus : record.status} />}
       buttons={(_record, { inProgress, busyIntent }) => (
         <IntentButton intent="run" className="btn-primary" disabled={inProgress || busyIntent === "run"}>
           {inProgress ? "Running..." : "Run now"}
@@ -132,7 +168,8 @@ export default function TransformDetails() {
       {(record) => (
         <>
           <Details transform={record} />
-          <RunHistory runs={runs} error={runsError} caption="Transform runs, newest first" emptyHint="Run now" column={TRIGGER} scrollRegion />
+          {runs[0] && foundNoInput(runs[0]) ? <NoInputNotice transform={record} /> : null}
+          <RunHistory runs={runs} error={runsError} caption="Transform runs, newest first" emptyHint="Run now" column={TRIGGER} outcome={outcome} scrollRegion />
           <TransformResults results={results} />
         </>
       )}

@@ -228,74 +228,13 @@ export async function loadGrantInstructions(request: Request, destination: Wizar
 
 /* ---- template inputs from a form ---------------------------------------------------------------- */
 
-const words = (key: string) => {
-  const w = key.replace(/[_.-]+/g, " ").trim();
-  return w.charAt(0).toUpperCase() + w.slice(1);
-};
-
-/**
- * A template's inputs read from the config form (fields `in.<key>`), by type
- * (spec §5): integers within min and max, lists comma separated with each item
- * trimmed, required ones filled. Hidden inputs keep their defaults. `raw` is
- * what to show again in the form.
- */
-export function parseTemplateInputs(
-  defs: Record<string, TemplateInput>,
-  form: FormData
-): { values: Record<string, unknown>; raw: Record<string, string>; errors: string[] } {
-  const values: Record<string, unknown> = {};
-  const raw: Record<string, string> = {};
-  const errors: string[] = [];
+/** What the config form posted for each visible input (`in.<key>`), as typed: to show again after a refusal. */
+export function typedTemplateInputs(defs: Record<string, TemplateInput>, form: FormData): Record<string, string> {
+  const typed: Record<string, string> = {};
   for (const [key, def] of Object.entries(defs)) {
-    const label = def.label ?? words(key);
-    if (def.hidden) {
-      if (def.default !== undefined) values[key] = def.default;
-      continue;
-    }
-    const name = `in.${key}`;
-    if (def.type === "boolean") {
-      const on = form.getAll(name).includes("true");
-      values[key] = on;
-      raw[key] = String(on);
-      continue;
-    }
-    const entry = form.get(name);
-    const text = typeof entry === "string" ? entry.trim() : "";
-    raw[key] = typeof entry === "string" ? entry : "";
-    if (def.type === "list[string]") {
-      const items = text
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean);
-      if (def.required && items.length === 0) errors.push(`Please fill in ${label}`);
-      else values[key] = items;
-      continue;
-    }
-    if (!text) {
-      if (def.required) errors.push(`Please fill in ${label}`);
-      continue;
-    }
-    if (def.type === "integer") {
-      if (!/^-?\d+$/.test(text)) {
-        errors.push(`${label} must be a whole number`);
-        continue;
-      }
-      const n = Number(text);
-      if ((def.min !== undefined && n < def.min) || (def.max !== undefined && n > def.max)) {
-        errors.push(
-          def.min !== undefined && def.max !== undefined
-            ? `${label} must be between ${def.min} and ${def.max}`
-            : def.min !== undefined
-            ? `${label} must be at least ${def.min}`
-            : `${label} must be at most ${def.max}`
-        );
-        continue;
-      }
-      values[key] = n;
-    } else if (def.type === "enum") {
-      if (def.enum && !def.enum.includes(text)) errors.push(`Please choose one of the options for ${label}`);
-      else values[key] = text;
-    } else values[key] = text;
+    if (def.hidden) continue;
+    const entry = form.get(`in.${key}`);
+    typed[key] = def.type === "boolean" ? String(form.getAll(`in.${key}`).includes("true")) : typeof entry === "string" ? entry : "";
   }
-  return { values, raw, errors };
+  return typed;
 }

@@ -1,53 +1,28 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { TRANSFORM_MESSAGES as M, transformCreateSchema, type PreviewResponse, type TemplateInput } from "@contract/transforms";
+import { useMemo } from "react";
+import { z } from "zod";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { TRANSFORM_MESSAGES as M, templateInputsSchema, transformCreateSchema, type TemplateInput } from "@contract/transforms";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { FormBanner } from "~/components/ui/form-banner";
 import { BackLink } from "~/components/ui/back-link";
-import { TemplateInputFields, TransformPreview } from "~/components/transform-inputs";
+import { bannerErrors } from "~/components/transform-fields";
+import { inputName, TemplateInputFields, TransformPreview } from "~/components/transform-inputs";
 import { TransformSteps } from "~/components/transform-steps";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
-import { createTransform, loadTemplate, loadTemplateInputs, parseTemplateInputs, previewTemplate } from "~/services/transforms.server";
-import { clearDraft, requireDraft, type WizardDraft } from "~/services/transform-draft.server";
+import { createTransform, previewTemplate, typedTemplateInputs } from "~/services/transforms.server";
+import { clearDraft } from "~/services/transform-draft.server";
+import { draftFor, loadPage, type PageData } from "./page.server";
 
 export const meta: MetaFunction = () => [{ title: "Configure Transform · Tributary" }];
 
-interface PageData {
-  templateId: string;
-  templateName: string;
-  inputs: Record<string, TemplateInput>;
-  values: Record<string, string>;
-  summary: { name: string; frequency: string; fileType: string; permissions: boolean };
-  fatal: string | null;
-  errors: string[];
-  preview: PreviewResponse | null;
-}
-
-async function loadPage(request: Request, draft: WizardDraft, templateId: string): Promise<PageData> {
-  const base: PageData = {
-    templateId,
-    templateName: templateId,
-    inputs: {},
-    values: {},
-    summary: { name: draft.name, frequency: draft.frequency, fileType: draft.file_type, permissions: draft.permissions_setup },
-    fatal: null,
-    errors: [],
-    preview: null,
-  };
-  const [template, inputs] = await Promise.all([loadTemplate(request, templateId, draft.connector_id), loadTemplateInputs(request, templateId)]);
-  if (!template.ok) return { ...base, fatal: template.status === 404 ? M.templateNotFound : M.fetchTemplateDetailsFailed };
-  if (!inputs.ok) return { ...base, templateName: template.data.name, fatal: M.loadTemplateFailed };
-  return { ...base, templateName: template.data.name, inputs: inputs.data };
-}
-
-/** The draft for this template; a draft made for another template goes to that one's page. */
-async function draftFor(request: Request, templateName: string): Promise<WizardDraft & { template_id: string }> {
-  const draft = (await requireDraft(request, { template: true })) as WizardDraft & { template_id: string };
-  if (draft.template_id !== templateName) throw redirect(`/transforms/templates/config/${encodeURIComponent(draft.template_id)}`);
-  return draft;
-}
+/** The config form: the template's inputs (`in.<key>`) and which button was pressed. */
+const configSchema = (inputs: Record<string, TemplateInput>) =>
+  z.object({ intent: z.enum(["preview", "create"]).default("create"), in: templateInputsSchema(inputs) });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -55,28 +30,30 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return loadPage(request, draft, draft.template_id);
 }
 
+type ActionData = PageData & { result: SubmissionResult<string[]> | null };
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await readForm(request);
+  const formData = await readForm(request);
   const draft = await draftFor(request, params.templateName ?? "");
-  const intent = String(form.get("intent") ?? "create");
   const page = await loadPage(request, draft, draft.template_id);
   // A template or connector that is gone is the draft's problem (404), not a failure of the server behind.
-  if (page.fatal) return data(page, { status: page.fatal === M.templateNotFound ? 404 : 502 });
-  const parsed = parseTemplateInputs(page.inputs, form);
-  page.values = parsed.raw;
-  if (parsed.errors.length) return data({ ...page, errors: parsed.errors }, { status: 400 });
+  if (page.fatal) return data({ ...page, result: null } satisfies ActionData, { status: page.fatal === M.templateNotFound ? 404 : 502 });
+  page.values = typedTemplateInputs(page.inputs, formData);
+  const submission = parseWithZod(formData, { schema: configSchema(page.inputs) });
+  const refuse = (result: SubmissionResult<string[]>) => data({ ...page, result } satisfies ActionData, { status: 400 });
+  if (submission.status !== "success") return refuse(submission.reply());
+  const { intent, in: inputs } = submission.value;
 
   if (intent === "preview") {
-    if (!draft.connector_id) return data({ ...page, errors: [M.templateCreateIncomplete] }, { status: 400 });
     const preview = await previewTemplate(request, draft.template_id, {
       connector_id: draft.connector_id,
-      inputs: parsed.values,
+      inputs,
       requirement_inputs: draft.requirement_inputs,
       file_types: [draft.file_type],
     });
-    if (!preview.ok) return data({ ...page, errors: [preview.message || M.previewFailed] }, { status: 400 });
-    return data({ ...page, preview: preview.data });
+    if (!preview.ok) return refuse(submission.reply({ formErrors: [preview.message || M.previewFailed] }));
+    return data({ ...page, preview: preview.data, result: null } satisfies ActionData);
   }
 
   const body = transformCreateSchema.safeParse({
@@ -88,12 +65,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     frequency: draft.frequency,
     file_types: [draft.file_type],
     status: "PENDING",
-    inputs: parsed.values,
+    inputs,
     requirement_inputs: draft.requirement_inputs,
   });
-  if (!body.success) return data({ ...page, errors: [...new Set(body.error.issues.map((i) => i.message))] }, { status: 400 });
+  if (!body.success) return refuse(submission.reply({ formErrors: [...new Set(body.error.issues.map((i) => i.message))] }));
   const created = await createTransform(request, body.data);
-  if (!created.ok) return data({ ...page, errors: [created.message || M.createFailed] }, { status: 400 });
+  if (!created.ok) return refuse(submission.reply({ formErrors: [created.message || M.createFailed] }));
   return redirect(`/transforms/details/${encodeURIComponent(created.data.transform_id)}`, { headers: { "set-cookie": await clearDraft(request) } });
 }
 
@@ -101,10 +78,19 @@ const FREQUENCY_LABEL: Record<string, string> = { daily: "Daily", hourly: "Hourl
 
 export default function ConfigureTransform() {
   const loaded = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionData<ActionData>();
   const page: PageData = actionData ?? loaded;
   const navigation = useNavigation();
   const busyIntent = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" ? String(navigation.formData?.get("intent") ?? "") : null;
+  const schema = useMemo(() => configSchema(page.inputs), [page.inputs]);
+  const [form] = useForm({
+    id: "transform-config",
+    lastResult: actionData?.result ?? null,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const inputErrors = Object.fromEntries(Object.keys(page.inputs).map((key) => [key, form.allErrors[inputName(key)]?.[0]]));
   return (
     <div className="mx-auto max-w-4xl">
       <BackLink to="/transforms/templates/permissions">Permissions</BackLink>
@@ -118,7 +104,7 @@ export default function ConfigureTransform() {
         <ErrorBlock message={page.fatal} />
       ) : (
         <div className="space-y-6">
-          <FormBanner errors={page.errors} />
+          <FormBanner errors={bannerErrors([], form.errors, form.allErrors)} />
           <section className="card grid grid-cols-2 gap-4 p-6 text-sm sm:grid-cols-4" aria-label="Transform summary">
             <div>
               <p className="text-slate-500">Name</p>
@@ -130,7 +116,12 @@ export default function ConfigureTransform() {
             </div>
             <div>
               <p className="text-slate-500">File type</p>
-              <p className="mt-0.5 font-medium text-slate-900">{page.summary.fileType}</p>
+              <p className="mt-0.5 font-medium text-slate-900">
+                {page.summary.fileType}{" "}
+                <Link to="/transforms/add" className="link text-xs font-normal" aria-label="Change the file type">
+                  Change
+                </Link>
+              </p>
             </div>
             <div>
               <p className="text-slate-500">Permissions</p>
@@ -145,11 +136,11 @@ export default function ConfigureTransform() {
               </p>
             </div>
           </section>
-          <Form method="post" className="space-y-6" noValidate key={JSON.stringify(page.values)}>
+          <Form method="post" {...getFormProps(form)} className="space-y-6">
             <section className="card p-6">
-              <TemplateInputFields inputs={page.inputs} values={page.values} />
+              <TemplateInputFields inputs={page.inputs} values={page.values} errors={inputErrors} />
             </section>
-            {page.preview ? <TransformPreview preview={page.preview} /> : null}
+            {page.preview ? <TransformPreview preview={page.preview} fileType={page.summary.fileType} connectorId={page.summary.connectorId} /> : null}
             <div className="flex flex-wrap items-center justify-end gap-3">
               <button type="submit" name="intent" value="preview" className="btn-secondary" disabled={!!busyIntent}>
                 {busyIntent === "preview" ? "Previewing..." : "Preview"}

@@ -1,12 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { optionLabel, TRANSFORM_MESSAGES as M, type SetupStep } from "@contract/transforms";
+import { useMemo } from "react";
+import { z } from "zod";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { optionLabel, requirementInputsSchema, TRANSFORM_MESSAGES as M, type SetupStep } from "@contract/transforms";
 import { DestinationForm } from "~/components/destination-form";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { FormBanner } from "~/components/ui/form-banner";
 import { BackLink } from "~/components/ui/back-link";
-import { fieldClasses } from "~/components/ui/field";
+import { Field } from "~/components/ui/field";
+import { bannerErrors, controlClasses, controlProps, firstError } from "~/components/transform-fields";
 import { SqlBlock, TransformGrants } from "~/components/transform-grants";
 import { TransformSteps } from "~/components/transform-steps";
 import { readForm } from "~/services/form.server";
@@ -70,28 +75,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const draft = (await requireDraft(request, { template: true })) as WizardDraft & { template_id: string };
   const [page, { notice, setCookie }] = await Promise.all([loadPage(request, draft, new URL(request.url).searchParams.get("step")), takeNotice(request)]);
-  return data({ ...page, notice, errors: [] as string[] }, setCookie ? { headers: { "set-cookie": setCookie } } : undefined);
+  return data({ ...page, notice }, setCookie ? { headers: { "set-cookie": setCookie } } : undefined);
 }
+
+/** A permission step's form: which step it answers, and the step's requirement inputs (`req.<key>`). */
+const stepSchema = (step: SetupStep) => z.object({ step: z.string(), req: requirementInputsSchema(step.requirement_inputs).default({}) });
+
+type ActionData = Awaited<ReturnType<typeof loadPage>> & { notice: null; result: SubmissionResult<string[]> | null };
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await readForm(request);
+  const formData = await readForm(request);
   const draft = (await requireDraft(request, { template: true })) as WizardDraft & { template_id: string };
-  const asked = String(form.get("step") ?? "");
+  const asked = String(formData.get("step") ?? "");
   const page = await loadPage(request, draft, asked);
-  if (page.fatal) return data({ ...page, notice: null, errors: [] as string[] }, { status: page.fatal === M.templateNotFound ? 404 : 502 });
+  if (page.fatal) return data({ ...page, notice: null, result: null } satisfies ActionData, { status: page.fatal === M.templateNotFound ? 404 : 502 });
   if (String(page.current) !== asked) return redirect(`${PATH}?step=${page.current}`);
   const step = page.steps[page.current - 1]!;
-  const values: Record<string, string> = { ...draft.requirement_inputs };
-  const errors: string[] = [];
-  for (const input of step.requirement_inputs) {
-    const raw = form.get(`req.${input.key}`);
-    const value = typeof raw === "string" ? raw.trim() : "";
-    if (input.type === "enum" && value && input.enum && !input.enum.includes(value)) errors.push(`Please choose one of the options for ${input.label}`);
-    else if (input.required && !value) errors.push(`Please fill in ${input.label}`);
-    values[input.key] = value;
-  }
-  if (errors.length) return data({ ...page, values, notice: null, errors }, { status: 400 });
+  const typed = Object.fromEntries(step.requirement_inputs.map((input) => [input.key, String(formData.get(`req.${input.key}`) ?? "")]));
+  const submission = parseWithZod(formData, { schema: stepSchema(step) });
+  if (submission.status !== "success") return data({ ...page, values: { ...page.values, ...typed }, notice: null, result: submission.reply() } satisfies ActionData, { status: 400 });
+  const values: Record<string, string> = { ...draft.requirement_inputs, ...submission.value.req };
   const last = page.current === page.steps.length;
   const cookie = await saveDraft(request, {
     ...draft,
@@ -159,12 +163,20 @@ function DestinationPanel({ destination }: { destination: WizardDestination }) {
 
 export default function PermissionsWizard() {
   const loaded = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionData<ActionData>();
   const page = actionData ?? loaded;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const step = page.steps[page.current - 1];
   const last = page.current === page.steps.length;
+  const schema = useMemo(() => (step ? stepSchema(step) : z.object({})), [step]);
+  const [form] = useForm({
+    id: `permissions-step-${page.current}`,
+    lastResult: actionData?.result ?? null,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
   return (
     <div className="mx-auto max-w-5xl">
       <BackLink to="/transforms/templates/select">Template</BackLink>
@@ -233,7 +245,7 @@ export default function PermissionsWizard() {
             </ol>
           </nav>
           <div className="space-y-6 lg:col-span-3">
-            <FormBanner errors={page.errors} />
+            <FormBanner errors={bannerErrors([], form.errors, form.allErrors)} />
             <section className="card space-y-5 p-6" aria-labelledby="step-title">
               <div>
                 <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">
@@ -269,27 +281,26 @@ export default function PermissionsWizard() {
               ) : null}
             </section>
             {showsDestination(step) && page.destination ? <DestinationPanel destination={page.destination} /> : null}
-            <Form method="post" action={PATH} className="card space-y-5 p-6" noValidate key={page.current}>
+            <Form method="post" action={PATH} {...getFormProps(form)} className="card space-y-5 p-6" key={page.current}>
               <input type="hidden" name="step" value={page.current} />
               {step.requirement_inputs.length ? (
                 <div className="space-y-5">
                   {step.requirement_inputs.map((input) => {
-                    const id = `req-${input.key}`;
+                    const name = `req.${input.key}`;
+                    const error = firstError(form.allErrors[name]);
                     const value = page.values[input.key] ?? input.default ?? "";
+                    const control = controlProps("req", input.key, error, !!input.description);
                     return (
-                      <div key={input.key}>
-                        <label htmlFor={id} className={fieldClasses.label}>
-                          {input.label}
-                          {input.required ? null : <span className="font-normal text-slate-500"> (optional)</span>}
-                        </label>
+                      <Field
+                        key={input.key}
+                        idPrefix="req"
+                        name={input.key}
+                        label={input.required ? input.label : `${input.label} (optional)`}
+                        hint={input.description}
+                        error={error}
+                      >
                         {input.type === "enum" ? (
-                          <select
-                            id={id}
-                            name={`req.${input.key}`}
-                            defaultValue={value}
-                            className={fieldClasses.input}
-                            aria-describedby={input.description ? `${id}-hint` : undefined}
-                          >
+                          <select {...control} name={name} defaultValue={value} className={controlClasses}>
                             <option value="">Select…</option>
                             {(input.enum ?? []).map((o) => (
                               <option key={o} value={o}>
@@ -298,23 +309,9 @@ export default function PermissionsWizard() {
                             ))}
                           </select>
                         ) : (
-                          <input
-                            id={id}
-                            name={`req.${input.key}`}
-                            type="text"
-                            defaultValue={value}
-                            placeholder={input.placeholder}
-                            className={fieldClasses.input}
-                            autoComplete="off"
-                            aria-describedby={input.description ? `${id}-hint` : undefined}
-                          />
+                          <input {...control} name={name} type="text" defaultValue={value} placeholder={input.placeholder} className={controlClasses} autoComplete="off" />
                         )}
-                        {input.description ? (
-                          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-                            {input.description}
-                          </p>
-                        ) : null}
-                      </div>
+                      </Field>
                     );
                   })}
                 </div>
