@@ -15,6 +15,7 @@ export const LOOKBACK_OPTIONS = [
   { value: 90, label: "90 days" },
 ] as const;
 export const LOOKBACK_VALUES: readonly number[] = LOOKBACK_OPTIONS.map((o) => o.value);
+export type LookbackOption = { value: number; label: string };
 
 export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
@@ -57,6 +58,10 @@ export const syncRunSchema = z.object({
 });
 export type SyncRun = z.infer<typeof syncRunSchema>;
 
+/** What a connector's details page can post: its buttons (spec §7) and the Delete confirmation. */
+export const CONNECTOR_INTENTS = ["sync", "pause", "resume", "delete"] as const;
+export type ConnectorIntent = (typeof CONNECTOR_INTENTS)[number];
+
 /** Spec §5 "Connector create" and §8 connector errors, character for character. */
 export const CONNECTOR_MESSAGES = {
   nameRequired: "Please enter a connector name",
@@ -88,13 +93,24 @@ export const CONNECTOR_MESSAGES = {
   sourceNotFound: "Source not found",
   destinationNotFound: "One of the selected destinations was not found",
   platformInvalid: "This platform is not available for the selected source",
+  intentInvalid: "This page has no such action. Please use one of its buttons.",
 } as const;
 const M = CONNECTOR_MESSAGES;
 
+/**
+ * A null counts as left out. A form's empty field reaches these schemas as undefined (conform's parseWithZod turns
+ * "" into undefined), so a required field says its own message for it, and an optional one reads as "".
+ */
+const nullAsMissing = (v: unknown) => (v === null ? undefined : v);
 const requiredText = (message: string, max: number, tooLong: string, label: string) =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: message }).trim().min(1, message).max(max, tooLong), label));
+  z.preprocess(nullAsMissing, storable(z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, tooLong), label));
 const optionalText = (max: number, tooLong: string) =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: "Description must be text" }).trim().max(max, tooLong), "Description"));
+  z.preprocess(
+    nullAsMissing,
+    storable(z.string({ invalid_type_error: "Description must be text" }).trim().max(max, tooLong), "Description")
+      .optional()
+      .transform((v) => v ?? ""),
+  );
 
 export const connectorNameSchema = requiredText(M.nameRequired, 200, "Connector name must be 200 characters or fewer", "Name");
 export const connectorDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer");
@@ -116,7 +132,16 @@ export const createConnectorBodySchema = z.object({
   description: connectorDescriptionSchema,
   source_id: idSchema(M.sourceRequired),
   /** Beyond the spec's payload: the chosen platform (required when the source has platforms). */
-  platform: z.preprocess((v) => (v === null || v === undefined ? "" : v), z.string({ invalid_type_error: M.platformRequired }).trim().toLowerCase().max(50)),
+  platform: z.preprocess(
+    nullAsMissing,
+    z
+      .string({ invalid_type_error: M.platformRequired })
+      .trim()
+      .toLowerCase()
+      .max(50)
+      .optional()
+      .transform((v) => v ?? ""),
+  ),
   destination_ids: z.preprocess(
     (v) => (v === null || v === undefined ? [] : typeof v === "string" ? [v] : v),
     z.array(z.string({ invalid_type_error: M.destinationsRequired }).trim().min(1).max(100), { invalid_type_error: M.destinationsRequired }).max(50),
@@ -137,6 +162,11 @@ export const updateConnectorBodySchema = z.object({
   lookback_days: lookbackSchema.optional(),
 });
 export type UpdateConnectorBody = z.infer<typeof updateConnectorBodySchema>;
+
+/** The form of a connector's details page: which of its buttons was pressed. */
+export const connectorIntentSchema = z.object({
+  intent: z.enum(CONNECTOR_INTENTS, { errorMap: () => ({ message: M.intentInvalid }) }),
+});
 
 /**
  * Platforms (spec §3: plain strings shown in uppercase) are the shapes of data a source produces, as its manifest

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CONNECTOR_MESSAGES as M, type Connector, type SyncRun } from "@contract/connectors";
+import { parseWithZod } from "@conform-to/zod";
+import { CONNECTOR_MESSAGES as M, connectorIntentSchema, type Connector, type SyncRun } from "@contract/connectors";
 import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { RunnableDetails } from "~/components/runnable-details";
@@ -27,29 +28,30 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return pageData({ connector: outcome.data, runs: runs.ok ? runs.data : [], runsError: runs.ok ? null : runs.message, error: null }, false);
 }
 
-const INTENTS = {
-  sync: { failure: "Failed to start a sync" },
-  pause: { failure: "Failed to pause the connector" },
-  resume: { failure: "Failed to resume the connector" },
+/** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */
+const FAILURES = {
+  sync: "Failed to start a sync",
+  pause: "Failed to pause the connector",
+  resume: "Failed to resume the connector",
 } as const;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const rawId = params.id ?? "";
   const id = encodeURIComponent(rawId);
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "delete");
-  if (intent in INTENTS) {
-    const command = intent as keyof typeof INTENTS;
-    const { failure } = INTENTS[command];
-    const outcome = await connectorCommand(request, rawId, command, failure);
+  const submission = parseWithZod(await readForm(request), { schema: connectorIntentSchema });
+  if (submission.status !== "success") return Response.json({ error: M.intentInvalid, intent: "" }, { status: 400 });
+  const { intent } = submission.value;
+  if (intent !== "delete") {
+    const failure = FAILURES[intent];
+    const outcome = await connectorCommand(request, rawId, intent, failure);
     if (!outcome.ok) return Response.json({ error: outcome.status === 409 ? outcome.message : failure, intent }, { status: outcome.status === 404 ? 404 : 400 });
     return redirect(`/connectors/details/${id}`);
   }
   const outcome = await deleteConnector(request, rawId);
   if (outcome.ok) return redirect("/connectors");
   const detail = outcome.status === 409 ? ` ${outcome.message}` : "";
-  return Response.json({ error: `${M.deleteFailed}.${detail}`, intent: "delete" }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });
+  return Response.json({ error: `${M.deleteFailed}.${detail}`, intent }, { status: outcome.status === 404 ? 404 : outcome.status === 409 ? 409 : 502 });
 }
 
 const frequencyLabel = (f: string) => (f === "daily" ? "Daily" : f === "hourly" ? "Hourly" : f);

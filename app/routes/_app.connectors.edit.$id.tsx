@@ -1,11 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { CONNECTOR_MESSAGES as M, updateConnectorBodySchema } from "@contract/connectors";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { CONNECTOR_MESSAGES as M, updateConnectorBodySchema, type Connector, type LookbackOption } from "@contract/connectors";
+import type { Destination } from "@contract/destinations";
+import type { Source } from "@contract/sources";
+import { controlClasses, controlProps, DescriptionField, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { FormBanner } from "~/components/ui/form-banner";
 import { BackLink } from "~/components/ui/back-link";
-import { fieldClasses } from "~/components/ui/field";
+import { Field } from "~/components/ui/field";
 import { requireUser } from "~/services/session.server";
 import { updateConnector, loadAllDestinations, loadConnector, loadLookbackOptions, loadSources } from "~/services/connectors.server";
 import { readForm } from "~/services/form.server";
@@ -37,23 +42,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await readForm(request);
-  const values = Object.fromEntries(["name", "description", "source_id", "destination_id", "frequency", "lookback_days"].map((k) => [k, String(form.get(k) ?? "")]));
-  const parsed = updateConnectorBodySchema.safeParse(values);
-  if (!parsed.success) {
-    const errors = [...new Set(parsed.error.issues.map((i) => i.message))];
-    return Response.json({ errors, values }, { status: 400 });
+  const id = params.id ?? "";
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: updateConnectorBodySchema });
+  if (submission.status !== "success") return Response.json({ result: submission.reply() }, { status: 400 });
+  const outcome = await updateConnector(request, id, submission.value);
+  if (!outcome.ok) {
+    const message = outcome.status >= 500 ? M.updateFailed : `${M.updateFailed} ${outcome.message}`;
+    return Response.json({ result: submission.reply({ formErrors: [message] }) }, { status: outcome.status === 404 ? 404 : 400 });
   }
-  const id = encodeURIComponent(params.id ?? "");
-  const outcome = await updateConnector(request, params.id ?? "", parsed.data);
-  if (!outcome.ok) return Response.json({ errors: [outcome.status >= 500 ? M.updateFailed : `${M.updateFailed} ${outcome.message}`], values }, { status: outcome.status === 404 ? 404 : 400 });
-  return redirect(`/connectors/details/${id}`);
+  return redirect(`/connectors/details/${encodeURIComponent(id)}`);
 }
 
 export default function EditConnector() {
   const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<{ errors: string[]; values: Record<string, string> }>();
-  const navigation = useNavigation();
+  const actionData = useActionData<{ result: SubmissionResult<string[]> }>();
   const connector = data.connector;
   if (!connector) {
     return (
@@ -63,83 +66,92 @@ export default function EditConnector() {
       </div>
     );
   }
-  const v = actionData?.values ?? {
-    name: connector.name,
-    description: connector.description,
-    source_id: connector.source_id,
-    destination_id: connector.destination_ids[0] ?? "",
-    frequency: connector.frequency,
-    lookback_days: String(connector.lookback_days),
-  };
-  const busy = navigation.state === "submitting";
   return (
     <div className="mx-auto max-w-3xl">
       <BackLink to={`/connectors/details/${connector.id}`}>{connector.name}</BackLink>
       <h1 className="mb-6 text-2xl font-bold tracking-tight text-slate-900">Update Connector</h1>
-      <FormBanner errors={[...data.loadErrors, ...(actionData?.errors ?? [])]} />
-      <Form method="post" className="card space-y-5 p-6" noValidate key={JSON.stringify(v)}>
-        <div>
-          <label htmlFor="name" className={fieldClasses.label}>
-            Connector name
-          </label>
-          <input id="name" name="name" type="text" defaultValue={v.name} className={fieldClasses.input} autoComplete="off" required />
-        </div>
-        <div>
-          <label htmlFor="description" className={fieldClasses.label}>
-            Description
-          </label>
-          <textarea id="description" name="description" rows={3} defaultValue={v.description} className={fieldClasses.input} required />
-        </div>
-        <div>
-          <label htmlFor="source_id" className={fieldClasses.label}>
-            Source
-          </label>
-          <select id="source_id" name="source_id" defaultValue={v.source_id} className={fieldClasses.input} required>
-            <option value="">Select a source</option>
-            {data.sources.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.integration_label})
-              </option>
-            ))}
+      <EditForm
+        connector={connector}
+        sources={data.sources}
+        destinations={data.destinations}
+        lookbackOptions={data.lookbackOptions}
+        loadErrors={data.loadErrors}
+        lastResult={actionData?.result ?? null}
+      />
+    </div>
+  );
+}
+
+/**
+ * The Update Connector form (spec §5 "Connector edit": every field required, one destination, frequency as free
+ * text). It starts from the stored connector; after a refused post, from what was sent (conform's reply carries it).
+ */
+function EditForm(props: {
+  connector: Connector;
+  sources: Source[];
+  destinations: Destination[];
+  lookbackOptions: LookbackOption[];
+  loadErrors: string[];
+  lastResult: SubmissionResult<string[]> | null;
+}) {
+  const { connector } = props;
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "connector-edit",
+    lastResult: props.lastResult,
+    defaultValue: {
+      name: connector.name,
+      description: connector.description,
+      source_id: connector.source_id,
+      destination_id: connector.destination_ids[0] ?? "",
+      frequency: connector.frequency,
+      lookback_days: String(connector.lookback_days),
+    },
+    constraint: getZodConstraint(updateConnectorBodySchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: updateConnectorBodySchema }),
+  });
+  const initial = (field: { initialValue?: unknown }) => (typeof field.initialValue === "string" ? field.initialValue : "");
+  const errors = {
+    name: firstError(fields.name.errors),
+    description: firstError(fields.description.errors),
+    source_id: firstError(fields.source_id.errors),
+    destination_id: firstError(fields.destination_id.errors),
+    frequency: firstError(fields.frequency.errors),
+    lookback_days: firstError(fields.lookback_days.errors),
+  };
+  const banner = [...new Set([...props.loadErrors, ...(form.errors ?? []), ...Object.values(form.allErrors).flat()])];
+  const busy = navigation.state === "submitting";
+  return (
+    <>
+      <FormBanner errors={banner} />
+      <Form method="post" {...getFormProps(form)} className="card space-y-5 p-6">
+        <NameField defaultValue={initial(fields.name)} error={errors.name} />
+        <DescriptionField defaultValue={initial(fields.description)} error={errors.description} />
+        <Field idPrefix="connector" name="source_id" label="Source" error={errors.source_id}>
+          <select {...controlProps("source_id", errors.source_id)} defaultValue={initial(fields.source_id)} className={controlClasses}>
+            <SourceOptions sources={props.sources} />
           </select>
-        </div>
-        <div>
-          <label htmlFor="destination_id" className={fieldClasses.label}>
-            Destination
-          </label>
-          <select id="destination_id" name="destination_id" defaultValue={v.destination_id} className={fieldClasses.input} required>
+        </Field>
+        <Field idPrefix="connector" name="destination_id" label="Destination" error={errors.destination_id}>
+          <select {...controlProps("destination_id", errors.destination_id)} defaultValue={initial(fields.destination_id)} className={controlClasses}>
             <option value="">Select a destination</option>
-            {data.destinations.map((d) => (
+            {props.destinations.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name} ({d.integration_label})
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <div className="grid gap-5 sm:grid-cols-2">
-          <div>
-            <label htmlFor="frequency" className={fieldClasses.label}>
-              Frequency
-            </label>
-            <input id="frequency" name="frequency" type="text" list="frequency-options" defaultValue={v.frequency} className={fieldClasses.input} autoComplete="off" required />
+          <Field idPrefix="connector" name="frequency" label="Frequency" hint="daily or hourly" error={errors.frequency}>
+            <input {...controlProps("frequency", errors.frequency, true)} type="text" list="frequency-options" defaultValue={initial(fields.frequency)} className={controlClasses} autoComplete="off" />
             <datalist id="frequency-options">
               <option value="daily" />
               <option value="hourly" />
             </datalist>
-            <p className="mt-1 text-xs text-slate-500">daily or hourly</p>
-          </div>
-          <div>
-            <label htmlFor="lookback_days" className={fieldClasses.label}>
-              Lookback days
-            </label>
-            <select id="lookback_days" name="lookback_days" defaultValue={v.lookback_days} className={fieldClasses.input}>
-              {data.lookbackOptions.map((o) => (
-                <option key={o.value} value={String(o.value)}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          </Field>
+          <LookbackField options={props.lookbackOptions} defaultValue={initial(fields.lookback_days)} error={errors.lookback_days} />
         </div>
         <div className="flex justify-end">
           <button type="submit" className="btn-primary" disabled={busy}>
@@ -147,6 +159,6 @@ export default function EditConnector() {
           </button>
         </div>
       </Form>
-    </div>
+    </>
   );
 }

@@ -1,10 +1,8 @@
-import type { Connector, SyncRun, UpdateConnectorBody } from "@contract/connectors";
+import type { Connector, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
 import { CONNECTOR_MESSAGES as M } from "@contract/connectors";
 import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
 import { callBackend, type Outcome } from "./backend.server";
-
-export type LookbackOption = { value: number; label: string };
 
 export async function loadSources(request: Request): Promise<Outcome<Source[]>> {
   const outcome = await callBackend<Source[]>(request, "/sources/list-all", {}, M.fetchSourcesFailed);
@@ -41,17 +39,7 @@ export async function loadRuns(request: Request, id: string): Promise<Outcome<Sy
   return outcome.ok ? { ok: true, data: outcome.data.runs } : outcome;
 }
 
-export interface ConnectorCreate {
-  name: string;
-  description: string;
-  frequency: string;
-  source_id: string;
-  platform: string;
-  destination_ids: string[];
-  lookback_days: number;
-}
-
-export function createConnector(request: Request, body: ConnectorCreate): Promise<Outcome<Connector>> {
+export function createConnector(request: Request, body: CreateConnectorBody): Promise<Outcome<Connector>> {
   return callBackend<Connector>(request, "/connectors/create", { method: "POST", json: body }, "Something went wrong");
 }
 

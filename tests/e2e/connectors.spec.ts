@@ -52,18 +52,19 @@ function filesUnder(root: string): string[] {
   return out;
 }
 
-/** Picks a source (and a platform): with JS the page follows at once; without, "Apply"/"Next" submit a GET. */
+/** Picks a source (and a platform): with JS the page follows at once; without, the choice's Continue submits a GET. */
 async function chooseSource(page: Page, name: RegExp, jsEnabled: boolean) {
-  const option = page.getByLabel("Source").locator("option").filter({ hasText: name }).first();
+  const option = page.getByLabel("Source", { exact: true }).locator("option").filter({ hasText: name }).first();
   const id = (await option.getAttribute("value"))!;
-  await page.getByLabel("Source").selectOption(id);
-  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
-  else await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
+  await page.getByLabel("Source", { exact: true }).selectOption(id);
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this source" }).click();
+  else await expect(page.getByRole("button", { name: "Continue with this source" })).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`[?&]source=${id}`));
 }
 async function choosePlatform(page: Page, label: string, jsEnabled: boolean) {
-  await page.getByLabel("Platform").selectOption({ label });
-  if (!jsEnabled) await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Platform", { exact: true }).selectOption({ label });
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this platform" }).click();
+  else await expect(page.getByRole("button", { name: "Continue with this platform" })).toHaveCount(0);
   await expect(page).toHaveURL(new RegExp(`[?&]platform=${label.toLowerCase()}`));
   await expect(page.getByRole("group", { name: "Destinations" })).toBeVisible();
 }
@@ -83,12 +84,12 @@ test("create datagen → local folder through the cascade, Sync now, data on dis
   await expect(page.getByRole("heading", { name: "Create Connector" })).toBeVisible();
   await expect(page.locator("#main").getByRole("link", { name: "Connectors" })).toHaveAttribute("href", "/connectors");
   await expect(page.getByLabel("Lookback days")).toHaveValue("1");
-  await expect(page.getByLabel("Platform")).toHaveCount(0);
+  await expect(page.getByLabel("Platform", { exact: true })).toHaveCount(0);
 
   await page.getByLabel("Connector name").fill("  Demo to disk  ");
   await chooseSource(page, /Demo meetings/, jsEnabled);
   await expect(page.getByLabel("Connector name")).toHaveValue("  Demo to disk  ");
-  await expect(page.getByLabel("Platform").locator("option")).toHaveText(["Select a platform", "ZOOM"]);
+  await expect(page.getByLabel("Platform", { exact: true }).locator("option")).toHaveText(["Select a platform", "ZOOM"]);
   await choosePlatform(page, "ZOOM", jsEnabled);
   await page.getByLabel(/Laptop folder/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Hourly" });
@@ -182,9 +183,9 @@ test("every connector validation message, once", async ({ page, user, jsEnabled,
   // Changing the source clears the platform and the ticks.
   if (jsEnabled) {
     await chooseSource(page, /Broken source/, jsEnabled);
-    await expect(page.getByLabel("Platform")).toHaveCount(0);
+    await expect(page.getByLabel("Platform", { exact: true })).toHaveCount(0);
     await chooseSource(page, /Only source/, jsEnabled);
-    await expect(page.getByLabel("Platform")).toHaveValue("");
+    await expect(page.getByLabel("Platform", { exact: true })).toHaveValue("");
   }
 });
 
