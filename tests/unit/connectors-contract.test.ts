@@ -13,6 +13,15 @@ describe("connector contract", () => {
     expect(first(updateConnectorBodySchema.safeParse({ name: "A", description: "d", source_id: "s", destination_id: "x", frequency: 3 }))).toBe(M.frequencyRequired);
   });
 
+  it("a field left out or null: a required one says its own message, description and platform read as empty", () => {
+    expect(first(createConnectorBodySchema.safeParse({ frequency: "daily", source_id: "s", lookback_days: 1 }))).toBe(M.nameRequired);
+    expect(first(createConnectorBodySchema.safeParse({ name: null, frequency: "daily", source_id: "s", lookback_days: 1 }))).toBe(M.nameRequired);
+    expect(first(createConnectorBodySchema.safeParse({ name: "A", frequency: "daily", lookback_days: 1 }))).toBe(M.sourceRequired);
+    expect(createConnectorBodySchema.parse({ name: "A", description: null, platform: null, frequency: "daily", source_id: "s", lookback_days: 1 })).toMatchObject({ description: "", platform: "" });
+    expect(first(updateConnectorBodySchema.safeParse({ name: "A", source_id: "s", destination_id: "x", frequency: "daily" }))).toBe(M.descriptionRequired);
+    expect(first(updateConnectorBodySchema.safeParse({ name: "A", description: "d", source_id: "s", frequency: "daily" }))).toBe(M.destinationRequired);
+  });
+
   it("lookback days must be one of the options; the first is the default", () => {
     expect(LOOKBACK_OPTIONS[0].value).toBe(1);
     expect(first(createConnectorBodySchema.safeParse({ name: "A", frequency: "daily", source_id: "s", lookback_days: 2 }))).toBe(M.lookbackInvalid);
