@@ -9,7 +9,8 @@ const form = (fields: Record<string, string | string[]>) => {
   for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) data.append(name, v);
   return data;
 };
-const errorsOf = (result: ReturnType<typeof parseWithZod>) => (result.status === "success" ? null : result.reply().error);
+/** The field errors of a refused form (null when it parsed). */
+const errorsOf = (result: { status?: string; reply(): { error?: Record<string, string[] | null> | null } }) => (result.status === "success" ? null : result.reply().error);
 
 const EMPTY = { name: "", description: "", source: "", frequency: "", lookback_days: "1", prev_source: "", prev_platform: "" };
 const NONE_CHOSEN: CascadeRules = { platforms: null, destinations: null, requiredCategories: [] };
