@@ -374,8 +374,11 @@ export function inputWords(key: string): string {
 
 /** A text that must be one of `options` (an enum input), required or not. */
 function choice(label: string, options: readonly string[] | undefined, required: boolean) {
-  const base = z.string({ required_error: `Please fill in ${label}` }).trim();
-  const checked = options ? base.refine((v) => options.includes(v), `Please choose one of the options for ${label}`) : base;
+  const fill = `Please fill in ${label}`;
+  const base = z.string({ required_error: fill }).trim();
+  const filled = required ? base.min(1, fill) : base;
+  // An optional input left blank (spaces only) is no choice; one filled must be among the options.
+  const checked = options ? filled.refine((v) => (!required && v === "") || options.includes(v), `Please choose one of the options for ${label}`) : filled;
   return required ? checked : checked.optional();
 }
 
