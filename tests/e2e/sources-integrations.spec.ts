@@ -132,7 +132,7 @@ test.describe("Gmail", () => {
     allowConsoleErrors(BAD_REQUEST);
     await signIn(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("Support mail");
-    const authType = page.getByLabel("Authentication type");
+    const authType = page.getByLabel("Authentication type", { exact: true });
     await expect(authType.locator("option")).toHaveText([
       "Select an authentication type",
       "Google Workspace service account (domain-wide delegation)",
@@ -149,7 +149,7 @@ test.describe("Gmail", () => {
     await page.getByRole("button", { name: "Authenticate" }).click();
     await expect(banner(page)).toHaveText("Please select a Gmail authentication type");
 
-    await page.getByLabel("Authentication type").selectOption("service_account_verified");
+    await page.getByLabel("Authentication type", { exact: true }).selectOption("service_account_verified");
     await apply();
     await page.getByRole("button", { name: "Generate Instructions" }).click();
     await expect(page.getByRole("heading", { name: "Setup instructions" })).toBeVisible();
@@ -200,7 +200,7 @@ test.describe("Gmail", () => {
     expect(process.env.GOOGLE_OAUTH_AUTH_URL, "the fake Google OAuth is not configured (GOOGLE_OAUTH_AUTH_URL): tests/e2e/fakes.ts sets it").toBeTruthy();
     await signIn(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("Sam's mail");
-    await page.getByLabel("Authentication type").selectOption("individual");
+    await page.getByLabel("Authentication type", { exact: true }).selectOption("individual");
     if (!jsEnabled) await page.getByRole("button", { name: "Continue with this authentication type" }).click();
     await expect(page).toHaveURL(/gmail_auth_mode=individual/);
     await page.getByRole("button", { name: "Authenticate" }).click();

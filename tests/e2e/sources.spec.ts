@@ -17,7 +17,7 @@ const nameField = (page: Page) => page.getByLabel("Name", { exact: true });
 
 /** Chooses the source type: with JS the page switches at once; without, "Continue" submits a GET. */
 export async function chooseSourceType(page: Page, label: string, jsEnabled: boolean) {
-  await page.getByLabel("Source type").selectOption({ label });
+  await page.getByLabel("Source type", { exact: true }).selectOption({ label });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this source type" }).click();
   else await expect(page.getByRole("button", { name: "Continue with this source type" })).toHaveCount(0);
   await expect(page).toHaveURL(/\/sources\/add\/(zoom|teams|gmail|datagen)(\?|$)/);

@@ -1,14 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { redirect } from "@remix-run/node";
+import { redirect, type AppLoadContext } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
-import type { SubmissionResult } from "@conform-to/react";
+import type { Submission, SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import {
   integrationLabel,
   isSourceIntegration,
   METADATA_SCHEMAS,
   SOURCE_MESSAGES,
-  sourceFormSchema,
   type SetupInstructions,
   type SourceFormValue,
   type SourceIntegrationName,
@@ -17,7 +15,6 @@ import type { UserInfo } from "@contract/auth";
 import type { SetupLists } from "~/integrations/sources";
 import { isAuthMode, sourceServer, type AuthOption } from "~/integrations/sources.server";
 import { api, fetchSourceIntegrations, type IntegrationOption } from "~/services/sources.server";
-import { readForm } from "~/services/form.server";
 import {
   authenticatedFor,
   buildMetadata,
@@ -38,8 +35,6 @@ export interface CreatePageData {
   type: SourceIntegrationName | null;
   /** This attempt's id, sent back by the form's own GETs (see draft.server.ts). */
   attempt: string;
-  /** The form's id for this load: a new load starts the form's error state afresh. */
-  formId: string;
   integrations: IntegrationOption[];
   name: string;
   description: string;
@@ -62,7 +57,7 @@ export interface CreateActionData {
 }
 
 /** The form's part for an integration: its setup fields and authentication types (what its schema reads). */
-function formFields(type: SourceIntegrationName | null) {
+export function formFields(type: SourceIntegrationName | null) {
   const modes = sourceServer(type).authModes;
   return {
     setupFields: type ? SETUP_FIELDS[type] : [],
@@ -146,9 +141,9 @@ async function applyChoice(url: URL, draft: SourceDraft, stored: boolean, user: 
   return { next: { ...next, resume: true }, to: typeUrl(asked, sent) };
 }
 
-export async function loadCreatePage(request: Request, user: UserInfo, typeParam: string | undefined): Promise<Response> {
+export async function loadCreatePage(request: Request, context: AppLoadContext, user: UserInfo, typeParam: string | undefined): Promise<Response> {
   const url = new URL(request.url);
-  const { draft, stored, commit, destroy } = await readDraft(request, user);
+  const { draft, stored, commit, destroy } = await readDraft(request, user, context);
   if (url.searchParams.has("integration_type")) {
     const { next, to } = await applyChoice(url, draft, stored, user);
     throw redirect(to, { headers: { "set-cookie": await commit(next) } });
@@ -197,7 +192,6 @@ export async function loadCreatePage(request: Request, user: UserInfo, typeParam
   const data: CreatePageData = {
     type,
     attempt: next.attempt,
-    formId: `source-${randomUUID()}`,
     integrations: await fetchSourceIntegrations(request),
     name: url.searchParams.get("name") ?? next.name,
     description: url.searchParams.get("description") ?? next.description,
@@ -243,15 +237,21 @@ export function createProblems(
   return { formErrors, fieldErrors };
 }
 
-export async function submitCreateForm(request: Request, user: UserInfo, typeParam: string | undefined): Promise<Response> {
-  const formData = await readForm(request);
-  const { draft, commit, destroy } = await readDraft(request, user);
-  const type = isSourceIntegration(typeParam) ? typeParam : null;
+/** What a button of the form does, its post read by the form's schema (route.tsx). */
+export async function submitCreateForm(
+  request: Request,
+  context: AppLoadContext,
+  user: UserInfo,
+  type: SourceIntegrationName | null,
+  submission: Submission<SourceFormValue, string[]>,
+): Promise<Response> {
+  const { draft, commit, destroy } = await readDraft(request, user, context);
   const server = sourceServer(type);
   const modes = type ? server.authModes : undefined;
-  const submission = parseWithZod(formData, { schema: sourceFormSchema(formFields(type)) });
   const state = (of: SourceDraft) => ({ verification: of.verification, authStatus: !of.integration || of.integration === type ? of.authStatus : null });
-  if (submission.status !== "success") return Response.json({ result: submission.reply(), ...state(draft) } satisfies CreateActionData, { status: 400 });
+  if (submission.status !== "success") {
+    return Response.json({ result: submission.reply(), ...state(draft) } satisfies CreateActionData, { status: 400, headers: { "set-cookie": await commit(draft) } });
+  }
 
   const value: SourceFormValue = submission.value;
   const mode = modes && isAuthMode(modes, value[modes.field]) ? value[modes.field]! : null;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/server-runtime";
 import type { SetupInstructions, SourceIntegrationName } from "@contract/sources";
 import { SOURCE_SETUPS, type SetupLists } from "~/integrations/sources";
 import { sourceServer, VERIFIED_FIELDS } from "~/integrations/sources.server";
@@ -15,8 +16,9 @@ import { commitDraft } from "~/services/form.server";
  * the signed-in owner. It is bound to the user, so another account in the same browser starts afresh.
  *
  * It belongs to one attempt: it is kept while the server itself sends the browser back to the form (after a button,
- * a choice or the provider's sign-in, `resume`) or the form's own GET names it (`attempt`). Opening the page in any
- * other way (the list's Add button, a typed address, a reload) starts a new attempt, clean.
+ * a choice or the provider's sign-in, `resume`), the form's own GET names it (`attempt`) or the page is drawn with
+ * its action's answer. Opening the page in any other way (the list's Add button, a typed address, a reload) starts a
+ * new attempt, clean.
  */
 export interface SourceDraft {
   userId: string;
@@ -76,10 +78,21 @@ function draftStorage() {
   return storage;
 }
 
-/** This user's draft (`stored`: one was in the cookie), and how to save or drop it. */
-export async function readDraft(request: Request, user: UserInfo) {
+declare module "@remix-run/server-runtime" {
+  interface AppLoadContext {
+    /**
+     * The draft this request's action saved. Without JavaScript the page that shows an action's answer is drawn in
+     * the same request, whose cookie is still the one from before the action: its loader continues from this one.
+     */
+    sourceDraft?: SourceDraft;
+  }
+}
+
+/** This user's draft (`stored`: one was in the cookie, or this request's action saved one), and how to save or drop it. */
+export async function readDraft(request: Request, user: UserInfo, context: AppLoadContext) {
   const session = await draftStorage().getSession(request.headers.get("cookie"));
-  const stored = session.get("draft");
+  const saved = context.sourceDraft;
+  const stored = saved ? { ...saved, resume: true } : session.get("draft");
   const mine = !!stored && stored.userId === user.id;
   const draft = mine ? { ...emptyDraft(user.id), ...stored } : emptyDraft(user.id);
   return {
@@ -87,9 +100,14 @@ export async function readDraft(request: Request, user: UserInfo) {
     stored: mine,
     commit: async (next: SourceDraft) => {
       session.set("draft", next);
-      return commitDraft(() => draftStorage().commitSession(session));
+      const cookie = await commitDraft(() => draftStorage().commitSession(session));
+      context.sourceDraft = next;
+      return cookie;
     },
-    destroy: () => draftStorage().destroySession(session),
+    destroy: () => {
+      context.sourceDraft = undefined;
+      return draftStorage().destroySession(session);
+    },
   };
 }
 

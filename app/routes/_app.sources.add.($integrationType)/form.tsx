@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { integrationLabel } from "@contract/sources";
 import { needsVerification as verificationNeeded } from "@contract/integrations/sources";
@@ -42,8 +42,10 @@ export function SourceCreateForm() {
   const type = data.type;
   const authMode = data.authMode;
   const mode = authMode?.mode ?? null;
-  // A new load (a redirect after a button, a choice) starts the form's errors afresh; a 400 answer keeps the load.
-  const [form] = useForm({ id: data.formId, lastResult: actionData?.result ?? null, shouldValidate: "onSubmit" });
+  // A new load (the redirect after a button, a choice) clears the last submit's errors: conform keeps them until told.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new object for each load is the point
+  const cleared = useMemo<SubmissionResult<string[]>>(() => ({ error: {} }), [data]);
+  const [form] = useForm({ id: "source-create", lastResult: actionData?.result ?? cleared, shouldValidate: "onSubmit" });
   const typed = (actionData?.result.initialValue ?? null) as Record<string, unknown> | null;
   const typedText = (key: string, fallback: string) => (typeof typed?.[key] === "string" ? (typed[key] as string) : fallback);
   const authStatus = actionData ? actionData.authStatus : data.authStatus;
