@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { CONNECTOR_MESSAGES as M } from "../../contract/connectors";
 import { insertConnector, insertDestination, insertSource, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 /**
  * Issue 26, the connector forms: every error in the banner and at its field (marked invalid, its message under it
@@ -59,6 +59,7 @@ test("create: each error at its field and in the banner, the typed values kept",
   await expectFieldValid(page.getByLabel("Description"));
   await expectFieldValid(page.getByLabel("Lookback days"));
   await expect(page.getByLabel("Description")).toHaveValue("Kept after every refusal");
+  await expectAccessible(page);
 
   // A source with platforms: the platform is required, at its own field.
   await source(page).selectOption(first);
@@ -85,6 +86,7 @@ test("create: each error at its field and in the banner, the typed values kept",
   await expect(destinations.getByText(M.destinationsRequired)).toBeVisible();
   await expect(page.getByLabel(/Team warehouse/)).toHaveAttribute("aria-invalid", "true");
   await expectFieldValid(platform(page));
+  await expectAccessible(page);
   await expect(page.getByLabel("Connector name")).toHaveValue("Nightly calls");
   await expect(page.getByLabel("Description")).toHaveValue("Kept after every refusal");
 
@@ -134,6 +136,7 @@ test("edit: each error at its field and in the banner, the typed values kept", a
   await expectFieldValid(page.getByLabel("Source"));
   await expectFieldValid(page.getByLabel("Destination"));
   await expect(page.getByLabel("Frequency")).toHaveValue("weekly");
+  await expectAccessible(page);
 
   await page.getByLabel("Destination").selectOption("");
   await page.getByLabel("Connector name").fill("Edited");
