@@ -60,19 +60,19 @@ for (const width of [1280, 390]) {
     await check(page, "list", jsEnabled);
     await page.goto("/transforms/add");
     await page
-      .getByRole("button", { name: "Continue" })
+      .getByRole("button", { name: "Continue", exact: true })
       .click({ force: true })
       .catch(() => {});
     if (!jsEnabled) await expect(page.getByRole("alert")).toBeVisible();
     await check(page, "add", jsEnabled);
     await page.getByLabel("Transform name").fill("Weekly topics");
-    await page.getByLabel("Connector").selectOption({ label: "Demo to disk" });
+    await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Demo to disk" });
     await page.getByLabel("Use Templates").check();
-    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
     await expect(page).toHaveURL(/templates\/select/);
     if (jsEnabled) await expect(page.getByTestId("flowchart-viewport").locator("svg")).toBeVisible();
     await check(page, "select", jsEnabled);
-    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
     await expect(page.getByText("Step 1 of 4")).toBeVisible();
     await check(page, "permissions-1", jsEnabled);
     for (const n of [2, 3, 4]) {

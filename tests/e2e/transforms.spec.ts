@@ -51,9 +51,9 @@ async function syncedConnector(page: Page, email: string, name: string): Promise
 async function fillFirstScreen(page: Page, values: { name: string; connector: string; workflow?: "Use Templates" | "Build Custom" }) {
   await page.goto("/transforms/add");
   await page.getByLabel("Transform name").fill(values.name);
-  await page.getByLabel("Connector").selectOption({ label: values.connector });
+  await page.getByLabel("Connector", { exact: true }).selectOption({ label: values.connector });
   await page.getByLabel(values.workflow ?? "Use Templates").check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
 }
 
 test("create a transform through the template flow, preview, create, first run and its results", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
@@ -70,18 +70,18 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(page.getByRole("heading", { name: "Create Transform" })).toBeVisible();
   await expect(page.getByLabel("Frequency")).toHaveValue("daily");
   await expect(page.getByLabel("File type")).toHaveValue(".vtt");
-  if (jsEnabled) await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
+  if (jsEnabled) await expect(page.getByRole("button", { name: "Continue", exact: true })).toBeDisabled();
   await page.getByLabel("Transform name").fill("  Weekly topics  ");
   await page.getByLabel("Description").fill("What our calls are about");
-  await page.getByLabel("Connector").selectOption({ label: "Sales calls" });
+  await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Sales calls" });
   await page.getByLabel("Frequency").selectOption({ label: "Hourly" });
   await page.getByLabel("Use Templates").check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
 
   // 2. Template: the default one is chosen; the cascade goes through the address.
   await expect(page).toHaveURL(/\/transforms\/templates\/select/);
   await expect(page.getByRole("heading", { name: "Choose a Template" })).toBeVisible();
-  await expect(page.getByLabel("Category")).toHaveValue("conversation_intelligence");
+  await expect(page.getByLabel("Category", { exact: true })).toHaveValue("conversation_intelligence");
   await expect(page.getByLabel("Template", { exact: true })).toHaveValue("topic_modeling");
   await expect(page.getByRole("list", { name: "Requirements" }).getByRole("listitem")).toHaveCount(3);
   await expect(page.getByRole("list", { name: "Template steps" })).toContainText("Tokenize and stem");
@@ -97,17 +97,17 @@ test("create a transform through the template flow, preview, create, first run a
     await expect(diagram).toContainText("from Synced transcripts");
     await expect(diagram).not.toContainText("flowchart LR");
   }
-  await page.getByLabel("Category").selectOption({ label: "Coaching" });
-  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByLabel("Category", { exact: true }).selectOption({ label: "Coaching" });
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this category" }).click();
   await expect(page).toHaveURL(/category=coaching/);
   await expect(page.getByLabel("Template", { exact: true })).toHaveValue("speaker_metrics");
-  await page.getByLabel("Category").selectOption({ label: "Conversation intelligence" });
-  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
+  await page.getByLabel("Category", { exact: true }).selectOption({ label: "Conversation intelligence" });
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this category" }).click();
   await expect(page).toHaveURL(/category=conversation_intelligence/);
   await page.getByLabel("Template", { exact: true }).selectOption("topic_modeling");
-  if (!jsEnabled) await page.getByRole("button", { name: "Show" }).click();
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this template" }).click();
   await expect(page.getByRole("heading", { name: "Topic modeling" })).toBeVisible();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
 
   // 3. Permissions, one step at a time; progress survives a reload.
   await expect(page).toHaveURL(/\/transforms\/templates\/permissions$/);
@@ -203,11 +203,11 @@ test("every transform validation message, once", async ({ page, user, jsEnabled,
     await insertTransform(client, ownerId, { name: "Churn Signals", type: "topic_modeling", connectorId });
   });
   await page.goto("/transforms/add");
-  const cont = page.getByRole("button", { name: "Continue" });
+  const cont = page.getByRole("button", { name: "Continue", exact: true });
   if (jsEnabled) {
     // §5: Continue is disabled without a connector, a workflow or a file type.
     await expect(cont).toBeDisabled();
-    await page.getByLabel("Connector").selectOption({ label: "Support calls" });
+    await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Support calls" });
     await expect(cont).toBeDisabled();
     await page.getByLabel("Use Templates").check();
     await expect(cont).toBeEnabled();
@@ -234,12 +234,12 @@ test("every transform validation message, once", async ({ page, user, jsEnabled,
 
   await fillFirstScreen(page, { name: "  churn signals ", connector: "Support calls" });
   await expect(banner(page)).toHaveText(M.nameTaken);
-  await expect(page.getByLabel("Connector")).toHaveValue(/[0-9a-f-]{36}/);
+  await expect(page.getByLabel("Connector", { exact: true })).toHaveValue(/[0-9a-f-]{36}/);
 
   // A draft without the permissions setup cannot be created.
   await fillFirstScreen(page, { name: "Half done", connector: "Support calls" });
   await expect(page).toHaveURL(/\/transforms\/templates\/select/);
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/\/transforms\/templates\/permissions$/);
   await page.goto("/transforms/templates/config/topic_modeling");
   await page.getByRole("button", { name: "Create Transform" }).click();
@@ -374,7 +374,7 @@ test("the permissions wizard for a BigQuery destination: read-only destination, 
     await client.query("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [connector.rows[0]!.id, destination.rows[0]!.id]);
   });
   await fillFirstScreen(page, { name: "BQ topics", connector: "To BigQuery" });
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page.getByText("Step 1 of 4")).toBeVisible();
   const destination = page.getByTestId("wizard-destination");
   await expect(destination.getByLabel("GCP Project ID")).toHaveValue("acme-analytics");
