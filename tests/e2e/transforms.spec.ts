@@ -374,6 +374,7 @@ test("the permissions wizard for a BigQuery destination: read-only destination, 
     await client.query("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [connector.rows[0]!.id, destination.rows[0]!.id]);
   });
   await fillFirstScreen(page, { name: "BQ topics", connector: "To BigQuery" });
+  await expect(page).toHaveURL(/\/transforms\/templates\/select/);
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page.getByText("Step 1 of 4")).toBeVisible();
   const destination = page.getByTestId("wizard-destination");
