@@ -128,7 +128,7 @@ const choiceSchema = z.object({ integration_type: z.string(), attempt: z.string(
  * The form's own GET: continue its attempt (the same type applied again keeps the setup chosen so far) and
  * put the chosen type in the path, the typed text and authentication type in the query.
  */
-async function applyChoice(url: URL, draft: SourceDraft, stored: boolean, user: UserInfo): Promise<{ next: SourceDraft; to: string }> {
+function applyChoice(url: URL, draft: SourceDraft, stored: boolean, user: UserInfo): { next: SourceDraft; to: string } {
   const submission = parseWithZod(url.searchParams, { schema: choiceSchema, disableAutoCoercion: true });
   if (submission.status !== "success") return { next: { ...emptyDraft(user.id), resume: true }, to: "/sources/add" };
   const sent = submission.value as Record<string, unknown>;
@@ -145,7 +145,7 @@ export async function loadCreatePage(request: Request, context: AppLoadContext, 
   const url = new URL(request.url);
   const { draft, stored, commit, destroy } = await readDraft(request, user, context);
   if (url.searchParams.has("integration_type")) {
-    const { next, to } = await applyChoice(url, draft, stored, user);
+    const { next, to } = applyChoice(url, draft, stored, user);
     throw redirect(to, { headers: { "set-cookie": await commit(next) } });
   }
   if (typeParam !== undefined && !isSourceIntegration(typeParam)) throw new Response("There is no such source type.", { status: 404 });
@@ -232,7 +232,8 @@ export function createProblems(
   }
   if (needsVerification(type, mode) && !verified) add(null, SOURCE_MESSAGES.mustVerify);
   const parsed = METADATA_SCHEMAS[type].safeParse(metadata ?? {});
-  const fields = new Set([...SETUP_FIELDS[type], ...(sourceServer(type).authModes ? [sourceServer(type).authModes!.field] : [])]);
+  const modeField = sourceServer(type).authModes?.field;
+  const fields = new Set([...SETUP_FIELDS[type], ...(modeField ? [modeField] : [])]);
   if (!parsed.success) for (const issue of parsed.error.issues) add(fields.has(String(issue.path[0])) ? String(issue.path[0]) : null, issue.message);
   return { formErrors, fieldErrors };
 }
