@@ -109,11 +109,11 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, a connec
   );
   await page.goto("/connectors/add");
   await page.getByLabel("Connector name").fill("Demo to Postgres");
-  const source = page.getByLabel("Source").locator("option").filter({ hasText: /Demo meetings/ }).first();
-  await page.getByLabel("Source").selectOption((await source.getAttribute("value"))!);
-  if (!jsEnabled) await page.getByRole("button", { name: "Apply" }).click();
-  await page.getByLabel("Platform").selectOption({ label: "ZOOM" });
-  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
+  const source = page.getByLabel("Source", { exact: true }).locator("option").filter({ hasText: /Demo meetings/ }).first();
+  await page.getByLabel("Source", { exact: true }).selectOption((await source.getAttribute("value"))!);
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this source" }).click();
+  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "ZOOM" });
+  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this platform" }).click();
   await page.getByLabel(/Analytics Postgres/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });
   await page.getByRole("button", { name: "Create Connector" }).click();

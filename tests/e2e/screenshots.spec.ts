@@ -87,9 +87,9 @@ test("screenshots of a connector: create, details with its run history, the list
   await page.goto("/connectors/add");
   await page.getByLabel("Connector name").fill("Sales calls to the laptop");
   await page.getByLabel("Description").fill("Every call of the week, every day");
-  const source = page.getByLabel("Source").locator("option").filter({ hasText: /Sales calls/ });
-  await page.getByLabel("Source").selectOption((await source.getAttribute("value"))!);
-  await page.getByLabel("Platform").selectOption({ label: "ZOOM" });
+  const source = page.getByLabel("Source", { exact: true }).locator("option").filter({ hasText: /Sales calls/ });
+  await page.getByLabel("Source", { exact: true }).selectOption((await source.getAttribute("value"))!);
+  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "ZOOM" });
   await page.getByLabel(/Laptop folder/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });
   await page.getByLabel("Lookback days").selectOption({ label: "7 days" });

@@ -144,7 +144,7 @@ export function DestinationForm(props: DestinationFormProps) {
 
   return (
     <Form method="post" action={props.action} ref={formRef} {...formProps} onSubmit={onSubmit} onChange={onChange} className="space-y-6" noValidate>
-      <FormBanner errors={bannerErrors} />
+      <FormBanner errors={bannerErrors} focusKey={props.lastResult} />
       <section className="card space-y-5 p-6">
         <Field name="name" label="Name" defaultValue={props.defaults.name} readOnly={locked} invalid={!!fields.name.errors} placeholder="e.g. Analytics warehouse" />
         <Field name="description" label="Description" invalid={!!fields.description.errors}>

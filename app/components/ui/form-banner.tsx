@@ -6,17 +6,21 @@ import { useEffect, useRef } from "react";
  * sticky top bar when it appears. Without JS the page reloads at the top,
  * where the banner is.
  */
-export function FormBanner({ errors }: { errors: string[] | null | undefined }) {
+export function FormBanner({ errors, focusKey }: { errors: string[] | null | undefined; focusKey?: unknown }) {
   const ref = useRef<HTMLDivElement>(null);
   const text = errors?.filter(Boolean).join("\n") ?? "";
+  const shown = !!text;
+  // Focus when the banner appears, or when a new answer to a submit (`focusKey`, e.g. conform's lastResult)
+  // arrives; not each time its list changes: a form that re-checks its fields as the user types changes the list
+  // under their fingers, and the focus must stay in the field being fixed.
   useEffect(() => {
     const banner = ref.current;
-    if (!text || !banner) return;
+    if (!shown || !banner) return;
     // Focus without the browser's own jump, then scroll it to the top of the view: the page's scroll-padding keeps
     // it below the sticky top bar (app.css).
     banner.focus({ preventScroll: true });
     banner.scrollIntoView({ block: "start", behavior: "smooth" });
-  }, [text]);
+  }, [shown, focusKey]);
   if (!text) return null;
   const list = errors!.filter(Boolean);
   return (
