@@ -90,7 +90,11 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   const recordCounts: Record<string, number> = {};
   try {
     recordCount = await warehouse.countMeetings(connector.source_id, platformsFor(body.file_types));
-    if (recordCount === 0) for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = await warehouse.countMeetings(connector.source_id, platformsFor([type]));
+    if (recordCount === 0) {
+      // One count over every file type first: a connector with nothing synced needs no other.
+      const total = await warehouse.countMeetings(connector.source_id, platformsFor([...TRANSFORM_FILE_TYPES]));
+      for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = total === 0 ? 0 : await warehouse.countMeetings(connector.source_id, platformsFor([type]));
+    }
   } catch (error) {
     throw new ApiError(502, `${M.previewFailed}: reading "${destination.name}" failed: ${(error as Error).message}`);
   } finally {
