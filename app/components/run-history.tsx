@@ -49,7 +49,8 @@ export interface RunOutcome {
 
 /**
  * A connector's or a transform's runs, newest first: status, start, duration, records, its own column and the error.
- * `emptyHint` names the button that runs the first one; `scrollRegion` makes the scrolling table a focusable region;
+ * `emptyHint` names the button that runs the first one. The table scrolls sideways on a phone, so its box is a named,
+ * focusable region (keyboard users can scroll it).
  * `outcome` names a run's outcome where its status would mislead (shown instead of the status, its note in the last
  * column).
  */
@@ -59,12 +60,11 @@ export function RunHistory<R extends RunRow>(props: {
   caption: string;
   emptyHint: string;
   column: RunColumn<R>;
-  scrollRegion?: boolean;
   outcome?(run: R): RunOutcome | null;
 }) {
   const { runs, error, column } = props;
   const timeZone = useTimeZone();
-  const region = props.scrollRegion ? ({ tabIndex: 0, role: "region", "aria-label": "Run history" } as const) : {};
+  const region = { tabIndex: 0, role: "region", "aria-label": "Run history" } as const;
   return (
     <section aria-labelledby="runs" className="mt-8">
       <h2 id="runs" className="mb-3 text-lg font-semibold text-slate-900">

@@ -169,7 +169,7 @@ export default function TransformDetails() {
         <>
           <Details transform={record} />
           {runs[0] && foundNoInput(runs[0]) ? <NoInputNotice transform={record} /> : null}
-          <RunHistory runs={runs} error={runsError} caption="Transform runs, newest first" emptyHint="Run now" column={TRIGGER} outcome={outcome} scrollRegion />
+          <RunHistory runs={runs} error={runsError} caption="Transform runs, newest first" emptyHint="Run now" column={TRIGGER} outcome={outcome} />
           <TransformResults results={results} />
         </>
       )}
