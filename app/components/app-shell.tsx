@@ -56,6 +56,9 @@ function ProfileMenu({ user }: { user: UserInfo }) {
           <p className="truncate text-sm text-slate-600">{user.email}</p>
         </div>
         <hr className="my-1 border-slate-100" />
+        <Link to="/settings/alerts" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          Alert settings
+        </Link>
         <Form method="post" action="/logout" reloadDocument>
           <button type="submit" className="w-full rounded-lg px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100">
             Log out
