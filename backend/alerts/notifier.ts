@@ -46,7 +46,7 @@ function detailsUrl(appUrl: string, kind: Kind, key: string): string {
 export function composeAlert(input: { kind: Kind; outcome: RunOutcome; subject: RunSubject; failures: number; warnAfter: number; paused: boolean; url: string }): AlertMessage | null {
   const { kind, outcome, subject, failures, warnAfter, paused, url } = input;
   const what = kind === "sync" ? `connector "${subject.name}"` : `transform "${subject.name}"`;
-  const run = kind === "sync" ? "sync" : "transform run";
+  const run = kind === "sync" ? "sync" : "run";
   let event: AlertEvent;
   let title: string;
   const lines: string[] = [];

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { LookupFunction } from "node:net";
 import pRetry, { AbortError } from "p-retry";
 import { Agent, request } from "undici";
-import { addressAllowed, privateHostsAllowed, resolvePublicHost, type CheckedHost, type Settings } from "../lib/public-address.js";
+import { addressAllowed, privateHostsAllowed, resolvePublicHost, type CheckedHost, type Lookup, type Settings } from "../lib/public-address.js";
 import { describeMs, withDeadline } from "../lib/outbound.js";
 import { ALERT_MESSAGES as M, DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from "../../contract/alerts.js";
 
@@ -35,7 +35,8 @@ const DNS_TIMEOUT_MS = 10_000;
  * Checks a webhook URL under the rule above and answers the address to connect to; throws WebhookRefused with a
  * sentence for the user.
  */
-export async function checkWebhookUrl(raw: string, env: Settings = process.env): Promise<{ url: URL; checked: CheckedHost }> {
+export async function checkWebhookUrl(raw: string, options: { env?: Settings; lookup?: Lookup } = {}): Promise<{ url: URL; checked: CheckedHost }> {
+  const env = options.env ?? process.env;
   let url: URL;
   try {
     url = new URL(raw);
@@ -46,7 +47,7 @@ export async function checkWebhookUrl(raw: string, env: Settings = process.env):
   if (url.protocol !== "https:" && !(url.protocol === "http:" && privateAllowed)) throw new WebhookRefused(M.webhookScheme);
   let checked: CheckedHost;
   try {
-    checked = await withDeadline(resolvePublicHost(url.hostname, { env }), DNS_TIMEOUT_MS, `The webhook's host ${url.hostname}`);
+    checked = await withDeadline(resolvePublicHost(url.hostname, { env, lookup: options.lookup }), DNS_TIMEOUT_MS, `The webhook's host ${url.hostname}`);
   } catch (error) {
     throw new WebhookRefused(M.webhookRefused((error as Error).message));
   }

@@ -261,6 +261,47 @@ describe("alerts from the runs engine", () => {
     expect((await receiver.waitFor((h) => h.json.data.run.id === fifth.id)).json.type).toBe("sync.failed");
   });
 
+  it("a failing transform run and its recovery, with a link to the transform", async () => {
+    await save(alice, { email: "", webhook_url: receiver.url, warn_after: 3, pause_after: 10 });
+    const c = await connector(alice, "Feeds a transform");
+    const created = await call(alice, "POST", "/transforms/create", {
+      template_id: "topic_modeling",
+      name: "Topics that fail",
+      description: "",
+      connector_id: c.id,
+      permissions_setup: true,
+      frequency: "daily",
+      file_types: [".vtt"],
+      status: "PENDING",
+    });
+    const id = created.body.transform_id as string;
+    const waitForRun = async (runId: string) => {
+      for (let i = 0; i < 300; i++) {
+        const runs = (await call(alice, "GET", `/transforms/${id}/runs`)).body.runs as { id: string; status: string; error: string | null }[];
+        const run = runs.find((r) => r.id === runId);
+        if (run && (run.status === "succeeded" || run.status === "failed")) return run;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("the transform run did not finish");
+    };
+    expect((await waitForRun(created.body.run_id)).status).toBe("succeeded");
+    // The hosted model is not configured on this server: the run fails for good.
+    await db.query(`UPDATE transforms SET inputs = inputs || '{"provider": "hosted_llm"}'::jsonb WHERE id = $1`, [id]);
+    const failed = await waitForRun((await call(alice, "POST", `/transforms/${id}/run`)).body.run.id);
+    expect(failed.status).toBe("failed");
+    const hook = await receiver.waitFor((h) => h.json.data.run.id === failed.id);
+    expect(hook.json).toMatchObject({
+      type: "transform.failed",
+      subject: 'Failed: the run of the transform "Topics that fail"',
+      data: { transform: { id, name: "Topics that fail" }, run: { error: failed.error }, failures_in_a_row: 1, url: `${APP_URL}/transforms/details/${id}` },
+    });
+    expect(hook.json.data).not.toHaveProperty("paused");
+    await db.query(`UPDATE transforms SET inputs = inputs - 'provider' WHERE id = $1`, [id]);
+    const fixed = await waitForRun((await call(alice, "POST", `/transforms/${id}/run`)).body.run.id);
+    expect(fixed.status).toBe("succeeded");
+    expect((await receiver.waitFor((h) => h.json.data.run.id === fixed.id)).json.type).toBe("transform.recovered");
+  });
+
   it("re-checks the webhook's address at send time: a loopback URL saved while allowed is not called once it is not", async () => {
     const hook = `https://127.0.0.1:${receiver.port}/hooks/tributary`;
     expect((await save(bob, { email: "", webhook_url: hook })).status).toBe(200);
