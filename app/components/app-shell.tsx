@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import type { UserInfo } from "@contract/auth";
 import { Logo } from "./logo";
 
@@ -29,6 +29,11 @@ function NavIcon({ d }: { d: string }) {
 /** A <details> menu: works without JS; with JS it also closes on Escape and outside clicks. */
 function ProfileMenu({ user }: { user: UserInfo }) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const { key } = useLocation();
+  // A link of the menu (Alert settings) navigates without a page load: the menu closes behind it.
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [key]);
   useEffect(() => {
     const close = (event: Event) => {
       const menu = ref.current;

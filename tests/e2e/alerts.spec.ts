@@ -22,6 +22,7 @@ test("alert settings: errors at their field, a save, and the signing secret", as
   await page.getByRole("link", { name: "Alert settings" }).click();
   await expect(page).toHaveURL(/\/settings\/alerts$/);
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Log out" })).toBeHidden();
   await expect(page.getByText("E-mail alerts are unavailable on this server.")).toBeVisible();
   await expect(email(page)).toHaveValue("");
   await expect(warnAfter(page)).toHaveValue("3");
