@@ -23,6 +23,10 @@ const schema = z.object({
   DATA_DIR: z.string().default(".data"),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   LOG_LEVEL: z.string().default("info"),
+  /** Where alert e-mails are sent through (smtp://user:pass@host:587 or smtps://…); unset: e-mail alerts are unavailable. */
+  SMTP_URL: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().url("SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587").optional()),
+  /** The From of alert e-mails (default: Tributary <alerts@APP_URL's host>). */
+  SMTP_FROM: z.string().optional(),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -14,6 +14,7 @@ import { heartbeatSettings } from "./runs/heartbeat.js";
 import { registerRunQueue } from "./runs/queues.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
+import { createAlerts } from "./alerts/notifier.js";
 import { DESTINATION_PLUGINS } from "./integrations/destinations/registry.js";
 
 export type Role = "api" | "worker" | "all";
@@ -29,6 +30,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   const config: Config = loadConfig(options.env);
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   for (const warning of productionChecks(config).warnings) log.warn(warning);
+  if (!config.SMTP_URL) log.info("SMTP_URL is not set: e-mail alerts are unavailable (webhook alerts still work)");
   // What a user reads of a destination type that is not set up is a plain sentence; what to set is for the operator.
   for (const plugin of DESTINATION_PLUGINS) {
     const unavailable = plugin.unavailable?.();
@@ -39,12 +41,15 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   const stops: (() => Promise<void>)[] = [() => database.close()];
 
   const secrets = new SecretBox(config.TRIBUTARY_SECRET_KEY);
+  // Run outcomes become alerts in the background; on stop, the ones being sent get a few seconds to finish.
+  const alerts = createAlerts({ db: database.db, secrets, log, config });
+  stops.unshift(() => alerts.drain(5_000));
   let boss: PgBoss | undefined;
   let idp: LocalIdp | undefined;
   let server: ServerType | undefined;
   let port = 0;
   try {
-    const jobs = backendJobs({ db: database.db, secrets, config }, () => boss!);
+    const jobs = backendJobs({ db: database.db, secrets, config }, () => boss!, alerts.onOutcome);
     boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api" });
     const unregister = registerRunQueue(config.DATABASE_URL, boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import type { UserInfo } from "@contract/auth";
 import { Logo } from "./logo";
 
@@ -29,6 +29,11 @@ function NavIcon({ d }: { d: string }) {
 /** A <details> menu: works without JS; with JS it also closes on Escape and outside clicks. */
 function ProfileMenu({ user }: { user: UserInfo }) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const { key } = useLocation();
+  // A link of the menu (Alert settings) navigates without a page load: the menu closes behind it.
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [key]);
   useEffect(() => {
     const close = (event: Event) => {
       const menu = ref.current;
@@ -56,6 +61,9 @@ function ProfileMenu({ user }: { user: UserInfo }) {
           <p className="truncate text-sm text-slate-600">{user.email}</p>
         </div>
         <hr className="my-1 border-slate-100" />
+        <Link to="/settings/alerts" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          Alert settings
+        </Link>
         <Form method="post" action="/logout" reloadDocument>
           <button type="submit" className="w-full rounded-lg px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100">
             Log out

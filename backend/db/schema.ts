@@ -177,3 +177,37 @@ export const transformRuns = pgTable("transform_runs", {
   /** Result tables written: [{ table, rows }]. */
   outputs: jsonb("outputs").$type<{ table: string; rows: number }[]>().notNull().default([]),
 }, (t) => runIndexes("transform_runs", "transform", t.transformId, t));
+
+/** A user's alert settings (issue 27 item 6): where failure and recovery notices go, and after how many failures. */
+export const alertSettings = pgTable("alert_settings", {
+  ownerId: uuid("owner_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  email: text("email").notNull().default(""),
+  webhookUrl: text("webhook_url").notNull().default(""),
+  /** Sealed (backend/lib/crypto.ts) signing secret of the webhook: made by the server, shown to its owner only. */
+  signingSecret: text("signing_secret").notNull(),
+  warnAfter: integer("warn_after").notNull().default(3),
+  pauseAfter: integer("pause_after").notNull().default(10),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** One alert sent (or tried) to one channel: what, where, and how it went. */
+export const alertDeliveries = pgTable("alert_deliveries", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** sync.failed, sync.warning, sync.recovered, connector.paused, transform.* (contract/alerts.ts) */
+  event: text("event").notNull(),
+  /** email | webhook */
+  channel: text("channel").notNull(),
+  /** The address or URL it went to. */
+  target: text("target").notNull(),
+  subject: text("subject").notNull(),
+  /** The run it is about (a sync run or a transform run). */
+  runId: uuid("run_id"),
+  /** pending | delivered | failed */
+  status: text("status").notNull().default("pending"),
+  attempts: integer("attempts").notNull().default(0),
+  lastError: text("last_error"),
+  createdAt: createdAt(),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+}, (t) => [index("alert_deliveries_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);

@@ -10,6 +10,7 @@ import { destinationIntegrationsRoutes } from "./destination-integrations.js";
 import { connectorsRoutes } from "./connectors.js";
 import { transformsRoutes } from "./transforms.js";
 import { templatesRoutes } from "./templates.js";
+import { alertsRoutes } from "./alerts.js";
 
 const KB = 1024;
 /** Every body the API takes is a small JSON form; this covers the largest of them many times over. */
@@ -127,6 +128,7 @@ export function createApi(services: Services) {
   app.route("/", connectorsRoutes);
   app.route("/", transformsRoutes);
   app.route("/", templatesRoutes);
+  app.route("/", alertsRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json({ message: error.message }, error.status);

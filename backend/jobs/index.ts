@@ -7,14 +7,18 @@ import { runTransformJob } from "./run-transform.job.js";
 import { transformSchedulerJob } from "./transform-scheduler.job.js";
 import type { WarehouseServices } from "../transforms/warehouse.js";
 import type { SyncServices } from "../sync/index.js";
+import type { OutcomeListener } from "../runs/engine.js";
 
-/** Every job of the backend. `boss`: the queue the schedulers send through, once started. */
-export function backendJobs(services: SyncServices & WarehouseServices, boss: () => PgBoss): Job[] {
+/**
+ * Every job of the backend. `boss`: the queue the schedulers send through, once started. `onOutcome`: told each
+ * run's final outcome once it is stored (the alerts, backend/alerts/).
+ */
+export function backendJobs(services: SyncServices & WarehouseServices, boss: () => PgBoss, onOutcome?: OutcomeListener): Job[] {
   return [
     cleanupSessionsJob(services.db),
-    syncConnectorJob(services),
-    syncSchedulerJob(services.db, boss),
-    runTransformJob(services),
-    transformSchedulerJob(services.db, boss),
+    syncConnectorJob(services, onOutcome),
+    syncSchedulerJob(services.db, boss, onOutcome),
+    runTransformJob(services, onOutcome),
+    transformSchedulerJob(services.db, boss, onOutcome),
   ];
 }

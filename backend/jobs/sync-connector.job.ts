@@ -1,8 +1,10 @@
+import type { OutcomeListener } from "../runs/engine.js";
 import { runJob } from "../runs/jobs.js";
 import { syncConnector, SYNC_RUNS, type SyncServices } from "../sync/index.js";
 
 /** A sync run's job: one attempt reads the connector's source for the window and writes every destination (backend/sync/). */
-export const syncConnectorJob = (services: SyncServices) =>
+export const syncConnectorJob = (services: SyncServices, onOutcome?: OutcomeListener) =>
   runJob(SYNC_RUNS, services.db, { concurrency: process.env.SYNC_CONCURRENCY, defaultConcurrency: 4, expireInSeconds: process.env.SYNC_JOB_EXPIRE_SECONDS }, (run) =>
     syncConnector(services, run.key, run.startedAt),
+    onOutcome,
   );

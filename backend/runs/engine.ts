@@ -33,6 +33,30 @@ export interface RunKind<Row> {
   scheduled: (db: Database) => Promise<ScheduledKey[]>;
 }
 
+/**
+ * A run's final outcome, told once it is stored (alerts listen: backend/alerts/). A listener must return at once and
+ * never throw: it does its own work in the background, so it can neither fail nor slow the run.
+ */
+export interface RunOutcome {
+  /** The kind's name: "sync" or "transform". */
+  kind: string;
+  /** The connector or transform. */
+  key: string;
+  runId: string;
+  status: "succeeded" | "failed";
+  error: string | null;
+}
+export type OutcomeListener = (outcome: RunOutcome) => void;
+
+function tell(listener: OutcomeListener | undefined, outcome: RunOutcome, log?: RunLog): void {
+  if (!listener) return;
+  try {
+    listener(outcome);
+  } catch (error) {
+    log?.warn({ runId: outcome.runId, err: (error as Error).message }, "run outcome listener failed");
+  }
+}
+
 /** Records a queued run and sends its job; null when the key already has a run queued or running. */
 export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, boss: PgBoss, owner: { key: string; ownerId: string }, trigger: string): Promise<Row | null> {
   const run = await db.transaction(async (tx) => {
@@ -57,7 +81,7 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
 export type RunWork = (run: { id: string; key: string; startedAt: Date }) => Promise<RunValues>;
 
 /** Runs one queued run: a retried job (worker died, transient error) picks the same run up again. */
-export async function performRun(kind: RunKind<unknown>, db: Database, runId: string, work: RunWork, log?: RunLog): Promise<void> {
+export async function performRun(kind: RunKind<unknown>, db: Database, runId: string, work: RunWork, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
   const run = await kind.runs.find(db, runId);
   if (!run || run.status === "succeeded" || run.status === "failed") return;
   const attempts = run.attempts + 1;
@@ -77,6 +101,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     await kind.runs.update(db, run.id, { status: "succeeded", finishedAt, ...result, error: null });
     await kind.onStatus?.(db, run.key, "succeeded", finishedAt);
     log?.info({ runId, ...result }, `${kind.name} run succeeded`);
+    tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "succeeded", error: null }, log);
   } catch (error) {
     const message = (error as Error).message || String(error);
     if (error instanceof PermanentRunError || attempts > kind.retryLimit) {
@@ -84,6 +109,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
       await kind.runs.update(db, run.id, { status: "failed", finishedAt, error: message });
       await kind.onStatus?.(db, run.key, "failed", finishedAt);
       log?.warn({ runId, err: error }, `${kind.name} run failed`);
+      tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: message }, log);
       return;
     }
     await kind.runs.update(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}` });
@@ -95,30 +121,37 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
 }
 
 /** Records a lost run's outcome, and its key's status, only while the run is still open under its old job. */
-function settleLost(kind: RunKind<unknown>, db: Database) {
+function settleLost(kind: RunKind<unknown>, db: Database, onOutcome?: OutcomeListener) {
   return async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
     if (!(await kind.runs.updateOpen(db, run.id, run.jobId, outcome))) return false;
     await kind.onStatus?.(db, run.key, outcome.status, new Date());
+    tellFailed(kind, run, outcome, onOutcome);
     return true;
   };
 }
 
+/** A lost or dead run that recovery failed for good is an outcome like any other. */
+function tellFailed(kind: RunKind<unknown>, run: OpenRun, outcome: LostRunOutcome, onOutcome?: OutcomeListener): void {
+  if (outcome.status === "failed") tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: outcome.error });
+}
+
 /** Queues again, or fails, the runs whose job ended without them (see recoverLostRuns); answers how many. */
-export async function recoverLost(kind: RunKind<unknown>, db: Database, boss: PgBoss): Promise<number> {
+export async function recoverLost(kind: RunKind<unknown>, db: Database, boss: PgBoss, onOutcome?: OutcomeListener): Promise<number> {
   const runs = (await kind.runs.openWithJobs(db)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
-  return recoverLostRuns(boss, kind.queue, kind.retryLimit, runs, settleLost(kind, db));
+  return recoverLostRuns(boss, kind.queue, kind.retryLimit, runs, settleLost(kind, db, onOutcome));
 }
 
 /** Queues again, or fails, the running runs whose heartbeat stopped (see recoverDeadRuns); answers how many. */
-export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, timeoutSeconds = heartbeatSettings().timeoutSeconds): Promise<number> {
+export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, timeoutSeconds = heartbeatSettings().timeoutSeconds, onOutcome?: OutcomeListener): Promise<number> {
   const runs = (await kind.runs.dead(db, timeoutSeconds)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
   if (runs.length === 0) return 0;
   const settleDead = async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
     if (!(await kind.runs.settleDead(db, run.id, run.jobId, timeoutSeconds, { ...outcome, heartbeatAt: null }))) return false;
     await kind.onStatus?.(db, run.key, outcome.status, new Date());
+    tellFailed(kind, run, outcome, onOutcome);
     return true;
   };
-  return recoverDeadRuns(boss, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db));
+  return recoverDeadRuns(boss, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db, onOutcome));
 }
 
 /** Queues a run for each scheduled key whose slot (hourly or daily, spread by its id) has come and has no run yet. */

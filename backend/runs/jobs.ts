@@ -3,7 +3,7 @@ import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import { defineJob, type Job } from "../jobs/job.js";
 import type { Logger } from "../lib/log.js";
-import { enqueueDue, performRun, recoverDead, recoverLost, type RunKind, type RunWork } from "./engine.js";
+import { enqueueDue, performRun, recoverDead, recoverLost, type OutcomeListener, type RunKind, type RunWork } from "./engine.js";
 
 /** A run job's payload: the run it performs (its row holds the rest). */
 export const runPayload = z.object({ runId: z.string().uuid() });
@@ -29,7 +29,7 @@ export interface RunQueueSettings {
  * The job that performs a kind's runs, one `work` per attempt: its queue is stately (one run at a time per key) and
  * retried with pg-boss's backoff.
  */
-export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueSettings, work: RunWork): Job {
+export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueSettings, work: RunWork, onOutcome?: OutcomeListener): Job {
   return defineJob({
     name: kind.queue,
     schema: runPayload,
@@ -39,12 +39,12 @@ export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueS
     expireInSeconds: positive(settings.expireInSeconds, 10_800),
     concurrency: Math.max(1, Math.floor(positive(settings.concurrency, settings.defaultConcurrency))),
     pollingIntervalSeconds: 0.5,
-    handler: ({ runId }, { log }) => performRun(kind, db, runId, work, log),
+    handler: ({ runId }, { log }) => performRun(kind, db, runId, work, log, onOutcome),
   });
 }
 
-async function sweepDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, log: Logger): Promise<void> {
-  const dead = await recoverDead(kind, db, boss);
+async function sweepDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, log: Logger, onOutcome?: OutcomeListener): Promise<void> {
+  const dead = await recoverDead(kind, db, boss, undefined, onOutcome);
   if (dead) log.warn({ dead }, `${kind.name} runs whose worker stopped (no heartbeat): retried or failed`);
 }
 
@@ -53,17 +53,17 @@ async function sweepDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, log
  * comes once a minute at best, so every worker also looks for dead runs every few seconds (`sweep`; safe side by
  * side: a run is settled by one conditional update).
  */
-export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Database, boss: () => PgBoss): Job {
+export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Database, boss: () => PgBoss, onOutcome?: OutcomeListener): Job {
   return defineJob({
     name,
     schema: z.object({}),
     policy: "singleton",
     cron: "* * * * *",
     retryLimit: 0,
-    sweep: (log) => sweepDead(kind, db, boss(), log),
+    sweep: (log) => sweepDead(kind, db, boss(), log, onOutcome),
     async handler(_payload, { log }) {
-      await sweepDead(kind, db, boss(), log);
-      const recovered = await recoverLost(kind, db, boss());
+      await sweepDead(kind, db, boss(), log, onOutcome);
+      const recovered = await recoverLost(kind, db, boss(), onOutcome);
       if (recovered) log.warn({ recovered }, `${kind.name} runs whose job had ended without them: queued again or failed`);
       const queued = await enqueueDue(kind, db, boss());
       if (queued) log.info({ queued }, `scheduled ${kind.name} runs queued`);

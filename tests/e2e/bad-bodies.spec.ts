@@ -67,6 +67,7 @@ function actionPaths(ids: { source: string; destination: string; connector: stri
     "/transforms/templates/select",
     "/transforms/templates/permissions",
     "/transforms/templates/config/topic_modeling",
+    "/settings/alerts",
     "/auth/google",
     "/logout",
   ];

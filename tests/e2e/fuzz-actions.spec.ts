@@ -112,6 +112,11 @@ function routes(ids: Ids): Route[] {
       path: "/transforms/templates/config/topic_modeling",
       fields: { intent: ["preview", "create"], "in.num_topics": ["2", "6", "21"], "in.top_words": ["8"], "in.provider": ["local", "hosted"], "in.extra_stopwords": ["acme"], "in.speakers": yes, "in.seed": ["42"] },
     },
+    {
+      path: "/settings/alerts",
+      // Loopback, metadata and empty webhooks only: no generated value can make the server look up a name.
+      fields: { email: ["ops@example.com", ""], webhook_url: ["https://127.0.0.1:9/hooks", "https://169.254.169.254/", ""], warn_after: ["3", "0"], pause_after: ["10", "2"] },
+    },
     { path: "/auth/google", fields: { redirectTo: ["/connectors", "//evil.example", "/%2e//evil.example", `/${"語".repeat(3_000)}`] } },
   ];
 }

@@ -1,0 +1,210 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { ALERT_MESSAGES as M, alertSettingsBodySchema, isWebhookMessage, type AlertSettings } from "@contract/alerts";
+import { CopyButton } from "~/components/ui/copy-button";
+import { DateTime } from "~/components/date-time";
+import { ErrorBlock } from "~/components/ui/error-block";
+import { Field } from "~/components/ui/field";
+import { FormBanner } from "~/components/ui/form-banner";
+import { StatusBadge } from "~/components/ui/status-badge";
+import { TableHead } from "~/components/table-head";
+import { useTimeZone } from "~/root";
+import { loadAlertSettings, saveAlertSettings } from "~/services/alerts.server";
+import { readForm } from "~/services/form.server";
+import { requireUser } from "~/services/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Alerts · Tributary" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const outcome = await loadAlertSettings(request);
+  const saved = new URL(request.url).searchParams.get("saved") === "1";
+  return outcome.ok ? { settings: outcome.data, error: null, saved } : { settings: null as AlertSettings | null, error: M.fetchFailed as string, saved: false };
+}
+
+/** PUT /alerts/settings with the parsed form; every problem at its field and in the banner, the backend's too. */
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
+  const submission = parseWithZod(await readForm(request), { schema: alertSettingsBodySchema });
+  if (submission.status !== "success") return Response.json({ result: submission.reply() }, { status: 400 });
+  const outcome = await saveAlertSettings(request, submission.value);
+  if (!outcome.ok) {
+    const message = outcome.status >= 500 ? M.saveFailed : outcome.message;
+    const reply = isWebhookMessage(message) ? submission.reply({ fieldErrors: { webhook_url: [message] } }) : submission.reply({ formErrors: [message] });
+    return Response.json({ result: reply }, { status: 400 });
+  }
+  return redirect("/settings/alerts?saved=1");
+}
+
+const EVENT_LABELS: Record<string, string> = {
+  "sync.failed": "Sync failed",
+  "sync.warning": "Sync failing repeatedly",
+  "sync.recovered": "Sync recovered",
+  "connector.paused": "Connector paused",
+  "transform.failed": "Transform failed",
+  "transform.warning": "Transform failing repeatedly",
+  "transform.recovered": "Transform recovered",
+};
+
+function Deliveries({ deliveries }: { deliveries: AlertSettings["deliveries"] }) {
+  const timeZone = useTimeZone();
+  return (
+    <section aria-labelledby="deliveries" className="mt-8">
+      <h2 id="deliveries" className="mb-3 text-lg font-semibold text-slate-900">
+        Recent alerts
+      </h2>
+      {deliveries.length === 0 ? (
+        <p className="text-sm text-slate-600">No alerts sent yet.</p>
+      ) : (
+        <div className="card overflow-x-auto" tabIndex={0} role="region" aria-label="Recent alerts">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">Alerts sent, newest first</caption>
+            <TableHead cell="px-4 py-3" labels={["Sent", "Alert", "Channel", "To", "Status", "Attempts", "Last error"]} />
+            <tbody className="divide-y divide-slate-100">
+              {deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    <DateTime value={d.created_at} timeZone={timeZone} />
+                  </td>
+                  <td className="px-4 py-3">{EVENT_LABELS[d.event] ?? d.event}</td>
+                  <td className="px-4 py-3">{d.channel === "email" ? "E-mail" : "Webhook"}</td>
+                  <td className="max-w-xs px-4 py-3 break-all">{d.target}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    <StatusBadge status={d.status === "delivered" ? "succeeded" : d.status} />
+                  </td>
+                  <td className="px-4 py-3">{d.attempts}</td>
+                  <td className="max-w-xs px-4 py-3 break-words text-red-800">{d.last_error ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export default function AlertSettingsPage() {
+  const { settings, error, saved } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ result: SubmissionResult<string[]> }>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "alert-settings",
+    lastResult: actionData?.result ?? null,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: alertSettingsBodySchema }),
+  });
+  if (!settings) {
+    return (
+      <div className="mx-auto max-w-3xl">
+        <h1 className="mb-6 text-2xl font-bold tracking-tight text-slate-900">Alerts</h1>
+        <ErrorBlock message={error ?? M.fetchFailed} />
+      </div>
+    );
+  }
+  const typed = actionData?.result.initialValue ?? null;
+  const value = (name: "email" | "webhook_url" | "warn_after" | "pause_after") => {
+    const t = typed?.[name];
+    return typeof t === "string" ? t : String(settings[name]);
+  };
+  const errorOf = (name: keyof typeof fields) => fields[name].errors?.[0];
+  const busy = navigation.state === "submitting";
+  const banner = [...(form.errors ?? []), ...(["email", "webhook_url", "warn_after", "pause_after"] as const).flatMap((n) => fields[n].errors ?? [])];
+  return (
+    <div className="mx-auto max-w-3xl">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Alerts</h1>
+      <p className="mt-1 mb-6 text-sm text-slate-600">
+        Tributary tells you when a sync or a transform fails, when it recovers, and when a connector keeps failing or is paused because of it.
+      </p>
+      <FormBanner errors={banner} />
+      {saved && banner.length === 0 ? (
+        <p role="status" className="mb-6 rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800">
+          Alert settings saved.
+        </p>
+      ) : null}
+      {/* Drawn again from the saved values after each save (the email trimmed, say). */}
+      <Form method="post" {...getFormProps(form)} noValidate className="card space-y-5 p-6" key={settings.updated_at ?? "new"}>
+        <Field
+          name="email"
+          label="E-mail address"
+          type="email"
+          idPrefix="alerts"
+          autoComplete="email"
+          defaultValue={value("email")}
+          error={errorOf("email")}
+          hint={settings.email_available ? "Alerts are e-mailed here. Leave it empty for no e-mails." : M.emailUnavailable}
+        />
+        <Field
+          name="webhook_url"
+          label="Webhook URL"
+          type="url"
+          idPrefix="alerts"
+          placeholder="https://example.com/hooks/tributary"
+          defaultValue={value("webhook_url")}
+          error={errorOf("webhook_url")}
+          hint="Alerts are posted here as JSON. It must be an https URL on the public internet. Leave it empty for no webhook."
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field
+            name="warn_after"
+            label="Warn after failures in a row"
+            idPrefix="alerts"
+            inputMode="numeric"
+            defaultValue={value("warn_after")}
+            error={errorOf("warn_after")}
+            hint="A warning is sent when a sync or transform has failed this many times in a row."
+          />
+          <Field
+            name="pause_after"
+            label="Pause a connector after failures in a row"
+            idPrefix="alerts"
+            inputMode="numeric"
+            defaultValue={value("pause_after")}
+            error={errorOf("pause_after")}
+            hint="The connector's schedule is paused after this many failed syncs in a row, and you are told so."
+          />
+        </div>
+        <div className="flex justify-end border-t border-slate-200 pt-5">
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? "Saving..." : "Save"}
+          </button>
+        </div>
+      </Form>
+      <section aria-labelledby="signing" className="card mt-8 space-y-3 p-6">
+        <h2 id="signing" className="text-lg font-semibold text-slate-900">
+          Webhook signature
+        </h2>
+        <p className="text-sm text-slate-700">
+          Every webhook carries a <code className="rounded bg-slate-100 px-1">{settings.signature_header}</code> header of the form{" "}
+          <code className="rounded bg-slate-100 px-1">t=&lt;unix time&gt;,v1=&lt;signature&gt;</code>. The signature is the hex HMAC-SHA256 of the time, a dot and the
+          request body, keyed with your signing secret. Compute it yourself and compare before you trust a request.
+        </p>
+        <dl className="space-y-3 text-sm">
+          <div>
+            <dt className="font-medium text-slate-800">Header</dt>
+            <dd className="mt-1 font-mono text-slate-900">{settings.signature_header}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-800">Signing secret</dt>
+            <dd className="mt-1 flex flex-wrap items-center gap-3">
+              {settings.signing_secret ? (
+                <>
+                  <code className="rounded bg-slate-100 px-2 py-1 font-mono break-all text-slate-900" data-testid="signing-secret">
+                    {settings.signing_secret}
+                  </code>
+                  <CopyButton text={() => settings.signing_secret ?? ""} label="Copy secret" />
+                </>
+              ) : (
+                <span className="text-slate-600">Save your settings once to get a signing secret.</span>
+              )}
+            </dd>
+          </div>
+        </dl>
+      </section>
+      <Deliveries deliveries={settings.deliveries} />
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { ALERT_MESSAGES as M, alertSettingsSchema, type AlertSettings, type AlertSettingsBody } from "@contract/alerts";
+import { callBackend, type Outcome } from "./backend.server";
+
+/** The alert settings calls (issue 27 item 6): the signed-in user's own settings, read and saved. */
+
+export function loadAlertSettings(request: Request): Promise<Outcome<AlertSettings>> {
+  return callBackend(request, "/alerts/settings", { schema: alertSettingsSchema }, M.fetchFailed);
+}
+
+export function saveAlertSettings(request: Request, body: AlertSettingsBody): Promise<Outcome<AlertSettings>> {
+  return callBackend(request, "/alerts/settings", { method: "PUT", json: body, schema: alertSettingsSchema.passthrough() }, M.saveFailed);
+}

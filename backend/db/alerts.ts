@@ -1,0 +1,113 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { Database } from "./client.js";
+import { alertDeliveries, alertSettings, connectors, syncRuns, transformRuns, transforms } from "./schema.js";
+import { isUuid, iso } from "./values.js";
+import type { AlertDelivery } from "../../contract/alerts.js";
+import type { Executor } from "./runs.js";
+
+/** The SQL of alerts (backend/alerts/): a user's settings and the deliveries sent for them, always by owner. */
+
+export type AlertSettingsRow = typeof alertSettings.$inferSelect;
+type DeliveryRow = typeof alertDeliveries.$inferSelect;
+
+/** The owner's settings, or null when they never saved any. */
+export async function findAlertSettings(db: Executor, ownerId: string): Promise<AlertSettingsRow | null> {
+  const [row] = await db.select().from(alertSettings).where(eq(alertSettings.ownerId, ownerId));
+  return row ?? null;
+}
+
+export interface AlertSettingsValues {
+  email: string;
+  webhookUrl: string;
+  warnAfter: number;
+  pauseAfter: number;
+}
+
+/** Saves the owner's settings; `sealedSecret` is stored only when the row is new (the secret stays once made). */
+export async function saveAlertSettings(db: Database, ownerId: string, values: AlertSettingsValues, sealedSecret: string): Promise<AlertSettingsRow> {
+  const [row] = await db
+    .insert(alertSettings)
+    .values({ ownerId, ...values, signingSecret: sealedSecret })
+    .onConflictDoUpdate({ target: alertSettings.ownerId, set: { ...values, updatedAt: new Date() } })
+    .returning();
+  return row!;
+}
+
+/** The owner's newest deliveries, newest first. */
+export async function listDeliveries(db: Executor, ownerId: string, limit = 20): Promise<AlertDelivery[]> {
+  const rows = await db.select().from(alertDeliveries).where(eq(alertDeliveries.ownerId, ownerId)).orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id)).limit(limit);
+  return rows.map(toDelivery);
+}
+
+export function toDelivery(r: DeliveryRow): AlertDelivery {
+  return {
+    id: r.id,
+    event: r.event,
+    channel: r.channel as AlertDelivery["channel"],
+    target: r.target,
+    subject: r.subject,
+    status: r.status as AlertDelivery["status"],
+    attempts: r.attempts,
+    last_error: r.lastError,
+    created_at: iso(r.createdAt)!,
+    finished_at: iso(r.finishedAt),
+  };
+}
+
+export async function insertDelivery(db: Executor, values: { ownerId: string; event: string; channel: string; target: string; subject: string; runId: string }): Promise<string> {
+  const [row] = await db.insert(alertDeliveries).values(values).returning({ id: alertDeliveries.id });
+  return row!.id;
+}
+
+export async function updateDelivery(db: Executor, id: string, values: { status?: string; attempts?: number; lastError?: string | null; finished?: boolean }): Promise<void> {
+  const { finished, ...rest } = values;
+  await db
+    .update(alertDeliveries)
+    .set({ ...rest, ...(finished ? { finishedAt: new Date() } : {}) })
+    .where(eq(alertDeliveries.id, id));
+}
+
+/** What an alert names: the connector or transform a run belongs to, and for a transform, its connector. */
+export interface RunSubject {
+  name: string;
+  ownerId: string;
+  paused: boolean;
+}
+
+export async function connectorSubject(db: Executor, id: string): Promise<RunSubject | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select({ name: connectors.name, ownerId: connectors.ownerId, paused: connectors.paused }).from(connectors).where(eq(connectors.id, id));
+  return row ?? null;
+}
+
+export async function transformSubject(db: Executor, id: string): Promise<RunSubject | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select({ name: transforms.name, ownerId: transforms.ownerId }).from(transforms).where(eq(transforms.id, id));
+  return row ? { ...row, paused: false } : null;
+}
+
+/**
+ * The failed runs in a row of a key that end with (and include) `runId`: every failed run of the key created after
+ * its last success before `runId`, up to `runId` itself. 0 when `runId` did not fail.
+ */
+async function streak(db: Executor, table: typeof syncRuns | typeof transformRuns, keyColumn: typeof syncRuns.connectorId | typeof transformRuns.transformId, key: string, runId: string, status: "failed" | "succeeded"): Promise<number> {
+  const t = table as typeof syncRuns;
+  const result = await db.execute<{ n: number }>(sql`
+    WITH this AS (SELECT ${t.createdAt} AS at FROM ${t} WHERE ${t.id} = ${runId}),
+    last_success AS (
+      SELECT max(${t.createdAt}) AS at FROM ${t}, this
+      WHERE ${keyColumn} = ${key} AND ${t.status} = 'succeeded' AND ${t.createdAt} < this.at)
+    SELECT count(*)::int AS n FROM ${t}, this, last_success
+    WHERE ${keyColumn} = ${key} AND ${t.status} = 'failed' AND ${t.createdAt} < this.at
+      AND (last_success.at IS NULL OR ${t.createdAt} > last_success.at)`);
+  // The failures before this run, plus this run when it failed.
+  return (result.rows[0]?.n ?? 0) + (status === "failed" ? 1 : 0);
+}
+
+/**
+ * For a finished run: how many failures in a row it ends (a failed run, itself included) or ended (a succeeded run:
+ * the failures just before it, so > 0 means it recovered).
+ */
+export function failuresInARow(db: Executor, kind: "sync" | "transform", key: string, runId: string, status: "failed" | "succeeded"): Promise<number> {
+  return kind === "sync" ? streak(db, syncRuns, syncRuns.connectorId, key, runId, status) : streak(db, transformRuns, transformRuns.transformId, key, runId, status);
+}

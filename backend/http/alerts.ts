@@ -1,0 +1,51 @@
+import { Hono } from "hono";
+import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
+import { findAlertSettings, listDeliveries, saveAlertSettings, type AlertSettingsRow } from "../db/alerts.js";
+import { checkWebhookUrl, newSigningSecret, WebhookRefused } from "../alerts/webhook.js";
+import { alertSettingsBodySchema, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, SIGNATURE_HEADER, type AlertSettings } from "../../contract/alerts.js";
+import { iso } from "../db/values.js";
+
+/** The caller's alert settings (issue 27 item 6): theirs only, the signing secret included (shown to them alone). */
+export const alertsRoutes = new Hono<ApiEnv>();
+alertsRoutes.use("/alerts/*", requireSession);
+
+async function answer(c: { var: ApiEnv["Variables"] }, row: AlertSettingsRow | null): Promise<AlertSettings> {
+  const { db, secrets, config } = c.var.services;
+  return {
+    email: row?.email ?? "",
+    webhook_url: row?.webhookUrl ?? "",
+    warn_after: row?.warnAfter ?? DEFAULT_WARN_AFTER,
+    pause_after: row?.pauseAfter ?? DEFAULT_PAUSE_AFTER,
+    signing_secret: row ? secrets.open<string>(row.signingSecret) : null,
+    signature_header: SIGNATURE_HEADER,
+    email_available: !!config.SMTP_URL,
+    updated_at: row ? iso(row.updatedAt ?? row.createdAt) : null,
+    deliveries: await listDeliveries(db, c.var.user.id),
+  };
+}
+
+alertsRoutes.get("/alerts/settings", async (c) => {
+  const row = await findAlertSettings(c.var.services.db, c.var.user.id);
+  return c.json(await answer(c, row));
+});
+
+/** PUT /alerts/settings: every field again, checked by the contract's schema; a webhook's host by the SSRF rule. */
+alertsRoutes.put("/alerts/settings", async (c) => {
+  const body = parse(alertSettingsBodySchema, await jsonBody(c));
+  if (body.webhook_url) {
+    try {
+      await checkWebhookUrl(body.webhook_url);
+    } catch (error) {
+      if (error instanceof WebhookRefused) throw new ApiError(400, error.message);
+      throw error;
+    }
+  }
+  const { db, secrets } = c.var.services;
+  const row = await saveAlertSettings(
+    db,
+    c.var.user.id,
+    { email: body.email, webhookUrl: body.webhook_url, warnAfter: body.warn_after, pauseAfter: body.pause_after },
+    secrets.seal(newSigningSecret()),
+  );
+  return c.json({ ...(await answer(c, row)), message: "Alert settings saved" });
+});

@@ -1,0 +1,84 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
+
+/**
+ * Issue 27 item 6, JS on and off: the alert settings page, reached from the profile menu: each error at its field
+ * and in the banner (the form's own checks and the server's webhook rule), a save, and the webhook's signing header
+ * and secret. The e2e Tributary has no SMTP_URL, so the page says e-mail alerts are unavailable.
+ */
+
+// A 400 answer to a form post (a validation error from the server) is logged by Chromium.
+const BAD_REQUEST = /Failed to load resource: the server responded with a status of 400/;
+const banner = (page: Page) => page.getByRole("alert");
+const email = (page: Page) => page.getByLabel("E-mail address");
+const webhook = (page: Page) => page.getByLabel("Webhook URL");
+const warnAfter = (page: Page) => page.getByLabel("Warn after failures in a row");
+const pauseAfter = (page: Page) => page.getByLabel("Pause a connector after failures in a row");
+
+test("alert settings: errors at their field, a save, and the signing secret", async ({ page, user, allowConsoleErrors }) => {
+  allowConsoleErrors(BAD_REQUEST);
+  await signIn(page, user);
+  await page.locator('summary[aria-label^="Profile menu for"]').click();
+  await page.getByRole("link", { name: "Alert settings" }).click();
+  await expect(page).toHaveURL(/\/settings\/alerts$/);
+  await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Log out" })).toBeHidden();
+  await expect(page.getByText("E-mail alerts are unavailable on this server.")).toBeVisible();
+  await expect(email(page)).toHaveValue("");
+  await expect(warnAfter(page)).toHaveValue("3");
+  await expect(pauseAfter(page)).toHaveValue("10");
+  await expect(page.getByText("Save your settings once to get a signing secret.")).toBeVisible();
+  await expect(page.getByText("No alerts sent yet.")).toBeVisible();
+
+  // The form's own checks: every error at its field and in the banner; what was typed stays.
+  await email(page).fill("not-an-address");
+  await webhook(page).fill("ftp://example.com/hook");
+  await warnAfter(page).fill("5");
+  await pauseAfter(page).fill("5");
+  await page.getByRole("button", { name: "Save" }).click();
+  const errors = {
+    email: "Please enter a valid e-mail address",
+    webhook_url: "The webhook URL must start with https://",
+    pause_after: "Auto-pause must come after the warning: choose a number greater than the warning's",
+  };
+  for (const [field, message] of Object.entries(errors)) {
+    await expect(banner(page)).toContainText(message);
+    await expect(page.locator(`#alerts-${field}-error`)).toHaveText(message);
+    await expect(page.locator(`#alerts-${field}`)).toHaveAttribute("aria-invalid", "true");
+  }
+  await expect(page.locator("#alerts-warn_after")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(email(page)).toHaveValue("not-an-address");
+  await expect(warnAfter(page)).toHaveValue("5");
+
+  // The server's rule: a webhook to a cloud metadata address is never called; its sentence at the webhook field.
+  await email(page).fill("ops@example.com");
+  await webhook(page).fill("https://169.254.169.254/latest");
+  await pauseAfter(page).fill("8");
+  await page.getByRole("button", { name: "Save" }).click();
+  const refused = "The webhook URL cannot be used: 169.254.169.254 is not a public address: Tributary connects only to hosts on the public internet.";
+  await expect(page.locator("#alerts-webhook_url-error")).toHaveText(refused);
+  await expect(banner(page)).toHaveText(refused);
+  await expect(page.locator("#alerts-email-error")).toHaveCount(0);
+  await expect(webhook(page)).toHaveValue("https://169.254.169.254/latest");
+
+  // A save (this run's server allows loopback hosts: TRIBUTARY_ALLOW_PRIVATE_HOSTS, as the tests set it).
+  await webhook(page).fill("https://127.0.0.1:9/hooks/tributary");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/settings\/alerts\?saved=1$/);
+  await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
+  await expect(banner(page)).toHaveCount(0);
+  await expect(email(page)).toHaveValue("ops@example.com");
+  await expect(webhook(page)).toHaveValue("https://127.0.0.1:9/hooks/tributary");
+  await expect(warnAfter(page)).toHaveValue("5");
+  await expect(pauseAfter(page)).toHaveValue("8");
+  await expect(page.getByText("Tributary-Signature").first()).toBeVisible();
+  const secret = await page.getByTestId("signing-secret").textContent();
+  expect(secret).toMatch(/^whsec_[\w-]{43}$/);
+  await expectAccessible(page);
+
+  // Saved for good: a fresh load shows the same values and the same secret.
+  await page.goto("/settings/alerts");
+  await expect(email(page)).toHaveValue("ops@example.com");
+  await expect(pauseAfter(page)).toHaveValue("8");
+  await expect(page.getByTestId("signing-secret")).toHaveText(secret!);
+});
