@@ -88,3 +88,24 @@ export type ListQuery = z.infer<ReturnType<typeof listQuerySchema>>;
 
 /** The query's words that narrow the list (search, status, type): with none, an empty list is a first visit. */
 export const isFiltered = (query: Pick<ListQuery, "q" | "status" | "type">): boolean => !!(query.q || query.status || query.type);
+
+/** The list's search, filters and sort as the address has them ("" when not set), for the filter bar and paging. */
+export interface ListFind {
+  q: string;
+  status: string;
+  type: string;
+  sort: ListSort;
+  /** Whether the search or a filter narrows the list (an empty list then is "nothing matches", not a first visit). */
+  filtered: boolean;
+}
+
+/** A list's address for page `n`, keeping its search, filters and sort (the defaults left out). */
+export function listAddress(pathname: string, find: Pick<ListFind, "q" | "status" | "type" | "sort">, n: number): string {
+  const params = new URLSearchParams();
+  if (find.q) params.set("q", find.q);
+  if (find.status) params.set("status", find.status);
+  if (find.type) params.set("type", find.type);
+  if (find.sort !== "newest") params.set("sort", find.sort);
+  if (n > 1) params.set("page", String(n));
+  return params.size ? `${pathname}?${params}` : pathname;
+}
