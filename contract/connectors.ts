@@ -20,6 +20,18 @@ export type LookbackOption = { value: number; label: string };
 export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
+/** A connector's health at a glance (issue 27): from whether it is paused and its newest run. */
+export const CONNECTOR_HEALTH = [
+  { value: "healthy", label: "Healthy" },
+  { value: "running", label: "Running" },
+  { value: "queued", label: "Queued" },
+  { value: "failed", label: "Failed" },
+  { value: "paused", label: "Paused" },
+  { value: "never_run", label: "Never run" },
+] as const;
+export type ConnectorHealth = (typeof CONNECTOR_HEALTH)[number]["value"];
+const HEALTH_VALUES = CONNECTOR_HEALTH.map((h) => h.value) as [ConnectorHealth, ...ConnectorHealth[]];
+
 export const connectorSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -37,6 +49,9 @@ export const connectorSchema = z.object({
   /** Beyond the spec: the chosen platform, whether schedules are paused, and the latest run. */
   platform: z.string().nullable().optional(),
   paused: z.boolean().optional(),
+  /** Beyond the spec (issue 27): health at a glance (contract/lists.ts), and when the schedule runs it next (null: paused). */
+  health: z.enum(HEALTH_VALUES).optional(),
+  next_sync_at: z.string().nullable().optional(),
   last_run: z
     .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable() })
     .nullable()

@@ -57,3 +57,21 @@ export function DateTime({ value, timeZone }: { value: string | null | undefined
   if (!value) return null;
   return <time dateTime={value}>{formatDateTime(value, timeZone)}</time>;
 }
+
+const shortFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A moment soon to come, compactly ("Nov 27, 1:31 AM"): a schedule's next run, where the year and seconds say nothing. */
+export function formatSoon(value: string | Date, timeZone = "UTC"): string {
+  let f = shortFormatters.get(timeZone);
+  if (!f) shortFormatters.set(timeZone, (f = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", hour: "numeric", minute: "2-digit", hour12: true })));
+  const date = typeof value === "string" ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? "" : f.format(date).replace(/\u202f/g, " ");
+}
+
+export function SoonTime({ value, timeZone }: { value: string; timeZone: string }) {
+  return (
+    <time dateTime={value} title={formatDateTime(value, timeZone)}>
+      {formatSoon(value, timeZone)}
+    </time>
+  );
+}

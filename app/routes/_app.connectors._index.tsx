@@ -2,11 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Connector } from "@contract/connectors";
 import { DataTable, type Column } from "~/components/ui/data-table";
-import { DateTime } from "~/components/date-time";
+import { DateTime, SoonTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
-import { loadListPage } from "~/services/lists.server";
+import { listData, loadListPage } from "~/services/lists.server";
+import { ListFilters, NoMatches } from "~/components/ui/list-filters";
+import { StatusBadge } from "~/components/ui/status-badge";
 import { useTimeZone } from "~/root";
 import { useUser } from "./_app";
 
@@ -20,12 +22,14 @@ const pickConnector = (c: Connector) => ({
   source_name: c.source_name,
   destinations: c.destinations,
   last_synced_at: c.last_synced_at,
+  health: c.health ?? null,
+  next_sync_at: c.next_sync_at ?? null,
   last_run: c.last_run ? { status: c.last_run.status, error: c.last_run.error, at: c.last_run.finished_at ?? c.last_run.started_at ?? c.last_run.created_at } : null,
 });
 type ConnectorRow = ReturnType<typeof pickConnector>;
 
 export async function loader(args: LoaderFunctionArgs) {
-  return loadListPage(args, "connectors", "Failed to fetch connectors", pickConnector);
+  return listData(await loadListPage(args, "connectors", "Failed to fetch connectors", pickConnector));
 }
 
 const STEPS = [
@@ -90,7 +94,7 @@ function LastConnection({ connector, timeZone }: { connector: ConnectorRow; time
 export default function Connectors() {
   const data = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
-  if (!data.error && data.total === 0) return <Welcome />;
+  if (!data.error && data.total === 0 && !data.find.filtered) return <Welcome />;
   const columns: Column<ConnectorRow>[] = [
     {
       header: "Name",
@@ -101,6 +105,7 @@ export default function Connectors() {
       ),
       className: "min-w-40 max-w-xs",
     },
+    { header: "Status", cell: (c) => <StatusBadge status={c.health} />, className: "whitespace-nowrap" },
     { header: "Description", cell: (c) => <span className="line-clamp-2 text-slate-600">{c.description}</span>, className: "max-w-xs" },
     { header: "Source", cell: (c) => c.source_name ?? "Unknown Source" },
     {
@@ -123,19 +128,27 @@ export default function Connectors() {
       cell: (c) => <LastConnection connector={c} timeZone={timeZone} />,
       className: "whitespace-nowrap",
     },
+    {
+      header: "Next Sync",
+      cell: (c) => (c.next_sync_at ? <SoonTime value={c.next_sync_at} timeZone={timeZone} /> : <span className="text-slate-500">Not scheduled</span>),
+      className: "whitespace-nowrap",
+    },
   ];
   return (
     <>
       <PageHeader title="Connectors" description="Each connector syncs one source into its destinations on a schedule." action={{ to: "/connectors/add", label: "New connector" }} />
+      <ListFilters kind="connectors" find={data.find} noun="connectors" />
       {data.error ? (
         <ErrorBlock message={data.error} />
+      ) : data.total === 0 ? (
+        <NoMatches noun="connectors" />
       ) : (
         <DataTable
           caption="Connectors"
           columns={columns}
           rows={data.rows}
           rowHref={(c) => `/connectors/details/${c.id}`}
-          footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="connectors" />}
+          footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="connectors" find={data.find} />}
         />
       )}
     </>

@@ -2,19 +2,21 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { Source } from "@contract/sources";
 import { RecordList } from "~/components/ui/record-list";
-import { loadListPage } from "~/services/lists.server";
+import { listData, loadListPage } from "~/services/lists.server";
 import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Sources · Tributary" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  return loadListPage(args, "sources", "Failed to fetch sources", (row: Source) => ({
+  return listData(await loadListPage(args, "sources", "Failed to fetch sources", (row: Source) => ({
     id: row.id,
     name: row.name,
     description: row.description,
     created_at: row.created_at,
     connector_count: row.connector_count,
-  }));
+    integration_label: row.integration_label,
+    status: row.status,
+  })));
 }
 
 export default function Sources() {

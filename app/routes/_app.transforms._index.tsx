@@ -11,7 +11,9 @@ import { ErrorBlock } from "~/components/ui/error-block";
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { loadListPage } from "~/services/lists.server";
+import { listData, loadListPage } from "~/services/lists.server";
+import { ListFilters, NoMatches } from "~/components/ui/list-filters";
+import { StatusBadge } from "~/components/ui/status-badge";
 import { withholdPage } from "~/services/page-cache.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
@@ -29,6 +31,7 @@ const pickTransform = (t: Transform) => ({
   created_at: t.created_at,
   connector_id: t.connector_id,
   connector_name: t.connector_name,
+  last_run_status: t.last_run?.status ?? null,
 });
 type TransformRow = ReturnType<typeof pickTransform>;
 
@@ -46,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       if (!outcome.ok) withholdPage(context);
     }
   }
-  return { ...page, toDelete };
+  return listData({ ...page, toDelete });
 }
 
 /** The confirmation's Delete: the transform's id. */
@@ -105,6 +108,7 @@ export default function Transforms() {
       className: "min-w-40 max-w-xs",
     },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{transformTypeLabel(t.transform_type)}</span> },
+    { header: "Last Run", cell: (t) => (t.last_run_status ? <StatusBadge status={t.last_run_status} /> : <span className="text-slate-500">Never run</span>), className: "whitespace-nowrap" },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },
     { header: "Created At", cell: (t) => <DateTime value={t.created_at} timeZone={timeZone} />, className: "whitespace-nowrap" },
     {
@@ -119,13 +123,16 @@ export default function Transforms() {
   ];
   return (
     <>
-      <PageHeader title="Transforms" description="Analysis pipelines, built from templates, that run on what your connectors bring in." action={data.total > 0 ? { to: "/transforms/add", label: "New transform" } : undefined} />
+      <PageHeader title="Transforms" description="Analysis pipelines, built from templates, that run on what your connectors bring in." action={data.total > 0 || data.find.filtered ? { to: "/transforms/add", label: "New transform" } : undefined} />
+      {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters kind="transforms" find={data.find} noun="transforms" /> : null}
       {data.error ? (
         <ErrorBlock message={data.error} />
+      ) : data.total === 0 && data.find.filtered ? (
+        <NoMatches noun="transforms" />
       ) : data.total === 0 ? (
         <EmptyState title="No Transforms Found" body="Create a transform to find topics, sentiment and risks in your synced meetings." action={{ to: "/transforms/add", label: "Create transform" }} />
       ) : (
-        <DataTable caption="Transforms" columns={columns} rows={data.rows} footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="transforms" />} />
+        <DataTable caption="Transforms" columns={columns} rows={data.rows} footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun="transforms" find={data.find} />} />
       )}
       {params.get("delete") ? (
         <ConfirmDialog

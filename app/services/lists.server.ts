@@ -1,5 +1,6 @@
-import { redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
+import { isFiltered, listAddress, listQuerySchema, type ListFind, type ListKind } from "@contract/lists";
 import { backendFetch } from "./http.server";
 import { vouchForPage } from "./page-cache.server";
 import { sessionEnded } from "./session.server";
@@ -10,16 +11,22 @@ export interface ListPage<T> {
   page: number;
   pageSize: number;
   error: string | null;
+  find: ListFind;
+  /** 400 when the address's search or filters are not ones the page could have sent (`error` says why). */
+  status: 200 | 400;
 }
 
+/** A list page as the loader's answer, with its HTTP status. */
+export const listData = <P extends { status: number }>(page: P) => data(page, { status: page.status });
+
 /**
- * One page (newest first) of the signed-in user's records of a kind, from the
- * backend's list call. A failure is returned as the spec's message, not thrown,
- * so the page shows the error block inside the shell.
+ * One page of the signed-in user's records of a kind, from the backend's list call, narrowed and ordered by the
+ * address's ?q=&status=&type=&sort=. A failure is returned as the spec's message, not thrown, so the page shows
+ * the error block inside the shell (and the filter bar, with what was typed).
  */
 export async function loadListPage<T, R = T>(
   { request, context }: { request: Request; context: AppLoadContext },
-  resource: string,
+  resource: ListKind,
   failure: string,
   /** Keep only what the page shows: every field costs serialisation into the HTML. */
   pick: (row: T) => R = (row) => row as unknown as R,
@@ -27,11 +34,30 @@ export async function loadListPage<T, R = T>(
   const url = new URL(request.url);
   const asked = url.searchParams.get("page");
   const page = asked && /^\d{1,7}$/.test(asked) && Number(asked) >= 1 ? Number(asked) : 1;
-  if (asked !== null && String(page) !== asked) throw redirect(page === 1 ? url.pathname : `${url.pathname}?page=${page}`);
-  const failed: ListPage<R> = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure };
+  // The search, filters and sort: the same words and rules as the backend's list call (contract/lists.ts).
+  const words = Object.fromEntries(["q", "status", "type", "sort"].map((key) => [key, url.searchParams.get(key) ?? ""]));
+  const parsed = listQuerySchema(resource).omit({ page: true, page_size: true }).safeParse(words);
+  const find: ListFind = parsed.success
+    ? { q: parsed.data.q ?? "", status: parsed.data.status ?? "", type: parsed.data.type ?? "", sort: parsed.data.sort, filtered: isFiltered(parsed.data) }
+    : { q: words.q!, status: "", type: "", sort: "newest", filtered: true };
+  const at = (n: number) => listAddress(url.pathname, find, n);
+  if (asked !== null && String(page) !== asked) throw redirect(at(page));
+  // The filter form sends every field: an empty one, or the default order, is left out of the address.
+  const unset = ["q", "status", "type", "sort"].filter((key) => url.searchParams.has(key) && (url.searchParams.get(key)!.trim() === "" || (key === "sort" && words.sort === "newest")));
+  if (parsed.success && unset.length) {
+    const kept = new URLSearchParams(url.searchParams);
+    for (const key of unset) kept.delete(key);
+    throw redirect(kept.size ? `${url.pathname}?${kept}` : url.pathname);
+  }
+  const failed: ListPage<R> = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure, find, status: 200 };
+  // A search or filter the page itself could not have sent: its sentence where the list would be, with a 400.
+  if (!parsed.success) return { ...failed, error: parsed.error.issues[0]!.message, status: 400 };
+  const query = new URLSearchParams(at(page).split("?")[1] ?? "");
+  query.set("page", String(page));
+  query.set("page_size", String(DEFAULT_PAGE_SIZE));
   let response: Response;
   try {
-    response = await backendFetch(request, `/${resource}/list?page=${page}&page_size=${DEFAULT_PAGE_SIZE}`);
+    response = await backendFetch(request, `/${resource}/list?${query}`);
   } catch {
     return failed;
   }
@@ -44,7 +70,7 @@ export async function loadListPage<T, R = T>(
   const rows = (await response.json()) as T[];
   const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? rows.length);
   const lastPage = Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
-  if (page > lastPage) throw redirect(lastPage === 1 ? url.pathname : `${url.pathname}?page=${lastPage}`);
+  if (page > lastPage) throw redirect(at(lastPage));
   vouchForPage(context, response);
-  return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null };
+  return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null, find, status: 200 };
 }

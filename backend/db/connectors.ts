@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, destinations, sources, syncRuns, transforms } from "./schema.js";
-import type { Connector, SyncRun } from "../../contract/connectors.js";
+import type { Connector, ConnectorHealth, SyncRun } from "../../contract/connectors.js";
+import { nextSlot } from "../runs/schedule.js";
 import { isUuid, iso } from "./values.js";
 import { runFields, SYNC_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
 
@@ -20,7 +21,22 @@ export const lastRun = sql<Connector["last_run"]>`(
     SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error)
     FROM sync_runs r WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1)`;
 
-export function toConnector(c: ConnectorRow, sourceName: string | null, linked: { id: string; name: string }[], run: Connector["last_run"]): Connector {
+/**
+ * The outer "connectors" row's health (contract/lists.ts CONNECTOR_HEALTH): paused, else its newest run's status
+ * (succeeded reads healthy), else never_run. In SQL so that the list can filter by it.
+ */
+export const connectorHealth = sql<ConnectorHealth>`CASE WHEN "connectors"."paused" THEN 'paused' ELSE COALESCE((
+    SELECT CASE r.status WHEN 'succeeded' THEN 'healthy' ELSE r.status END
+    FROM sync_runs r WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1), 'never_run') END`;
+
+export function toConnector(
+  c: ConnectorRow,
+  sourceName: string | null,
+  linked: { id: string; name: string }[],
+  run: Connector["last_run"],
+  health: ConnectorHealth,
+  now = new Date(),
+): Connector {
   return {
     id: c.id,
     name: c.name,
@@ -36,6 +52,8 @@ export function toConnector(c: ConnectorRow, sourceName: string | null, linked: 
     updated_at: iso(c.updatedAt),
     platform: c.platform,
     paused: c.paused,
+    health,
+    next_sync_at: c.paused ? null : nextSlot(c.id, c.frequency, now).toISOString(),
     last_run: run
       ? { ...run, started_at: iso(run.started_at), finished_at: iso(run.finished_at), created_at: iso(run.created_at)! }
       : null,
@@ -46,11 +64,11 @@ export function toConnector(c: ConnectorRow, sourceName: string | null, linked: 
 export async function findConnector(db: Database, ownerId: string, id: string): Promise<Connector | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun })
+    .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun, health: connectorHealth })
     .from(connectors)
     .leftJoin(sources, eq(sources.id, connectors.sourceId))
     .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
-  return row ? toConnector(row.c, row.sourceName, row.linked, row.run) : null;
+  return row ? toConnector(row.c, row.sourceName, row.linked, row.run, row.health) : null;
 }
 
 /** The connector row itself (any owner): for the sync engine. */

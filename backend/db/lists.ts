@@ -1,120 +1,167 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, destinations, sources, transforms } from "./schema.js";
-import type { PageQuery } from "../../contract/pagination.js";
+import type { ListQuery } from "../../contract/lists.js";
 import type { Source } from "../../contract/sources.js";
 import type { Destination } from "../../contract/destinations.js";
 import type { Connector } from "../../contract/connectors.js";
 import type { Transform } from "../../contract/transforms.js";
-import { lastRun, linkedDestinations, toConnector } from "./connectors.js";
+import { connectorHealth, lastRun, linkedDestinations, toConnector } from "./connectors.js";
 import { toSource } from "./sources.js";
 import { toDestination } from "./destinations.js";
 import { lastTransformRun, toTransform } from "./transforms.js";
 import { prepared } from "./prepared.js";
 
 /**
- * Every list is one user's records, newest first, a page at a time. The
- * correlated sub-queries name the outer table explicitly: drizzle renders
- * columns unqualified, which inside a sub-query would bind to the inner table.
+ * Every list is one user's records, a page at a time, newest first unless the query sorts otherwise, narrowed by
+ * its search and filters (contract/lists.ts). The correlated sub-queries name the outer table explicitly: drizzle
+ * renders columns unqualified, which inside a sub-query would bind to the inner table.
+ *
+ * Each list is one prepared statement whatever the query: a filter that is not set is a NULL parameter
+ * ("$status IS NULL OR …") and the order is chosen by CASE on the sort parameter, so user input only ever travels
+ * as parameters.
  */
 export interface Page<T> {
   rows: T[];
   total: number;
 }
 
+/** A name search as an ILIKE pattern: the user's % and _ are literal characters. */
+const namePattern = (q: string | undefined) => (q ? `%${q.replace(/[\\%_]/g, "\\$&")}%` : null);
+
 /** The parameters every list statement takes. */
-const params = (ownerId: string, page: PageQuery) => ({ owner: ownerId, limit: page.page_size, offset: (page.page - 1) * page.page_size });
+const params = (ownerId: string, query: ListQuery) => ({
+  owner: ownerId,
+  limit: query.page_size,
+  offset: (query.page - 1) * query.page_size,
+  pattern: namePattern(query.q),
+  status: query.status ?? null,
+  type: query.type ?? null,
+  sort: query.sort,
+});
 const owner = sql.placeholder("owner");
 const limit = sql.placeholder("limit");
 const offset = sql.placeholder("offset");
+const pattern = sql.placeholder("pattern");
+const status = sql.placeholder("status");
+const type = sql.placeholder("type");
+const sort = sql.placeholder("sort");
+
+/** "Any" when the parameter is NULL, else the column's match. */
+const nameMatches = (table: string) => sql`(${pattern}::text IS NULL OR ${sql.raw(`"${table}"."name"`)} ILIKE ${pattern}::text)`;
+const equalsUnlessNull = (param: Placeholder, value: SQL) => sql`(${param}::text IS NULL OR ${value} = ${param}::text)`;
+
+/** The order a sort names, then newest first (and the id, so pages never overlap). */
+function orderBy(table: string, lastSync: SQL | null) {
+  const column = (name: string) => sql.raw(`"${table}"."${name}"`);
+  return [
+    sql`CASE WHEN ${sort}::text = 'name' THEN lower(${column("name")}) END ASC`,
+    sql`CASE WHEN ${sort}::text = 'name_desc' THEN lower(${column("name")}) END DESC`,
+    sql`CASE WHEN ${sort}::text = 'oldest' THEN ${column("created_at")} END ASC`,
+    ...(lastSync ? [sql`CASE WHEN ${sort}::text = 'last_sync' THEN ${lastSync} END DESC NULLS LAST`] : []),
+    sql`${column("created_at")} DESC`,
+    sql`${column("id")} DESC`,
+  ];
+}
 
 /** One page and the total, from a list's two prepared statements (run side by side). */
 async function pageOf<R>(
   rows: { execute(values: ReturnType<typeof params>): Promise<R[]> },
   total: { execute(values: ReturnType<typeof params>): Promise<{ total: number }[]> },
   ownerId: string,
-  page: PageQuery,
+  query: ListQuery,
 ): Promise<{ rows: R[]; total: number }> {
-  const values = params(ownerId, page);
+  const values = params(ownerId, query);
   const [found, [counted]] = await Promise.all([rows.execute(values), total.execute(values)]);
   return { rows: found, total: counted!.total };
 }
 
 /** The lists are what every page shows: prepared statements (parsed and planned once per connection, see prepared.ts). */
+const sourcesWhere = () => and(eq(sources.ownerId, owner), nameMatches("sources"), equalsUnlessNull(status, sql`"sources"."status"`), equalsUnlessNull(type, sql`"sources"."integration_name"`));
 const sourcesPage = (db: Database) =>
   prepared(db, "list_sources", (d) =>
     d
       .select({ s: sources, connectorCount: sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")` })
       .from(sources)
-      .where(eq(sources.ownerId, owner))
-      .orderBy(desc(sources.createdAt), desc(sources.id))
+      .where(sourcesWhere())
+      .orderBy(...orderBy("sources", null))
       .limit(limit)
       .offset(offset)
       .prepare("list_sources"),
   );
 const sourcesTotal = (db: Database) =>
-  prepared(db, "count_sources", (d) => d.select({ total: count() }).from(sources).where(eq(sources.ownerId, owner)).prepare("count_sources"));
+  prepared(db, "count_sources", (d) => d.select({ total: count() }).from(sources).where(sourcesWhere()).prepare("count_sources"));
 
-export async function listSources(db: Database, ownerId: string, page: PageQuery): Promise<Page<Source>> {
-  const { rows, total } = await pageOf(sourcesPage(db), sourcesTotal(db), ownerId, page);
+export async function listSources(db: Database, ownerId: string, query: ListQuery): Promise<Page<Source>> {
+  const { rows, total } = await pageOf(sourcesPage(db), sourcesTotal(db), ownerId, query);
   return { total, rows: rows.map(({ s, connectorCount }) => toSource(s, connectorCount)) };
 }
 
+const destinationsWhere = () => and(eq(destinations.ownerId, owner), nameMatches("destinations"), equalsUnlessNull(type, sql`"destinations"."integration_name"`));
 const destinationsPage = (db: Database) =>
   prepared(db, "list_destinations", (d) =>
     d
       .select({ d: destinations, connectorCount: sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")` })
       .from(destinations)
-      .where(eq(destinations.ownerId, owner))
-      .orderBy(desc(destinations.createdAt), desc(destinations.id))
+      .where(destinationsWhere())
+      .orderBy(...orderBy("destinations", null))
       .limit(limit)
       .offset(offset)
       .prepare("list_destinations"),
   );
 const destinationsTotal = (db: Database) =>
-  prepared(db, "count_destinations", (d) => d.select({ total: count() }).from(destinations).where(eq(destinations.ownerId, owner)).prepare("count_destinations"));
+  prepared(db, "count_destinations", (d) => d.select({ total: count() }).from(destinations).where(destinationsWhere()).prepare("count_destinations"));
 
-export async function listDestinations(db: Database, ownerId: string, page: PageQuery): Promise<Page<Destination>> {
-  const { rows, total } = await pageOf(destinationsPage(db), destinationsTotal(db), ownerId, page);
+export async function listDestinations(db: Database, ownerId: string, query: ListQuery): Promise<Page<Destination>> {
+  const { rows, total } = await pageOf(destinationsPage(db), destinationsTotal(db), ownerId, query);
   return { total, rows: rows.map(({ d, connectorCount }) => toDestination(d, connectorCount)) };
 }
 
+const connectorsWhere = () =>
+  and(eq(connectors.ownerId, owner), nameMatches("connectors"), equalsUnlessNull(status, connectorHealth), equalsUnlessNull(type, sql`"sources"."integration_name"`));
 const connectorsPage = (db: Database) =>
   prepared(db, "list_connectors", (d) =>
     d
-      .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun })
+      .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun, health: connectorHealth })
       .from(connectors)
       .leftJoin(sources, eq(sources.id, connectors.sourceId))
-      .where(eq(connectors.ownerId, owner))
-      .orderBy(desc(connectors.createdAt), desc(connectors.id))
+      .where(connectorsWhere())
+      .orderBy(...orderBy("connectors", sql`"connectors"."last_synced_at"`))
       .limit(limit)
       .offset(offset)
       .prepare("list_connectors"),
   );
 const connectorsTotal = (db: Database) =>
-  prepared(db, "count_connectors", (d) => d.select({ total: count() }).from(connectors).where(eq(connectors.ownerId, owner)).prepare("count_connectors"));
+  prepared(db, "count_connectors", (d) =>
+    d.select({ total: count() }).from(connectors).leftJoin(sources, eq(sources.id, connectors.sourceId)).where(connectorsWhere()).prepare("count_connectors"),
+  );
 
-export async function listConnectors(db: Database, ownerId: string, page: PageQuery): Promise<Page<Connector>> {
-  const { rows, total } = await pageOf(connectorsPage(db), connectorsTotal(db), ownerId, page);
-  return { total, rows: rows.map(({ c, sourceName, linked, run }) => toConnector(c, sourceName, linked, run)) };
+export async function listConnectors(db: Database, ownerId: string, query: ListQuery): Promise<Page<Connector>> {
+  const { rows, total } = await pageOf(connectorsPage(db), connectorsTotal(db), ownerId, query);
+  return { total, rows: rows.map(({ c, sourceName, linked, run, health }) => toConnector(c, sourceName, linked, run, health)) };
 }
 
+/** A transform's newest run's status, or never_run. */
+const transformLastStatus = sql<string>`COALESCE((SELECT r.status FROM transform_runs r WHERE r.transform_id = "transforms"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1), 'never_run')`;
+const transformLastRunAt = sql`(SELECT max(r.created_at) FROM transform_runs r WHERE r.transform_id = "transforms"."id")`;
+const transformsWhere = () =>
+  and(eq(transforms.ownerId, owner), nameMatches("transforms"), equalsUnlessNull(status, transformLastStatus), equalsUnlessNull(type, sql`"transforms"."transform_type"`));
 const transformsPage = (db: Database) =>
   prepared(db, "list_transforms", (d) =>
     d
       .select({ t: transforms, connectorName: connectors.name, run: lastTransformRun })
       .from(transforms)
       .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
-      .where(eq(transforms.ownerId, owner))
-      .orderBy(desc(transforms.createdAt), desc(transforms.id))
+      .where(transformsWhere())
+      .orderBy(...orderBy("transforms", transformLastRunAt))
       .limit(limit)
       .offset(offset)
       .prepare("list_transforms"),
   );
 const transformsTotal = (db: Database) =>
-  prepared(db, "count_transforms", (d) => d.select({ total: count() }).from(transforms).where(eq(transforms.ownerId, owner)).prepare("count_transforms"));
+  prepared(db, "count_transforms", (d) => d.select({ total: count() }).from(transforms).where(transformsWhere()).prepare("count_transforms"));
 
-export async function listTransforms(db: Database, ownerId: string, page: PageQuery): Promise<Page<Transform>> {
-  const { rows, total } = await pageOf(transformsPage(db), transformsTotal(db), ownerId, page);
+export async function listTransforms(db: Database, ownerId: string, query: ListQuery): Promise<Page<Transform>> {
+  const { rows, total } = await pageOf(transformsPage(db), transformsTotal(db), ownerId, query);
   return { total, rows: rows.map(({ t, connectorName, run }) => toTransform(t, connectorName, run)) };
 }

@@ -65,7 +65,7 @@ connectorsRoutes.get("/integrations/source/:source_id/platform/:platform/destina
 
 connectorsRoutes.get("/connectors/lookback-options", (c) => c.json({ status: "success", lookback_options: LOOKBACK_OPTIONS, message: "Lookback options" }));
 
-connectorsRoutes.get("/connectors/list", listHandler(listConnectors));
+connectorsRoutes.get("/connectors/list", listHandler("connectors", listConnectors));
 
 connectorsRoutes.get("/connectors/list-by-id/:id", async (c) => {
   const connector = await findConnector(c.var.services.db, c.var.user.id, c.req.param("id"));

@@ -21,7 +21,7 @@ import { validationTokens } from "../integrations/destinations/tokens.js";
 export const destinationsRoutes = new Hono<ApiEnv>();
 destinationsRoutes.use("/destinations/*", requireSession);
 
-destinationsRoutes.get("/destinations/list", listHandler(listDestinations));
+destinationsRoutes.get("/destinations/list", listHandler("destinations", listDestinations));
 
 destinationsRoutes.get("/destinations/list-all", async (c) => c.json(await listAllDestinations(c.var.services.db, c.var.user.id)));
 

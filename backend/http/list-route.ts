@@ -1,14 +1,16 @@
 import type { Context } from "hono";
 import type { ApiEnv } from "./context.js";
 import { parse } from "./context.js";
-import { pageQuerySchema, TOTAL_COUNT_HEADER, type PageQuery } from "../../contract/pagination.js";
+import { TOTAL_COUNT_HEADER } from "../../contract/pagination.js";
+import { listQuerySchema, type ListKind, type ListQuery } from "../../contract/lists.js";
 import type { Database } from "../db/client.js";
 import type { Page } from "../db/lists.js";
 
-/** GET …/list: the body is the array the spec names; the total rides in X-Total-Count. */
-export function listHandler<T>(query: (db: Database, ownerId: string, page: PageQuery) => Promise<Page<T>>) {
+/** GET …/list: the body is the array the spec names; the total rides in X-Total-Count. ?q=&status=&type=&sort= narrow and order it. */
+export function listHandler<T>(kind: ListKind, query: (db: Database, ownerId: string, query: ListQuery) => Promise<Page<T>>) {
+  const schema = listQuerySchema(kind);
   return async (c: Context<ApiEnv>) => {
-    const page = parse(pageQuerySchema, c.req.query());
+    const page = parse(schema, c.req.query());
     const { rows, total } = await query(c.var.services.db, c.var.user.id, page);
     c.header(TOTAL_COUNT_HEADER, String(total));
     return c.json(rows);

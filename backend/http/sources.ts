@@ -10,7 +10,7 @@ import { credentialVerified, sourcePlugin } from "../integrations/sources/index.
 export const sourcesRoutes = new Hono<ApiEnv>();
 sourcesRoutes.use("/sources/*", requireSession);
 
-sourcesRoutes.get("/sources/list", listHandler(listSources));
+sourcesRoutes.get("/sources/list", listHandler("sources", listSources));
 
 sourcesRoutes.get("/sources/list-all", async (c) => c.json(await listAllSources(c.var.services.db, c.var.user.id)));
 

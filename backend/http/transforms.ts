@@ -55,7 +55,7 @@ transformsRoutes.get("/transforms/config", async (c) => {
   });
 });
 
-transformsRoutes.get("/transforms/list", listHandler(listTransforms));
+transformsRoutes.get("/transforms/list", listHandler("transforms", listTransforms));
 
 /** The first screen's Continue (§5): the schema's checks, the connector is the caller's, the name is not taken. */
 transformsRoutes.post("/transforms/validate-draft", async (c) => {

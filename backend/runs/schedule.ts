@@ -12,3 +12,9 @@ export function latestSlot(id: string, frequency: string, now: Date): Date {
   const offset = (hashString(id) % (period / 1000)) * 1000;
   return new Date(Math.floor((now.getTime() - offset) / period) * period + offset);
 }
+
+/** The next scheduled moment after `now` (what the lists show as Next sync). */
+export function nextSlot(id: string, frequency: string, now: Date): Date {
+  const period = frequency === "hourly" ? HOUR_MS : DAY_MS;
+  return new Date(latestSlot(id, frequency, now).getTime() + period);
+}

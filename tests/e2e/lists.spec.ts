@@ -96,13 +96,13 @@ test.describe("lists with records", () => {
 
     // Page 1: the 50 newest.
     await page.goto("/connectors");
-    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Description", "Source", "Destinations", "Last Connection"]);
+    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Status", "Description", "Source", "Destinations", "Last Connection", "Next Sync"]);
     await expect(rows).toHaveCount(50);
     await expect(names).toHaveText(Array.from({ length: 50 }, (_, k) => name(60 - k)));
     await expect(main.getByRole("navigation", { name: "Pagination" })).toContainText("Showing 1–50 of 60 connectors");
     await expect(page.getByText(OTHER.connector)).toHaveCount(0);
-    await expect(rows.first().getByRole("cell")).toHaveText([name(60), "Syncs sales calls, batch 60", SOURCE.name, DESTINATION.name, "Jun 30,2025 11:59:59 PM"]);
-    await expect(rows.nth(1).getByRole("cell").nth(4)).toHaveText("Never");
+    await expect(rows.first().getByRole("cell")).toHaveText([name(60), "Paused", "Syncs sales calls, batch 60", SOURCE.name, DESTINATION.name, "Jun 30,2025 11:59:59 PM", "Not scheduled"]);
+    await expect(rows.nth(1).getByRole("cell").nth(5)).toHaveText("Never");
     await expect(rows.first().getByRole("link", { name: name(60) })).toHaveAttribute("href", `/connectors/details/${connectorIds[59]}`);
     await expectAccessible(page);
 
@@ -115,9 +115,10 @@ test.describe("lists with records", () => {
     await expect(names).toHaveText(Array.from({ length: 10 }, (_, k) => name(10 - k)));
     await expect(main.getByRole("navigation", { name: "Pagination" })).toContainText("Showing 51–60 of 60 connectors");
     await expect(main.getByRole("link", { name: "Next" })).toHaveCount(0);
-    await expect(main.getByRole("link", { name: "Previous" })).toHaveAttribute("href", /^(\/connectors)?\?page=1$/);
+    // Page 1 is the list's own address.
+    await expect(main.getByRole("link", { name: "Previous" })).toHaveAttribute("href", /^\/connectors$/);
     await expect(page.getByText(OTHER.connector)).toHaveCount(0);
-    await expect(rows.last().getByRole("cell")).toHaveText([name(1), "Syncs sales calls, batch 1", SOURCE.name, DESTINATION.name, "Jan 5,2025 3:04:05 PM"]);
+    await expect(rows.last().getByRole("cell")).toHaveText([name(1), "Paused", "Syncs sales calls, batch 1", SOURCE.name, DESTINATION.name, "Jan 5,2025 3:04:05 PM", "Not scheduled"]);
 
     // A page past the end, or not a page number, goes to a real page instead of an empty or broken one.
     await page.goto("/connectors?page=99");
@@ -135,18 +136,18 @@ test.describe("lists with records", () => {
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sources" }).click();
     await expect(page).toHaveURL(`${APP_URL}/sources`);
-    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Description", "Created At", "Connector Count"]);
+    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Type", "Status", "Description", "Created At", "Connector Count"]);
     await expect(rows).toHaveCount(1);
-    await expect(rows.first().getByRole("cell")).toHaveText([SOURCE.name, SOURCE.description, "Jan 5,2025 3:04:05 PM", "60"]);
+    await expect(rows.first().getByRole("cell")).toHaveText([SOURCE.name, "Zoom", "Unknown", SOURCE.description, "Jan 5,2025 3:04:05 PM", "60"]);
     await expect(page.getByText(OTHER.source)).toHaveCount(0);
     await expect(main.getByRole("navigation", { name: "Pagination" })).toContainText("Showing 1–1 of 1");
     await expectAccessible(page);
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Destinations" }).click();
     await expect(page).toHaveURL(`${APP_URL}/destinations`);
-    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Description", "Created At", "Connector Count"]);
+    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Type", "Status", "Description", "Created At", "Connector Count"]);
     await expect(rows).toHaveCount(1);
-    await expect(rows.first().getByRole("cell")).toHaveText([DESTINATION.name, DESTINATION.description, "Mar 9,2025 8:07:06 AM", "60"]);
+    await expect(rows.first().getByRole("cell")).toHaveText([DESTINATION.name, "BigQuery", "Unknown", DESTINATION.description, "Mar 9,2025 8:07:06 AM", "60"]);
     await expect(page.getByText(OTHER.destination)).toHaveCount(0);
     await expectAccessible(page);
   });
@@ -160,19 +161,20 @@ test.describe("lists with records", () => {
     // The Actions menu is a <details>, so it opens without JS too.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Transforms" }).click();
     await expect(page).toHaveURL(`${APP_URL}/transforms`);
-    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Type", "Description", "Created At", "Connectors", "Actions"]);
+    await expect(main.getByRole("columnheader")).toHaveText(["Name", "Type", "Last Run", "Description", "Created At", "Connectors", "Actions"]);
     await expect(rows).toHaveCount(1);
     const cells = rows.first().getByRole("cell");
     await expect(cells.nth(0)).toHaveText("Weekly topics");
     await expect(cells.nth(1)).toHaveText("Topic Modeling");
-    await expect(cells.nth(2)).toHaveText("Topics across the week's sales calls");
-    await expect(cells.nth(3)).toHaveText("Feb 1,2025 9:30:00 AM");
-    await expect(cells.nth(4)).toHaveText(name(60));
+    await expect(cells.nth(2)).toHaveText("Never run");
+    await expect(cells.nth(3)).toHaveText("Topics across the week's sales calls");
+    await expect(cells.nth(4)).toHaveText("Feb 1,2025 9:30:00 AM");
+    await expect(cells.nth(5)).toHaveText(name(60));
     await expect(page.getByText(OTHER.transform)).toHaveCount(0);
-    const update = cells.nth(5).getByRole("link", { name: "Update" });
-    const remove = cells.nth(5).getByRole("link", { name: "Delete" });
+    const update = cells.nth(6).getByRole("link", { name: "Update" });
+    const remove = cells.nth(6).getByRole("link", { name: "Delete" });
     await expect(update).toBeHidden();
-    await cells.nth(5).locator("summary").click();
+    await cells.nth(6).locator("summary").click();
     await expect(update).toBeVisible();
     await expect(remove).toBeVisible();
     await expect(update).toHaveAttribute("href", `/transforms/edit/${transformId}`);
@@ -233,7 +235,7 @@ test.describe("lists with records", () => {
       await page.goto("/sources");
       // With JS on, an inline script stores the browser's zone in the `tz` cookie; without JS the server falls back to UTC.
       const expected = jsEnabled ? "Jan 5,2025 10:04:05 AM" : "Jan 5,2025 3:04:05 PM";
-      await expect(page.getByRole("main").locator("table tbody tr").first().getByRole("cell").nth(2)).toHaveText(expected);
+      await expect(page.getByRole("main").locator("table tbody tr").first().getByRole("cell").nth(4)).toHaveText(expected);
     });
   });
 });

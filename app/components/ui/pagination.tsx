@@ -1,9 +1,12 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
+import { listAddress, type ListFind } from "@contract/lists";
 
 const number = new Intl.NumberFormat("en-US");
 
-/** Plain ?page= links, so paging works without JavaScript and pages can be bookmarked. */
-export function Pagination({ page, pageSize, total, noun }: { page: number; pageSize: number; total: number; noun: string }) {
+/** Plain ?page= links, so paging works without JavaScript and pages can be bookmarked; they keep the list's search, filters and sort. */
+export function Pagination({ page, pageSize, total, noun, find }: { page: number; pageSize: number; total: number; noun: string; find?: ListFind }) {
+  const { pathname } = useLocation();
+  const to = (n: number) => (find ? listAddress(pathname, find, n) : `?page=${n}`);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
@@ -17,7 +20,7 @@ export function Pagination({ page, pageSize, total, noun }: { page: number; page
       {pages > 1 ? (
         <div className="flex items-center gap-2">
           {page > 1 ? (
-            <Link to={`?page=${page - 1}`} className="btn-secondary px-3 py-1.5" rel="prev">
+            <Link to={to(page - 1)} className="btn-secondary px-3 py-1.5" rel="prev">
               Previous
             </Link>
           ) : (
@@ -29,7 +32,7 @@ export function Pagination({ page, pageSize, total, noun }: { page: number; page
             Page {page} of {pages}
           </span>
           {page < pages ? (
-            <Link to={`?page=${page + 1}`} className="btn-secondary px-3 py-1.5" rel="next">
+            <Link to={to(page + 1)} className="btn-secondary px-3 py-1.5" rel="next">
               Next
             </Link>
           ) : (

@@ -4,6 +4,8 @@ import { EmptyState } from "./empty-state";
 import { ErrorBlock } from "./error-block";
 import { PageHeader } from "./page-header";
 import { Pagination } from "./pagination";
+import { ListFilters, NoMatches } from "./list-filters";
+import { StatusBadge } from "./status-badge";
 import type { ListPage } from "~/services/lists.server";
 
 interface NamedRecord {
@@ -12,11 +14,14 @@ interface NamedRecord {
   description: string;
   created_at: string;
   connector_count: number;
+  integration_label: string;
+  status: string | null;
 }
 
 /**
  * The sources and destinations lists (spec: Name, Description, Created At,
- * Connector Count), their empty state and their load error.
+ * Connector Count; and, at a glance, their type and status), their search and
+ * filters, their empty state and their load error.
  */
 export function RecordList<T extends NamedRecord>(props: {
   data: ListPage<T>;
@@ -38,15 +43,24 @@ export function RecordList<T extends NamedRecord>(props: {
       ),
       className: "min-w-40 max-w-xs",
     },
+    { header: "Type", cell: (row) => row.integration_label, className: "whitespace-nowrap" },
+    { header: "Status", cell: (row) => <StatusBadge status={row.status} /> },
     { header: "Description", cell: (row) => <span className="line-clamp-2 text-slate-600">{row.description}</span>, className: "max-w-sm" },
     { header: "Created At", cell: (row) => <DateTime value={row.created_at} timeZone={props.timeZone} />, className: "whitespace-nowrap" },
     { header: "Connector Count", cell: (row) => row.connector_count, className: "text-right tabular-nums" },
   ];
   return (
     <>
-      <PageHeader title={props.title} description={props.description} action={data.total > 0 ? { to: `/${path}/add`, label: `New ${props.noun}` } : undefined} />
+      <PageHeader
+        title={props.title}
+        description={props.description}
+        action={data.total > 0 || data.find.filtered ? { to: `/${path}/add`, label: `New ${props.noun}` } : undefined}
+      />
+      {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters kind={path} find={data.find} noun={path} /> : null}
       {data.error ? (
         <ErrorBlock message={data.error} />
+      ) : data.total === 0 && data.find.filtered ? (
+        <NoMatches noun={path} />
       ) : data.total === 0 ? (
         <EmptyState title={`No ${props.title} Found`} body={props.emptyBody} action={{ to: `/${path}/add`, label: `Create ${props.noun}` }} />
       ) : (
@@ -55,7 +69,7 @@ export function RecordList<T extends NamedRecord>(props: {
           columns={columns}
           rows={data.rows}
           rowHref={(row) => `/${path}/details/${row.id}`}
-          footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun={path} />}
+          footer={<Pagination page={data.page} pageSize={data.pageSize} total={data.total} noun={path} find={data.find} />}
         />
       )}
     </>

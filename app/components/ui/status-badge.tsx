@@ -14,18 +14,20 @@ const TONES = {
 const TONE_OF: Record<string, keyof typeof TONES> = {
   active: "green",
   succeeded: "green",
+  healthy: "green",
   error: "red",
   failed: "red",
   running: "blue",
   paused: "amber",
+  "no input": "amber",
 };
 
 /** "SUCCEEDED", "succeeded" → "Succeeded"; also for other one-word values (a run's trigger). */
 export const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 
-/** A status as a coloured badge; no status at all reads "Unknown" (spec §2). */
+/** A status as a coloured badge ("never_run" reads "Never run"); no status at all reads "Unknown" (spec §2). */
 export function StatusBadge({ status }: { status: string | null | undefined }) {
   if (!status) return <span className="text-slate-600">Unknown</span>;
   const tone = TONES[TONE_OF[status.toLowerCase()] ?? "slate"];
-  return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${tone}`}>{titleCase(status)}</span>;
+  return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${tone}`}>{titleCase(status).replaceAll("_", " ")}</span>;
 }
