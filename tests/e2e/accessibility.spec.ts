@@ -123,6 +123,12 @@ for (const viewport of VIEWPORTS) {
       await page.locator('summary[aria-label^="Profile menu for"]').click();
       await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
       await axe.check("profile menu open");
+      await page.goto("/settings/alerts");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await axe.check("alert settings");
+      await page.goto("/connectors?q=nothing+like+this");
+      await expect(page.getByRole("heading", { name: "No connectors match" })).toBeVisible();
+      await axe.check("a search that matches nothing");
       axe.done();
     });
 
