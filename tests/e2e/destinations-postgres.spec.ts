@@ -136,11 +136,12 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, a connec
   // A transform on it: PostgreSQL is the connector's warehouse; its results land in the destination's database.
   await page.goto("/transforms/add");
   await page.getByLabel("Transform name").fill("Postgres topics");
-  await page.getByLabel("Connector").selectOption({ label: "Demo to Postgres" });
+  await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Demo to Postgres" });
   await page.getByLabel("Use Templates").check();
-  await page.getByRole("button", { name: "Continue" }).click();
+  // Exact: without JavaScript the no-JS "Continue with this connector/template" buttons stand beside these.
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/\/transforms\/templates\/select/);
-  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/\/transforms\/templates\/permissions$/);
   await expect(page.getByTestId("wizard-destination").getByLabel("Name", { exact: true })).toHaveValue("Analytics Postgres");
   const steps = Number((await page.getByText(/Step 1 of \d/).textContent())!.match(/of (\d)/)![1]);
