@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { LIST_FILTERS, sortLabel, type ListFind, type ListKind } from "@contract/lists";
+import { LIST_FILTERS, sortLabel, type Choice, type ListFind, type ListKind } from "@contract/lists";
 import { fieldClasses } from "./field";
 
 /**
@@ -19,34 +19,8 @@ export function ListFilters({ kind, find, noun }: { kind: ListKind; find: ListFi
         </label>
         <input id={id("q")} name="q" type="search" defaultValue={find.q} maxLength={200} autoComplete="off" className={select} placeholder={`Part of a ${noun.replace(/s$/, "")}'s name`} />
       </div>
-      {choices.statuses.length ? (
-        <div>
-          <label htmlFor={id("status")} className={fieldClasses.label}>
-            Status
-          </label>
-          <select id={id("status")} name="status" defaultValue={find.status} className={select}>
-            <option value="">Any status</option>
-            {choices.statuses.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : null}
-      <div>
-        <label htmlFor={id("type")} className={fieldClasses.label}>
-          Type
-        </label>
-        <select id={id("type")} name="type" defaultValue={find.type} className={select}>
-          <option value="">Any type</option>
-          {choices.types.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      {choices.statuses.length ? <ChoiceSelect name="status" label="Status" any="Any status" choices={choices.statuses} value={find.status} /> : null}
+      <ChoiceSelect name="type" label="Type" any="Any type" choices={choices.types} value={find.type} />
       <div>
         <label htmlFor={id("sort")} className={fieldClasses.label}>
           Sort by
@@ -70,6 +44,25 @@ export function ListFilters({ kind, find, noun }: { kind: ListKind; find: ListFi
         ) : null}
       </div>
     </Form>
+  );
+}
+
+/** One filter: its label, "any" first, then the list's choices. */
+function ChoiceSelect(props: { name: string; label: string; any: string; choices: readonly Choice[]; value: string }) {
+  return (
+    <div>
+      <label htmlFor={`list-${props.name}`} className={fieldClasses.label}>
+        {props.label}
+      </label>
+      <select id={`list-${props.name}`} name={props.name} defaultValue={props.value} className={`${fieldClasses.input} mt-1`}>
+        <option value="">{props.any}</option>
+        {props.choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
