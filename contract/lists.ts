@@ -69,8 +69,14 @@ const oneOf = (choices: readonly Choice[], what: string) =>
       .optional(),
   );
 
-/** The list call's query: the page, and the search, filters and sort this kind of list has. */
+/** The list call's query: the page, and the search, filters and sort this kind of list has (made once per kind). */
 export function listQuerySchema(kind: ListKind) {
+  let schema = schemas.get(kind);
+  if (!schema) schemas.set(kind, (schema = buildListQuerySchema(kind)));
+  return schema;
+}
+
+function buildListQuerySchema(kind: ListKind) {
   const filters = LIST_FILTERS[kind];
   return pageQuerySchema.extend({
     q: z.preprocess(blankToUndefined, z.string().trim().max(200, "Search for at most 200 characters.").optional()),
@@ -84,7 +90,8 @@ export function listQuerySchema(kind: ListKind) {
     ),
   });
 }
-export type ListQuery = z.infer<ReturnType<typeof listQuerySchema>>;
+const schemas = new Map<ListKind, ReturnType<typeof buildListQuerySchema>>();
+export type ListQuery = z.infer<ReturnType<typeof buildListQuerySchema>>;
 
 /** The query's words that narrow the list (search, status, type): with none, an empty list is a first visit. */
 export const isFiltered = (query: Pick<ListQuery, "q" | "status" | "type">): boolean => !!(query.q || query.status || query.type);

@@ -1,23 +1,15 @@
 import type { LookbackOption } from "@contract/connectors";
 import type { Source } from "@contract/sources";
-import { Field, fieldClasses } from "~/components/ui/field";
+import { controlClasses, controlProps as kitControlProps, Field } from "~/components/ui/field";
 
 /** The fields the create and update forms of a connector share; each control's id is `connector-<name>`. */
 
 const ID_PREFIX = "connector";
 
-/**
- * The id and ARIA of a control drawn inside a `Field` (a select, a textarea), tied to its label, hint and error as
- * `Field` ties its own input.
- */
-export function controlProps(name: string, error: string | undefined, hint = false) {
-  const id = `${ID_PREFIX}-${name}`;
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy } as const;
-}
+/** The kit's `controlProps` under the connector forms' id prefix. */
+export const controlProps = (name: string, error: string | undefined, hint = false) => kitControlProps(ID_PREFIX, name, error, hint);
 
-/** The classes of a control drawn inside a `Field`: the kit's, with the red border of an invalid one. */
-export const controlClasses = `${fieldClasses.input} aria-invalid:border-red-500`;
+export { controlClasses };
 
 /** A field's first error, as conform reports them. */
 export const firstError = (errors: string[] | undefined) => errors?.[0];

@@ -1,17 +1,5 @@
-import { fieldClasses } from "~/components/ui/field";
 
-/**
- * What the transform forms' selects and inputs drawn inside a kit `Field` share: the id the Field's label points at
- * (`${prefix}-${name}`), the invalid mark and the hint and error they are described by.
- */
-export function controlProps(prefix: string, name: string, error: string | undefined, hint = false) {
-  const id = `${prefix}-${name}`;
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy } as const;
-}
-
-/** The kit's input classes, with the red border of an invalid control. */
-export const controlClasses = `${fieldClasses.input} aria-invalid:border-red-500`;
+export { controlClasses, controlProps } from "~/components/ui/field";
 
 /** The first error of a field, if any (conform gives a list). */
 export const firstError = (errors: string[] | undefined) => errors?.[0];

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { INPUT_GROUP_ORDER, INPUT_MESSAGES, inputWords, optionLabel, TRANSFORM_FILE_TYPES, transformTypeLabel, type PreviewResponse, type TemplateInput } from "@contract/transforms";
+import { INPUT_GROUP_ORDER, optionLabel, TRANSFORM_FILE_TYPES, transformTypeLabel, type PreviewResponse, type TemplateInput } from "@contract/transforms";
+import { INPUT_MESSAGES, inputWords } from "@contract/transform-forms";
 import { fieldClasses } from "~/components/ui/field";
 import { controlClasses } from "./transform-fields";
 import { TableHead } from "./table-head";

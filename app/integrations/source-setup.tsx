@@ -2,7 +2,7 @@ import type { ComponentType, ReactNode } from "react";
 import type { GoogleGroup, SetupInstructions, TeamsTeam, ZoomGroup } from "@contract/sources";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { CopyButton } from "~/components/ui/copy-button";
-import { Field, fieldClasses } from "~/components/ui/field";
+import { controlProps as kitControlProps, Field, fieldClasses } from "~/components/ui/field";
 
 /** What the source create form adds to a source manifest: its setup fields, their defaults, and how it draws them. */
 
@@ -22,15 +22,8 @@ export type SetupErrors = Record<string, string[] | undefined>;
 /** The id prefix of the create form's fields (the kit's Field names them `source-<name>`). */
 export const FIELD_PREFIX = "source";
 
-/**
- * The id, name and aria attributes of a control drawn inside the kit's Field (a select): the Field shows the hint and
- * the error under it, and these tie them to the control.
- */
-export function controlProps(name: string, error: string | undefined, hint = false) {
-  const id = `${FIELD_PREFIX}-${name}`;
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy };
-}
+/** The kit's `controlProps` under the source form's id prefix. */
+export const controlProps = (name: string, error: string | undefined, hint = false) => kitControlProps(FIELD_PREFIX, name, error, hint);
 
 export interface SourceSetupProps {
   /** The live values of the form. */

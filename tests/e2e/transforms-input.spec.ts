@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import type pg from "pg";
-import { INPUT_MESSAGES, TRANSFORM_MESSAGES as M } from "../../contract/transforms";
+import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
+import { INPUT_MESSAGES } from "../../contract/transform-forms";
 import { userIdByEmail, withDb } from "./db";
 import { expect, expectAccessible, signIn, test } from "./fixtures";
 

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod";
-import {
-  foundNoInput,
-  INPUT_MESSAGES,
-  preferredFileType,
-  requirementInputsSchema,
-  templateInputsSchema,
-  type RequirementInput,
-  type TemplateInput,
-} from "../../contract/transforms";
+import { type RequirementInput, type TemplateInput } from "../../contract/transforms";
+import { foundNoInput, INPUT_MESSAGES, preferredFileType, requirementInputsSchema, templateInputsSchema } from "../../contract/transform-forms";
 
 /** The transform wizard's form schemas as conform parses a posted form, and the input helpers (issue 26). */
 

@@ -6,6 +6,19 @@ export const fieldClasses = {
 };
 
 /**
+ * The id, name and ARIA of a control drawn inside a `Field` (a select, a textarea): `${prefix}-${name}`, the id the
+ * Field's label points at, marked invalid and described by the hint and the error the Field shows under it.
+ */
+export function controlProps(prefix: string, name: string, error: string | null | undefined, hint = false) {
+  const id = `${prefix}-${name}`;
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy } as const;
+}
+
+/** The classes of a control drawn inside a `Field`: the kit's, with the red border of an invalid one. */
+export const controlClasses = `${fieldClasses.input} aria-invalid:border-red-500`;
+
+/**
  * A labelled text input with its hint and its error under it: the error marks the input invalid (aria-invalid) and
  * both are tied to it (aria-describedby), so a screen reader reads them with the field. `children` replaces the input
  * (a select, a textarea) under the same label.
@@ -27,8 +40,8 @@ export function Field(props: {
   /** The input's id is `${idPrefix}-${name}` (default "field"). */
   idPrefix?: string;
 }) {
-  const id = `${props.idPrefix ?? "field"}-${props.name}`;
-  const describedBy = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const control = controlProps(props.idPrefix ?? "field", props.name, props.error, !!props.hint);
+  const id = control.id;
   return (
     <div>
       <label htmlFor={id} className={fieldClasses.label}>
@@ -46,7 +59,7 @@ export function Field(props: {
           inputMode={props.inputMode}
           spellCheck={false}
           aria-invalid={props.invalid || props.error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={control["aria-describedby"]}
           onBlur={props.onBlur}
           className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 read-only:bg-slate-50 read-only:text-slate-700 focus:border-brand-500 focus:outline-none aria-invalid:border-red-500"
         />

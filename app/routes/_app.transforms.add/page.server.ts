@@ -1,4 +1,5 @@
-import { DEFAULT_FILE_TYPE, DEFAULT_TRANSFORM_FREQUENCY, preferredFileType, TRANSFORM_FILE_TYPES, TRANSFORM_MESSAGES as M, type TransformConfig } from "@contract/transforms";
+import { DEFAULT_FILE_TYPE, DEFAULT_TRANSFORM_FREQUENCY, TRANSFORM_FILE_TYPES, TRANSFORM_MESSAGES as M, type TransformConfig } from "@contract/transforms";
+import { preferredFileType } from "@contract/transform-forms";
 import { loadTransformConfig } from "~/services/transforms.server";
 
 /** The first screen's values as typed (strings, possibly empty or wrong: the schema checks them). */
