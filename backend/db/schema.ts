@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  check,
   index,
   uniqueIndex,
   integer,
@@ -99,6 +100,8 @@ export const connectors = pgTable("connectors", {
   frequency: text("frequency").notNull(),
   lookbackDays: integer("lookback_days").notNull(),
   paused: boolean("paused").notNull().default(false),
+  /** The optional schedule (contract/schedules.ts `Schedule`) that replaces `frequency`'s hourly/daily slot; null: that slot. */
+  schedule: jsonb("schedule").$type<Record<string, unknown>>(),
   lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -129,6 +132,8 @@ export const transforms = pgTable("transforms", {
   inputs: jsonb("inputs").$type<Record<string, unknown>>().notNull().default({}),
   requirementInputs: jsonb("requirement_inputs").$type<Record<string, unknown>>().notNull().default({}),
   permissionsSetup: boolean("permissions_setup").notNull().default(false),
+  /** The optional schedule (contract/schedules.ts `Schedule`) that replaces `frequency`'s hourly/daily slot; null: that slot. */
+  schedule: jsonb("schedule").$type<Record<string, unknown>>(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
@@ -139,9 +144,9 @@ export const transforms = pgTable("transforms", {
 /** What every run (a sync or a transform run) records: written by the runs engine (backend/runs/). */
 const runColumns = () => ({
   ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  /** queued | running | succeeded | failed */
+  /** queued | running | succeeded | failed | cancelled */
   status: text("status").notNull().default("queued"),
-  /** manual | schedule (and create, for a transform's first run) */
+  /** manual | schedule | backfill (and create, for a transform's first run) */
   trigger: text("trigger").notNull().default("manual"),
   jobId: text("job_id"),
   attempts: integer("attempts").notNull().default(0),
@@ -153,6 +158,10 @@ const runColumns = () => ({
   finishedAt: timestamp("finished_at", { withTimezone: true }),
   /** Moved every few seconds by the worker running the run: a stale one means its worker died (backend/runs/heartbeat.ts). */
   heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
+  /** Set by Cancel: the worker stops at its next batch boundary and the run ends cancelled. */
+  cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+  /** Every attempt: [{ attempt, started_at, finished_at, outcome, error }] (the run details page). */
+  attemptLog: jsonb("attempt_log").$type<{ attempt: number; started_at: string; finished_at: string | null; outcome: string; error: string | null }[]>().notNull().default([]),
 });
 
 /** A run table's indexes: its history by key, newest first, and the running runs by heartbeat (the dead-run sweep). */
@@ -167,6 +176,11 @@ export const syncRuns = pgTable("sync_runs", {
   connectorId: uuid("connector_id").notNull().references(() => connectors.id, { onDelete: "cascade" }),
   ...runColumns(),
   bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  /** A backfill's date range (null: the lookback window ending when the run started). */
+  rangeFrom: timestamp("range_from", { withTimezone: true }),
+  rangeTo: timestamp("range_to", { withTimezone: true }),
+  /** Per destination: [{ name, type, records, bytes, location }] (where the data landed). */
+  landed: jsonb("landed").$type<{ name: string; type: string; records: number; bytes: number; location: string }[]>().notNull().default([]),
 }, (t) => runIndexes("sync_runs", "connector", t.connectorId, t));
 
 /** One run of a transform: queued by its schedule, "Run now" or creation, run by a worker (backend/transforms/runs.ts). */
@@ -177,6 +191,24 @@ export const transformRuns = pgTable("transform_runs", {
   /** Result tables written: [{ table, rows }]. */
   outputs: jsonb("outputs").$type<{ table: string; rows: number }[]>().notNull().default([]),
 }, (t) => runIndexes("transform_runs", "transform", t.transformId, t));
+
+/**
+ * A run's own log lines (the run details page): capped per run by the writer (backend/db/run-logs.ts), secrets never
+ * written. Each line belongs to one sync run or one transform run, and goes with it.
+ */
+export const runLogLines = pgTable("run_log_lines", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  syncRunId: uuid("sync_run_id").references(() => syncRuns.id, { onDelete: "cascade" }),
+  transformRunId: uuid("transform_run_id").references(() => transformRuns.id, { onDelete: "cascade" }),
+  at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  /** info | warn | error */
+  level: text("level").notNull(),
+  message: text("message").notNull(),
+}, (t) => [
+  index("run_log_lines_sync_run_idx").on(t.syncRunId, t.id).where(sql`"sync_run_id" IS NOT NULL`),
+  index("run_log_lines_transform_run_idx").on(t.transformRunId, t.id).where(sql`"transform_run_id" IS NOT NULL`),
+  check("run_log_lines_one_run", sql`num_nonnulls("sync_run_id", "transform_run_id") = 1`),
+]);
 
 /** A user's alert settings (issue 27 item 6): where failure and recovery notices go, and after how many failures. */
 export const alertSettings = pgTable("alert_settings", {
