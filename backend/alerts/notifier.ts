@@ -38,8 +38,10 @@ export interface AlertMessage {
   data: Record<string, unknown>;
 }
 
-function detailsUrl(appUrl: string, kind: Kind, key: string): string {
-  return new URL(kind === "sync" ? `/connectors/details/${key}` : `/transforms/details/${key}`, appUrl).href;
+/** The run's own page (its attempts, where its data landed, its log). */
+function runUrl(appUrl: string, kind: Kind, outcome: RunOutcome): string {
+  const owner = kind === "sync" ? `/connectors/details/${outcome.key}` : `/transforms/details/${outcome.key}`;
+  return new URL(`${owner}/runs/${outcome.runId}`, appUrl).href;
 }
 
 /** The alert for an outcome, or null when there is nothing to say (a success after a success). */
@@ -98,7 +100,7 @@ async function handle(services: AlertServices, outcome: RunOutcome): Promise<voi
     if (paused) log.warn({ connectorId: outcome.key, failures }, "connector paused after failing in a row");
   }
   if (!settings || (!settings.email && !settings.webhookUrl)) return;
-  const message = composeAlert({ kind, outcome, subject, failures, warnAfter, paused, url: detailsUrl(services.config.APP_URL, kind, outcome.key) });
+  const message = composeAlert({ kind, outcome, subject, failures, warnAfter, paused, url: runUrl(services.config.APP_URL, kind, outcome) });
   if (!message) return;
   const sends: Promise<void>[] = [];
   const { SMTP_URL } = services.config;

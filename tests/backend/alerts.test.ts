@@ -194,9 +194,9 @@ describe("alerts from the runs engine", () => {
     receiver.failNext(1);
     const run = await c.sync();
     expect(run.status).toBe("failed");
-    const link = `${APP_URL}/connectors/details/${c.id}`;
+    const link = `${APP_URL}/connectors/details/${c.id}/runs/${run.id}`;
 
-    const mail = await smtp.waitFor((m) => m.text.includes(run.id) || m.text.includes(link));
+    const mail = await smtp.waitFor((m) => m.text.includes(link));
     expect(mail.to).toEqual(["alice@example.com"]);
     expect(mail.subject).toBe('Failed: the sync of the connector "Fails once"');
     expect(mail.text).toContain(`Error: ${run.error}`);
@@ -225,7 +225,7 @@ describe("alerts from the runs engine", () => {
     expect(recovered.status).toBe("succeeded");
     const notice = await receiver.waitFor((h) => h.json.data.run.id === recovered.id);
     expect(notice.json).toMatchObject({ type: "sync.recovered", data: { run: { status: "succeeded" }, failures_in_a_row: 0 } });
-    const recoveryMail = await smtp.waitFor((m) => m.subject.startsWith("Recovered") && m.text.includes(link));
+    const recoveryMail = await smtp.waitFor((m) => m.subject.startsWith("Recovered") && m.text.includes(`${APP_URL}/connectors/details/${c.id}/runs/${recovered.id}`));
     expect(recoveryMail.text).toContain("succeeded after 1 failure in a row");
     const again = await c.sync();
     expect(again.status).toBe("succeeded");
@@ -293,7 +293,7 @@ describe("alerts from the runs engine", () => {
     expect(hook.json).toMatchObject({
       type: "transform.failed",
       subject: 'Failed: the run of the transform "Topics that fail"',
-      data: { transform: { id, name: "Topics that fail" }, run: { error: failed.error }, failures_in_a_row: 1, url: `${APP_URL}/transforms/details/${id}` },
+      data: { transform: { id, name: "Topics that fail" }, run: { error: failed.error }, failures_in_a_row: 1, url: `${APP_URL}/transforms/details/${id}/runs/${failed.id}` },
     });
     expect(hook.json.data).not.toHaveProperty("paused");
     await db.query(`UPDATE transforms SET inputs = inputs - 'provider' WHERE id = $1`, [id]);

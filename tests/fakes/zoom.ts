@@ -213,6 +213,8 @@ export interface FakeZoom {
   users: FakeZoomUser[];
   /** The next matching requests fail as told. */
   fail(rule: FaultRule): void;
+  /** Forgets the planned failures not yet used (the provider is healthy again). */
+  clearFaults(): void;
   close(): Promise<void>;
 }
 
@@ -435,6 +437,7 @@ export async function startFakeZoom(options: FakeZoomOptions = {}): Promise<Fake
     recordings,
     users,
     fail: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
