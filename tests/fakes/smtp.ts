@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 /** One e-mail as the local SMTP server received it: its envelope, headers and plain text. */
@@ -8,30 +9,6 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   raw: string;
-}
-
-/** Quoted-printable (what nodemailer uses for long lines) back to text. */
-function decodeQuotedPrintable(body: string): string {
-  const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, "latin1").toString("utf8");
-}
-
-/** RFC 2047 encoded words (=?UTF-8?Q?…?= and =?UTF-8?B?…?=) in a header, decoded; the space between two of them goes. */
-function decodeHeader(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, "?==?")
-    .replace(/=\?([\w-]+)\?([QB])\?([^?]*)\?=/gi, (_m, _charset: string, encoding: string, text: string) =>
-      encoding.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQuotedPrintable(text.replace(/_/g, " ")),
-    );
-}
-
-function parse(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
-  const split = raw.indexOf("\r\n\r\n");
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
-  const body = raw.slice(split + 4);
-  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? "";
-  const qp = /quoted-printable/i.test(header("Content-Transfer-Encoding"));
-  return { ...envelope, subject: decodeHeader(header("Subject")), text: (qp ? decodeQuotedPrintable(body) : body).replace(/\r\n/g, "\n"), raw };
 }
 
 /**
@@ -48,9 +25,17 @@ export async function startSmtpServer(): Promise<{ url: string; port: number; ma
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address) };
-        mails.push(parse(Buffer.concat(chunks).toString("utf8"), envelope));
-        callback();
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        // The message as a mail client reads it (headers decoded, quoted-printable undone): mailparser.
+        simpleParser(raw).then(
+          (parsed) => {
+            mails.push({ from, to, subject: parsed.subject ?? "", text: parsed.text ?? "", raw });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });
