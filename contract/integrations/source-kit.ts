@@ -38,7 +38,9 @@ export const SOURCE_MESSAGES = {
 
 /** Optional text: null and missing are "". */
 export const optionalText = (max: number, tooLong: string, label = "Text") =>
-  z.preprocess((v) => (v === null || v === undefined ? "" : v), storable(z.string({ invalid_type_error: "must be text" }).trim().max(max, tooLong), label));
+  storable(z.string({ invalid_type_error: "must be text" }).trim().max(max, tooLong), label)
+    .nullish()
+    .transform((v) => v ?? "");
 
 /** The files a transcript source's syncs write per meeting (Zoom, Teams). */
 export const TRANSCRIPT_FILE_TYPES = [".vtt", ".txt"] as const;
