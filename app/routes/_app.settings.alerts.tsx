@@ -73,7 +73,7 @@ function Deliveries({ deliveries }: { deliveries: AlertSettings["deliveries"] })
                   <td className="px-4 py-3">{d.channel === "email" ? "E-mail" : "Webhook"}</td>
                   <td className="max-w-xs px-4 py-3 break-all">{d.target}</td>
                   <td className="px-4 py-3 whitespace-nowrap">
-                    <StatusBadge status={d.status === "delivered" ? "succeeded" : d.status} />
+                    <StatusBadge status={d.status} />
                   </td>
                   <td className="px-4 py-3">{d.attempts}</td>
                   <td className="max-w-xs px-4 py-3 break-words text-red-800">{d.last_error ?? ""}</td>

@@ -184,5 +184,5 @@ test("a failing provider: Failed everywhere, an e-mail and a signed webhook per 
   await expect(rows).not.toHaveCount(0);
   const statuses = await rows.locator("td:nth-child(5)").allTextContents();
   expect(statuses.length).toBeGreaterThanOrEqual(2);
-  expect(new Set(statuses.map((s) => s.trim()))).toEqual(new Set(["Succeeded"]));
+  expect(new Set(statuses.map((s) => s.trim()))).toEqual(new Set(["Delivered"]));
 });
