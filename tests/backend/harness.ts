@@ -33,12 +33,15 @@ export async function cloneTemplateDatabase(): Promise<string> {
   return adminUrl.replace(/\/postgres$/, `/${name}`);
 }
 
-/** A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template. */
-export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<TestBackend> {
+/**
+ * A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template; with
+ * `role: "all"` it works the job queues too (runs are performed).
+ */
+export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv; role?: "api" | "all" } = {}): Promise<TestBackend> {
   const databaseUrl = await cloneTemplateDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-test-data-"));
   const backend = await startBackend({
-    role: "api",
+    role: options.role ?? "api",
     log: options.log ?? createLogger("silent"),
     env: {
       NODE_ENV: "test",
