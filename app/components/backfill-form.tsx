@@ -35,7 +35,9 @@ export function BackfillForm() {
       <h2 id="backfill" className="mb-1 text-lg font-semibold text-slate-900">
         Backfill
       </h2>
-      <p className="mb-3 text-sm text-slate-600">Sync a range of days once, beyond the lookback window: at most 366 days, up to today. Records already synced are not duplicated.</p>
+      <p className="mb-3 text-sm text-slate-600">
+        {`Sync a range of days once, beyond the lookback window: at most 366 days, up to today, whole days in your time zone (${timeZone}). Records already synced are not duplicated.`}
+      </p>
       <FormBanner errors={form.errors} focusKey={lastResult} />
       <Form method="post" {...getFormProps(form)} noValidate className="card flex flex-col gap-4 p-6 sm:flex-row sm:items-start">
         <input type="hidden" name="intent" value="backfill" />
@@ -47,7 +49,6 @@ export function BackfillForm() {
           {busy ? "Queuing..." : "Backfill"}
         </button>
       </Form>
-      <p className="mt-2 text-xs text-slate-600">{`Days are in your time zone (${timeZone}).`}</p>
     </section>
   );
 }
