@@ -17,6 +17,7 @@ export interface TestBackend {
   dataDir: string;
   url: string;
   idp: string;
+  databaseUrl: string;
   db: pg.Pool;
   backend: RunningBackend;
   stop(): Promise<void>;
@@ -57,6 +58,7 @@ export async function startTestBackend(options: { log?: Logger; env?: NodeJS.Pro
   const db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   return {
     dataDir,
+    databaseUrl,
     url: `http://127.0.0.1:${backend.port}`,
     idp: backend.localIdpIssuer!,
     db,

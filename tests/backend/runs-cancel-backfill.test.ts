@@ -1,9 +1,14 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { BACKFILL_MESSAGES } from "../../contract/run-operations.js";
+import { connectDatabase } from "../../backend/db/client.js";
+import { SecretBox } from "../../backend/lib/crypto.js";
+import { RunCancelledError } from "../../backend/runs/cancel.js";
+import { runTransform } from "../../backend/transforms/runner.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
 
@@ -117,6 +122,41 @@ describe("cancel", () => {
     expect((await call(api, apiOwner.cookie, "GET", `/transforms/${transformId}`)).body.status).toBe("CANCELLED");
     expect((await call(api, apiOwner.cookie, "POST", `/transforms/${transformId}/cancel`)).body.outcome).toBe("none");
   });
+
+  it("a transform run asked to stop stops between its steps: no result table is written", async () => {
+    const { connectorId, folder } = await setup(worker, owner.cookie, 40);
+    const synced = await call(worker, owner.cookie, "POST", `/connectors/${connectorId}/sync`);
+    expect((await waitFor(connectorId, synced.body.run.id, finished)).status).toBe("succeeded");
+    const created = await call(worker, owner.cookie, "POST", "/transforms/create", {
+      template_id: "topic_modeling", name: "Topics", description: "", connector_id: connectorId, permissions_setup: true, frequency: "daily", file_types: [".vtt"], status: "PENDING",
+    });
+    expect(created.status).toBe(201);
+    const transformId = created.body.transform_id as string;
+    // Its first run (queued by the create) is cancelled while queued or stopped while running: never a failure.
+    await call(worker, owner.cookie, "POST", `/transforms/${transformId}/cancel`);
+    const deadline = Date.now() + 30_000;
+    let first: { status: string; error: string | null } | undefined;
+    while (Date.now() < deadline && !["succeeded", "failed", "cancelled"].includes((first = (await call(worker, owner.cookie, "GET", `/transforms/${transformId}/runs`)).body.runs[0])!.status)) await new Promise((r) => setTimeout(r, 100));
+    expect(["cancelled", "succeeded"]).toContain(first!.status);
+    expect(first!.error).toBeNull();
+    // The result tables (prefix tx_) and, in each, the rows of each run: a run writes its own run_id on its rows.
+    const results = async () => {
+      const names = (await warehouse(folder, "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'tx%' ORDER BY 1")).map((r) => String(r.table_name));
+      const rows = [];
+      for (const name of names) rows.push(...(await warehouse(folder, `SELECT '${name}' AS t, CAST(run_id AS VARCHAR) AS run, count(*)::INT AS n FROM "${name}" GROUP BY ALL ORDER BY ALL`)));
+      return rows;
+    };
+    const before = await results();
+    const handle = connectDatabase(worker.databaseUrl, 1);
+    try {
+      const services = { db: handle.db, secrets: new SecretBox(randomBytes(32).toString("base64url")), config: { DATA_DIR: worker.dataDir } };
+      const signal = AbortSignal.abort(new RunCancelledError());
+      await expect(runTransform(services, transformId, { id: randomUUID(), at: new Date(), signal })).rejects.toBeInstanceOf(RunCancelledError);
+    } finally {
+      await handle.close();
+    }
+    expect(await results()).toEqual(before);
+  }, 60_000);
 
   it("another user's connector or transform cannot be cancelled or backfilled (404), and nothing changes", async () => {
     const { connectorId } = await setup(api, apiOwner.cookie, 6);
