@@ -17,7 +17,7 @@ export const LOOKBACK_OPTIONS = [
 export const LOOKBACK_VALUES: readonly number[] = LOOKBACK_OPTIONS.map((o) => o.value);
 export type LookbackOption = { value: number; label: string };
 
-export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 /** A connector's health at a glance (issue 27): from whether it is paused and its newest run. */
@@ -63,18 +63,24 @@ export const syncRunSchema = z.object({
   id: z.string(),
   connector_id: z.string(),
   status: z.enum(SYNC_RUN_STATUSES),
+  /** manual | schedule | backfill */
   trigger: z.string(),
+  /** When Cancel asked the run to stop (it stops at its next batch), or null. */
+  cancel_requested_at: z.string().nullable().optional(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   records: z.number().int(),
   bytes: z.number().int(),
   error: z.string().nullable(),
+  /** A backfill's range [range_from, range_to); null for a run of the lookback window. */
+  range_from: z.string().nullable().optional(),
+  range_to: z.string().nullable().optional(),
 });
 export type SyncRun = z.infer<typeof syncRunSchema>;
 
-/** What a connector's details page can post: its buttons (spec §7) and the Delete confirmation. */
-export const CONNECTOR_INTENTS = ["sync", "pause", "resume", "delete"] as const;
+/** What a connector's details page can post: its buttons (spec §7, and Cancel sync) and the Delete confirmation. */
+export const CONNECTOR_INTENTS = ["sync", "cancel", "pause", "resume", "delete"] as const;
 export type ConnectorIntent = (typeof CONNECTOR_INTENTS)[number];
 
 /** Spec §5 "Connector create" and §8 connector errors, character for character. */

@@ -26,6 +26,7 @@ export const TRANSFORM_LAST_RUN = [
   { value: "running", label: "Running" },
   { value: "queued", label: "Queued" },
   { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
   { value: "never_run", label: "Never run" },
 ] as const satisfies readonly Choice[];
 

@@ -31,8 +31,8 @@ export const WIZARD_INTEGRATION_KEYS: readonly string[] = wizardIntegrationKeys(
 /** §4: when a template has no setup steps, the wizard shows these two. */
 export const DEFAULT_SETUP_STEP_TITLES = ["Configure Data Sources", "Review Permissions"] as const;
 /** Transform (and transform run) statuses; a transform is created PENDING (§4). */
-export const TRANSFORM_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED"] as const;
-export const TRANSFORM_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export const TRANSFORM_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"] as const;
+export const TRANSFORM_RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 
 /** Spec §5 "Transform create" and §8 transform errors, character for character. */
 export const TRANSFORM_MESSAGES = {
@@ -130,6 +130,8 @@ export const transformRunSchema = z.object({
   transform_id: z.string(),
   status: z.enum(TRANSFORM_RUN_STATUSES),
   trigger: z.string(),
+  /** When Cancel asked the run to stop (it stops at its next step), or null. */
+  cancel_requested_at: z.string().nullable().optional(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),

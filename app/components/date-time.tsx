@@ -58,6 +58,16 @@ export function DateTime({ value, timeZone }: { value: string | null | undefined
   return <time dateTime={value}>{formatDateTime(value, timeZone)}</time>;
 }
 
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A day, without the time ("Oct 1, 2026"): a backfill's From and To. */
+export function formatDay(value: string | Date, timeZone = "UTC"): string {
+  let f = dayFormatters.get(timeZone);
+  if (!f) dayFormatters.set(timeZone, (f = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", year: "numeric" })));
+  const date = typeof value === "string" ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? "" : f.format(date);
+}
+
 const shortFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** A moment soon to come, compactly ("Nov 27, 1:31 AM"): a schedule's next run, where the year and seconds say nothing. */

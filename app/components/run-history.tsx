@@ -34,7 +34,7 @@ export function RefreshWithoutScript({ active }: { active: boolean }) {
   ) : null;
 }
 
-/** The column a history has beyond status, start, duration and records (a sync's bytes, a transform run's trigger). */
+/** A column a history has beyond status, start, duration and records (a sync's trigger and bytes, a transform run's trigger). */
 export interface RunColumn<R> {
   label: string;
   className: string;
@@ -59,10 +59,11 @@ export function RunHistory<R extends RunRow>(props: {
   error: string | null;
   caption: string;
   emptyHint: string;
-  column: RunColumn<R>;
+  column: RunColumn<R> | RunColumn<R>[];
   outcome?(run: R): RunOutcome | null;
 }) {
-  const { runs, error, column } = props;
+  const { runs, error } = props;
+  const columns = Array.isArray(props.column) ? props.column : [props.column];
   const timeZone = useTimeZone();
   const region = { tabIndex: 0, role: "region", "aria-label": "Run history" } as const;
   return (
@@ -76,7 +77,7 @@ export function RunHistory<R extends RunRow>(props: {
         <div className="card overflow-x-auto" {...region}>
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">{props.caption}</caption>
-            <TableHead cell="px-4 py-3" labels={["Status", "Started", "Duration", "Records", column.label, "Error"]} />
+            <TableHead cell="px-4 py-3" labels={["Status", "Started", "Duration", "Records", ...columns.map((c) => c.label), "Error"]} />
             <tbody className="divide-y divide-slate-100">
               {runs.map((run) => {
                 const outcome = props.outcome?.(run) ?? null;
@@ -88,7 +89,11 @@ export function RunHistory<R extends RunRow>(props: {
                     <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
                     <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
                     <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
-                    <td className={column.className}>{column.value(run)}</td>
+                    {columns.map((column) => (
+                      <td key={column.label} className={column.className}>
+                        {column.value(run)}
+                      </td>
+                    ))}
                     {outcome && !run.error ? (
                       <td className="max-w-xs px-4 py-3 break-words text-slate-700">{outcome.note}</td>
                     ) : (

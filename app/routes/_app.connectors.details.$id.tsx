@@ -3,12 +3,14 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { CONNECTOR_MESSAGES as M, connectorIntentSchema, type Connector, type SyncRun } from "@contract/connectors";
+import { BACKFILL_MESSAGES, backfillFormSchema } from "@contract/run-operations";
+import { BackfillForm, RunTrigger } from "~/components/backfill-form";
 import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { RunnableDetails } from "~/components/runnable-details";
-import { DateTime } from "~/components/date-time";
+import { DateTime, readTimeZone } from "~/components/date-time";
 import { requireUser } from "~/services/session.server";
-import { connectorCommand, deleteConnector, loadConnector, loadRuns } from "~/services/connectors.server";
+import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns } from "~/services/connectors.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
@@ -31,15 +33,29 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */
 const FAILURES = {
   sync: "Failed to start a sync",
+  cancel: "Failed to cancel the sync",
   pause: "Failed to pause the connector",
   resume: "Failed to resume the connector",
 } as const;
+
+/** The Backfill form: its days checked in the reader's time zone, then queued (a 409's sentence says a run is open). */
+async function backfill(request: Request, rawId: string, form: FormData) {
+  const timeZone = readTimeZone(request.headers.get("cookie"));
+  const submission = parseWithZod(form, { schema: backfillFormSchema(timeZone) });
+  if (submission.status !== "success") return Response.json({ result: submission.reply(), intent: "backfill" }, { status: 400 });
+  const outcome = await backfillConnector(request, rawId, { ...submission.value, time_zone: timeZone });
+  if (outcome.ok) return redirect(`/connectors/details/${encodeURIComponent(rawId)}`);
+  const message = outcome.status === 400 || outcome.status === 409 ? outcome.message : BACKFILL_MESSAGES.failed;
+  return Response.json({ result: submission.reply({ formErrors: [message] }), intent: "backfill" }, { status: outcome.status === 404 || outcome.status === 409 ? outcome.status : 400 });
+}
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const rawId = params.id ?? "";
   const id = encodeURIComponent(rawId);
-  const submission = parseWithZod(await readForm(request), { schema: connectorIntentSchema });
+  const form = await readForm(request);
+  if (form.get("intent") === "backfill") return backfill(request, rawId, form);
+  const submission = parseWithZod(form, { schema: connectorIntentSchema });
   if (submission.status !== "success") return Response.json({ error: M.intentInvalid, intent: "" }, { status: 400 });
   const { intent } = submission.value;
   if (intent !== "delete") {
@@ -79,6 +95,7 @@ function bytes(n: number): string {
 }
 
 const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whitespace-nowrap", value: (run) => bytes(run.bytes) };
+const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 whitespace-nowrap text-slate-600", value: (run) => <RunTrigger run={run} /> };
 
 export default function ConnectorDetails() {
   const { connector, runs, runsError, error } = useLoaderData<typeof loader>();
@@ -93,6 +110,11 @@ export default function ConnectorDetails() {
           <IntentButton intent="sync" className="btn-primary" disabled={inProgress || busyIntent === "sync"}>
             {inProgress ? "Syncing..." : "Sync now"}
           </IntentButton>
+          {inProgress ? (
+            <IntentButton intent="cancel" className="btn-secondary" disabled={busyIntent === "cancel" || !!runs[0]?.cancel_requested_at}>
+              {runs[0]?.cancel_requested_at ? "Cancelling..." : "Cancel sync"}
+            </IntentButton>
+          ) : null}
           <IntentButton intent={record.paused ? "resume" : "pause"} className="btn-secondary" disabled={busyIntent === "pause" || busyIntent === "resume"}>
             {record.paused ? "Resume" : "Pause"}
           </IntentButton>
@@ -104,7 +126,8 @@ export default function ConnectorDetails() {
       {(record) => (
         <>
           <Details connector={record} />
-          <RunHistory runs={runs} error={runsError} caption="Sync runs, newest first" emptyHint="Sync now" column={BYTES} />
+          <RunHistory runs={runs} error={runsError} caption="Sync runs, newest first" emptyHint="Sync now" column={[TRIGGER, BYTES]} />
+          <BackfillForm />
         </>
       )}
     </RunnableDetails>

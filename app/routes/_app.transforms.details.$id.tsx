@@ -15,7 +15,7 @@ import { TransformResults, type ResultTable } from "~/components/transform-resul
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { requireUser } from "~/services/session.server";
-import { deleteTransform, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
+import { cancelTransformRun, deleteTransform, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.transform?.name ?? "Transform"} · Tributary` }];
@@ -55,8 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return pageData({ transform: transform.data, runs: list, runsError: runs.ok ? null : runs.message, results, error: null as string | null }, false);
 }
 
-/** The page's buttons: Run now, and the confirmation's Delete. */
-const intentSchema = z.object({ intent: z.enum(["run", "delete"]).default("delete") });
+/** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
+const intentSchema = z.object({ intent: z.enum(["run", "cancel", "delete"]).default("delete") });
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
@@ -64,6 +64,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: intentSchema });
   if (submission.status !== "success") return Response.json({ error: "This button is not one of this page's.", intent: "" }, { status: 400 });
   const { intent } = submission.value;
+  if (intent === "cancel") {
+    const outcome = await cancelTransformRun(request, id);
+    if (!outcome.ok) return Response.json({ error: "Failed to cancel the run", intent }, { status: outcome.status === 404 ? 404 : 400 });
+    return redirect(`/transforms/details/${encodeURIComponent(id)}`);
+  }
   if (intent === "run") {
     const outcome = await runTransform(request, id);
     if (!outcome.ok)
@@ -159,9 +164,16 @@ export default function TransformDetails() {
       runs={runs}
       badge={(record) => <StatusBadge status={runs[0] && foundNoInput(runs[0]) ? INPUT_MESSAGES.noInputStatus : record.status} />}
       buttons={(_record, { inProgress, busyIntent }) => (
-        <IntentButton intent="run" className="btn-primary" disabled={inProgress || busyIntent === "run"}>
-          {inProgress ? "Running..." : "Run now"}
-        </IntentButton>
+        <>
+          <IntentButton intent="run" className="btn-primary" disabled={inProgress || busyIntent === "run"}>
+            {inProgress ? "Running..." : "Run now"}
+          </IntentButton>
+          {inProgress ? (
+            <IntentButton intent="cancel" className="btn-secondary" disabled={busyIntent === "cancel" || !!runs[0]?.cancel_requested_at}>
+              {runs[0]?.cancel_requested_at ? "Cancelling..." : "Cancel run"}
+            </IntentButton>
+          ) : null}
+        </>
       )}
       error={error ?? M.loadFailed}
       consequences=", its schedule and its run history will be deleted. This cannot be undone."

@@ -1,5 +1,6 @@
 import type { Connector, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
 import { CONNECTOR_MESSAGES as M } from "@contract/connectors";
+import { BACKFILL_MESSAGES, type BackfillBody } from "@contract/run-operations";
 import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
 import { callBackend, type Outcome } from "./backend.server";
@@ -51,7 +52,12 @@ export function deleteConnector(request: Request, id: string): Promise<Outcome<u
   return callBackend(request, `/connectors/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, M.deleteFailed);
 }
 
-/** Sync now, pause and resume (spec §7): a POST to the connector's own call. */
-export function connectorCommand(request: Request, id: string, command: "sync" | "pause" | "resume", failure: string): Promise<Outcome<unknown>> {
+/** Sync now, Cancel sync, pause and resume (spec §7): a POST to the connector's own call. */
+export function connectorCommand(request: Request, id: string, command: "sync" | "cancel" | "pause" | "resume", failure: string): Promise<Outcome<unknown>> {
   return callBackend(request, `/connectors/${encodeURIComponent(id)}/${command}`, { method: "POST", json: {} }, failure);
+}
+
+/** A backfill of the days From–To (whole days in `time_zone`): 409 while a run is queued or running. */
+export function backfillConnector(request: Request, id: string, body: BackfillBody): Promise<Outcome<unknown>> {
+  return callBackend(request, `/connectors/${encodeURIComponent(id)}/backfill`, { method: "POST", json: body }, BACKFILL_MESSAGES.failed);
 }

@@ -68,6 +68,11 @@ export function loadTransformRuns(request: Request, id: string): Promise<Outcome
   return call(request, `/transforms/${enc(id)}/runs`, listOf(transformRunSchema, "runs"), "Failed to fetch transform runs");
 }
 
+/** Cancel run: the transform's queued run ends at once, a running one at its next step. */
+export function cancelTransformRun(request: Request, id: string): Promise<Outcome<unknown>> {
+  return callBackend(request, `/transforms/${enc(id)}/cancel`, { method: "POST", json: {} }, "Failed to cancel the run");
+}
+
 export function runTransform(request: Request, id: string): Promise<Outcome<unknown>> {
   return callBackend(request, `/transforms/${enc(id)}/run`, { method: "POST", json: {} }, "Failed to start a transform run");
 }

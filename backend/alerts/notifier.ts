@@ -86,6 +86,8 @@ export function composeAlert(input: { kind: Kind; outcome: RunOutcome; subject: 
 async function handle(services: AlertServices, outcome: RunOutcome): Promise<void> {
   const { db, log } = services;
   if (outcome.kind !== "sync" && outcome.kind !== "transform") return;
+  // A cancel is the user's own act, neither a failure nor a recovery; the failures in a row skip cancelled runs.
+  if (outcome.status === "cancelled") return;
   const kind: Kind = outcome.kind;
   const subject = kind === "sync" ? await connectorSubject(db, outcome.key) : await transformSubject(db, outcome.key);
   if (!subject) return;

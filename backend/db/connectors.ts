@@ -23,11 +23,12 @@ export const lastRun = sql<Connector["last_run"]>`(
 
 /**
  * The outer "connectors" row's health (contract/lists.ts CONNECTOR_HEALTH): paused, else its newest run's status
- * (succeeded reads healthy), else never_run. In SQL so that the list can filter by it.
+ * (succeeded reads healthy), else never_run. A cancelled run says nothing of health (the user stopped it): the newest
+ * run that was not cancelled counts. In SQL so that the list can filter by it.
  */
 export const connectorHealth = sql<ConnectorHealth>`CASE WHEN "connectors"."paused" THEN 'paused' ELSE COALESCE((
     SELECT CASE r.status WHEN 'succeeded' THEN 'healthy' ELSE r.status END
-    FROM sync_runs r WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1), 'never_run') END`;
+    FROM sync_runs r WHERE r.connector_id = "connectors"."id" AND r.status <> 'cancelled' ORDER BY r.created_at DESC, r.id DESC LIMIT 1), 'never_run') END`;
 
 export function toConnector(
   c: ConnectorRow,
@@ -183,7 +184,14 @@ export async function deleteConnector(db: Database, ownerId: string, id: string)
 // ---- sync runs ---------------------------------------------------------------------------------
 
 export function toSyncRun(r: RunRow): SyncRun {
-  return { ...runFields(r), connector_id: r.connectorId, bytes: r.bytes };
+  return { ...runFields(r), connector_id: r.connectorId, bytes: r.bytes, range_from: iso(r.rangeFrom), range_to: iso(r.rangeTo) };
+}
+
+/** A sync run's backfill range [from, to), or null for a run of the lookback window (for the sync engine). */
+export async function syncRunRange(db: Executor, runId: string): Promise<{ from: Date; to: Date } | null> {
+  if (!isUuid(runId)) return null;
+  const [row] = await db.select({ from: syncRuns.rangeFrom, to: syncRuns.rangeTo }).from(syncRuns).where(eq(syncRuns.id, runId));
+  return row?.from && row.to ? { from: row.from, to: row.to } : null;
 }
 
 /** The connector's newest runs, newest first. */

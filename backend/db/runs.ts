@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "./client.js";
 import { syncRuns, transformRuns } from "./schema.js";
@@ -12,8 +12,9 @@ import { isUuid, iso } from "./values.js";
 type RunTable = typeof syncRuns | typeof transformRuns;
 export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
 
-export type RunStatus = "queued" | "running" | "succeeded" | "failed";
-const OPEN: RunStatus[] = ["queued", "running"];
+export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+/** A run in one of these is not over yet (one at a time per key); succeeded, failed and cancelled are final. */
+export const OPEN: RunStatus[] = ["queued", "running"];
 
 /** A run as the engine sees it: `key` is its connector or transform. */
 export interface RunRecord {
@@ -26,7 +27,15 @@ export interface RunRecord {
   error: string | null;
   createdAt: Date;
   startedAt: Date | null;
+  /** Set by Cancel while the run was running: its worker stops at the next batch boundary. */
+  cancelRequestedAt: Date | null;
 }
+
+/** What Cancel did to a key's open run (see `cancelOpen`). */
+export type CancelResult =
+  | { outcome: "cancelled"; runId: string; jobId: string | null }
+  | { outcome: "stopping" | "already_stopping"; runId: string }
+  | { outcome: "none" };
 
 /** What a schedule needs to know of a connector or transform: its cadence, since when it exists, and its newest run. */
 export interface ScheduledKey {
@@ -35,6 +44,14 @@ export interface ScheduledKey {
   frequency: string;
   createdAt: Date;
   latestRunAt: Date | null;
+}
+
+/** A new run: its key, owner and trigger; a sync's backfill adds its range [from, to). */
+export interface RunInsert {
+  key: string;
+  ownerId: string;
+  trigger: string;
+  range?: { from: Date; to: Date };
 }
 
 /** What the engine writes on a run: the shared columns, plus the kind's own results (bytes, outputs). */
@@ -57,6 +74,7 @@ export function runFields(r: typeof syncRuns.$inferSelect | typeof transformRuns
     id: r.id,
     status: r.status as RunStatus,
     trigger: r.trigger,
+    cancel_requested_at: iso(r.cancelRequestedAt),
     created_at: iso(r.createdAt)!,
     started_at: iso(r.startedAt),
     finished_at: iso(r.finishedAt),
@@ -69,7 +87,7 @@ export function runFields(r: typeof syncRuns.$inferSelect | typeof transformRuns
 export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: "connectorId" | "transformId") {
   // One query builder over the two tables: their run columns are the same (schema.ts `runColumns`).
   const t = table as typeof syncRuns;
-  const record = { id: t.id, key: sql<string>`${key}`.mapWith(String), ownerId: t.ownerId, status: t.status, jobId: t.jobId, attempts: t.attempts, error: t.error, createdAt: t.createdAt, startedAt: t.startedAt };
+  const record = { id: t.id, key: sql<string>`${key}`.mapWith(String), ownerId: t.ownerId, status: t.status, jobId: t.jobId, attempts: t.attempts, error: t.error, createdAt: t.createdAt, startedAt: t.startedAt, cancelRequestedAt: t.cancelRequestedAt };
   const set = (values: RunValues) => values as Partial<typeof syncRuns.$inferInsert>;
   /** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
   const stale = (timeoutSeconds: number) => sql`COALESCE(${t.heartbeatAt}, ${t.startedAt}, ${t.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
@@ -81,10 +99,12 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
       const [found] = await db.select(record).from(t).where(eq(t.id, id));
       return found ?? null;
     },
-    async insert(db: Executor, values: { key: string; ownerId: string; trigger: string }): Promise<T["$inferSelect"]> {
+    async insert(db: Executor, values: RunInsert): Promise<T["$inferSelect"]> {
+      // A range is a sync's (a backfill): only sync_runs has its columns.
+      const range = values.range ? { rangeFrom: values.range.from, rangeTo: values.range.to } : {};
       const [inserted] = await db
         .insert(t)
-        .values({ [keyField]: values.key, ownerId: values.ownerId, trigger: values.trigger } as unknown as typeof syncRuns.$inferInsert)
+        .values({ [keyField]: values.key, ownerId: values.ownerId, trigger: values.trigger, ...range } as unknown as typeof syncRuns.$inferInsert)
         .returning();
       return row(inserted!);
     },
@@ -122,9 +142,40 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
       const rows = await db.update(t).set(set(values)).where(and(eq(t.id, id), eq(t.jobId, jobId), inArray(t.status, OPEN))).returning({ id: t.id });
       return rows.length > 0;
     },
-    /** Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares against it). */
-    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number }): Promise<void> {
-      await db.update(t).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(eq(t.id, id));
+    /**
+     * Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares
+     * against it); only while it is still open (Cancel may have ended it since it was read). True when it did.
+     */
+    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number }): Promise<boolean> {
+      const rows = await db.update(t).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(and(eq(t.id, id), inArray(t.status, OPEN))).returning({ id: t.id });
+      return rows.length > 0;
+    },
+    /**
+     * Cancel of the key's open run: a queued one is cancelled at once (answered with its job, to be cancelled too); a
+     * running one is asked to stop (its worker reads `cancel_requested_at` and ends it at the next batch boundary).
+     * Each step is one conditional update, so a worker taking the run up meanwhile (markRunning) or finishing it wins or
+     * loses cleanly. "none": nothing was queued or running (it may just have finished).
+     */
+    async cancelOpen(db: Executor, keyValue: string): Promise<CancelResult> {
+      const [queued] = await db
+        .update(t)
+        .set({ status: "cancelled", finishedAt: sql`now()`, cancelRequestedAt: sql`now()`, heartbeatAt: null })
+        .where(and(eq(key, keyValue), eq(t.status, "queued")))
+        .returning({ id: t.id, jobId: t.jobId });
+      if (queued) return { outcome: "cancelled", runId: queued.id, jobId: queued.jobId };
+      const [asked] = await db
+        .update(t)
+        .set({ cancelRequestedAt: sql`now()` })
+        .where(and(eq(key, keyValue), eq(t.status, "running"), isNull(t.cancelRequestedAt)))
+        .returning({ id: t.id });
+      if (asked) return { outcome: "stopping", runId: asked.id };
+      const [running] = await db.select({ id: t.id }).from(t).where(and(eq(key, keyValue), eq(t.status, "running"))).limit(1);
+      return running ? { outcome: "already_stopping", runId: running.id } : { outcome: "none" };
+    },
+    /** Whether Cancel asked the run to stop (read by its worker every CANCEL_POLL_SECONDS). */
+    async cancelRequested(db: Executor, id: string): Promise<boolean> {
+      const [found] = await db.select({ at: t.cancelRequestedAt }).from(t).where(eq(t.id, id));
+      return !!found?.at;
     },
     /** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
     async beat(db: Executor, id: string): Promise<boolean> {

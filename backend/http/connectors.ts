@@ -21,8 +21,10 @@ import {
   updateConnectorBodySchema,
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
+import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
 import { runQueue } from "../runs/queues.js";
-import { enqueueSyncRun } from "../sync/index.js";
+import { answerCancel } from "./cancel.js";
+import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
 
 export const connectorsRoutes = new Hono<ApiEnv>();
 connectorsRoutes.use("/connectors/*", requireSession);
@@ -158,6 +160,23 @@ connectorsRoutes.post("/connectors/:id/sync", async (c) => {
   const run = await enqueueSyncRun(c.var.services.db, boss, { id: connector.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, "A sync of this connector is already queued or running.");
   return c.json({ status: "success", run, message: "Sync queued" }, 202);
+});
+
+/** Cancel the connector's queued or running sync: 200 when it is over (or nothing was open), 202 while it stops. */
+connectorsRoutes.post("/connectors/:id/cancel", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  return answerCancel(c, SYNC_RUNS, connector.id, "sync");
+});
+
+/** A one-off sync of a date range (contract/run-operations.ts): 409 while a run is queued or running. */
+connectorsRoutes.post("/connectors/:id/backfill", async (c) => {
+  const connector = await owned(c, c.req.param("id"));
+  const range = parse(backfillBodySchema(), await jsonBody(c));
+  const boss = runQueue(c.var.services.config.DATABASE_URL);
+  if (!boss) throw new ApiError(502, "The job queue is not running on this server.");
+  const run = await enqueueSyncRun(c.var.services.db, boss, { id: connector.id, ownerId: c.var.user.id }, "backfill", range);
+  if (!run) throw new ApiError(409, BACKFILL_MESSAGES.open);
+  return c.json({ status: "success", run, message: BACKFILL_MESSAGES.queued }, 202);
 });
 
 connectorsRoutes.post("/connectors/:id/pause", async (c) => {

@@ -23,7 +23,8 @@ import {
 import { allDefinitions } from "../transforms/catalogue.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { resultTables } from "../transforms/runner.js";
-import { enqueueTransformRun } from "../transforms/runs.js";
+import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
+import { answerCancel } from "./cancel.js";
 import { runQueue } from "../runs/queues.js";
 import { openWarehouse } from "../transforms/warehouse.js";
 import { dataFileTypes, ownedWarehouseDestination } from "../transforms/warehouse.js";
@@ -118,6 +119,12 @@ transformsRoutes.post("/transforms/:id/run", async (c) => {
   const run = await enqueueTransformRun(c.var.services.db, boss, { id: transform.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, M.runOpen);
   return c.json({ status: "success", run, message: "Run queued" }, 202);
+});
+
+/** Cancel the transform's queued or running run: 200 when it is over (or nothing was open), 202 while it stops. */
+transformsRoutes.post("/transforms/:id/cancel", async (c) => {
+  const transform = await owned(c);
+  return answerCancel(c, TRANSFORM_RUNS, transform.id, "run");
 });
 
 transformsRoutes.get("/transforms/:id/runs", async (c) => {

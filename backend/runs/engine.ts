@@ -1,6 +1,7 @@
 import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
-import { lockRuns, type Executor, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { lockRuns, OPEN, type Executor, type RunInsert, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { RunCancelledError, watchCancel } from "./cancel.js";
 import { heartbeatSettings, keepBeating } from "./heartbeat.js";
 import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "./recovery.js";
 import { latestSlot } from "./schedule.js";
@@ -26,7 +27,7 @@ export interface RunKind<Row> {
   name: string;
   queue: string;
   retryLimit: number;
-  runs: Omit<RunTableQueries, "insert"> & { insert(db: Executor, values: { key: string; ownerId: string; trigger: string }): Promise<Row> };
+  runs: Omit<RunTableQueries, "insert"> & { insert(db: Executor, values: RunInsert): Promise<Row> };
   /** Keeps the key's own record in step with its runs (a transform's status, a connector's last_synced_at). */
   onStatus?: (db: Executor, key: string, status: RunStatus, at: Date) => Promise<void>;
   /** Every key whose schedule is active, with its newest run: one query per pass, however many keys there are. */
@@ -43,7 +44,8 @@ export interface RunOutcome {
   /** The connector or transform. */
   key: string;
   runId: string;
-  status: "succeeded" | "failed";
+  /** A cancelled run is neither a failure nor a recovery (the alerts ignore it). */
+  status: "succeeded" | "failed" | "cancelled";
   error: string | null;
 }
 export type OutcomeListener = (outcome: RunOutcome) => void;
@@ -57,15 +59,15 @@ function tell(listener: OutcomeListener | undefined, outcome: RunOutcome, log?: 
   }
 }
 
-/** Records a queued run and sends its job; null when the key already has a run queued or running. */
-export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, boss: PgBoss, owner: { key: string; ownerId: string }, trigger: string): Promise<Row | null> {
+/** Records a queued run and sends its job; null when the key already has a run queued or running. `range`: a backfill's. */
+export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, boss: PgBoss, owner: { key: string; ownerId: string }, trigger: string, range?: RunInsert["range"]): Promise<Row | null> {
   const run = await db.transaction(async (tx) => {
     await lockRuns(tx, `${kind.name}-run:${owner.key}`);
     if (await kind.runs.hasOpen(tx, owner.key)) return null;
     // The key's own row first: every write also locks its owner's users row (the data version, migration 0004), so
     // a statement that holds the key's row and waits for that one can never wait on this transaction too.
     await kind.onStatus?.(tx, owner.key, "queued", new Date());
-    return kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger });
+    return kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger, range });
   });
   if (!run) return null;
   const jobId = await boss.send(kind.queue, { runId: run.id }, { singletonKey: owner.key });
@@ -77,17 +79,34 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
   return run;
 }
 
-/** One attempt's work: `startedAt` is the first attempt's start (every retry reads the same window). Answers what to record. */
-export type RunWork = (run: { id: string; key: string; startedAt: Date }) => Promise<RunValues>;
+/**
+ * One attempt's work: `startedAt` is the first attempt's start (every retry reads the same window). Answers what to
+ * record. `signal` is aborted when Cancel asks the run to stop: the work stops at its next boundary and throws
+ * RunCancelledError (runs/cancel.ts).
+ */
+export type RunWork = (run: { id: string; key: string; startedAt: Date; signal: AbortSignal }) => Promise<RunValues>;
+
+/** Ends a run that Cancel stopped: no retry, no failure; `values` is what it did before it stopped. */
+async function endCancelled(kind: RunKind<unknown>, db: Database, run: { id: string; key: string }, values: RunValues, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
+  const finishedAt = new Date();
+  await kind.runs.update(db, run.id, { ...values, status: "cancelled", finishedAt, error: null });
+  await kind.onStatus?.(db, run.key, "cancelled", finishedAt);
+  log?.info({ runId: run.id, ...values }, `${kind.name} run cancelled`);
+  tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "cancelled", error: null }, log);
+}
 
 /** Runs one queued run: a retried job (worker died, transient error) picks the same run up again. */
 export async function performRun(kind: RunKind<unknown>, db: Database, runId: string, work: RunWork, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
   const run = await kind.runs.find(db, runId);
-  if (!run || run.status === "succeeded" || run.status === "failed") return;
+  // Succeeded, failed or cancelled: over (a cancelled run's job may still reach a worker).
+  if (!run || !OPEN.includes(run.status as RunStatus)) return;
+  // Asked to stop while running, then its worker was lost: it is not taken up again.
+  if (run.cancelRequestedAt) return endCancelled(kind, db, run, {}, log, onOutcome);
   const attempts = run.attempts + 1;
   const startedAt = run.startedAt ?? new Date();
-  await kind.runs.markRunning(db, run.id, { startedAt, attempts });
+  if (!(await kind.runs.markRunning(db, run.id, { startedAt, attempts }))) return;
   await kind.onStatus?.(db, run.key, "running", startedAt);
+  const cancel = watchCancel(kind.runs, db, run.id, log);
   const stopBeating = keepBeating(
     async () => {
       if (!(await kind.runs.beat(db, run.id))) log?.warn({ runId }, `${kind.name} run is no longer running here (taken back as lost?)`);
@@ -96,13 +115,15 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     (error) => log?.warn({ runId, err: (error as Error).message }, `${kind.name} run heartbeat failed`),
   );
   try {
-    const result = await work({ id: run.id, key: run.key, startedAt });
+    const result = await work({ id: run.id, key: run.key, startedAt, signal: cancel.signal });
     const finishedAt = new Date();
     await kind.runs.update(db, run.id, { status: "succeeded", finishedAt, ...result, error: null });
     await kind.onStatus?.(db, run.key, "succeeded", finishedAt);
     log?.info({ runId, ...result }, `${kind.name} run succeeded`);
     tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "succeeded", error: null }, log);
   } catch (error) {
+    // Stopped by Cancel (or failing once asked to stop): cancelled, never retried.
+    if (error instanceof RunCancelledError || cancel.signal.aborted) return endCancelled(kind, db, run, error instanceof RunCancelledError ? error.values : {}, log, onOutcome);
     const message = (error as Error).message || String(error);
     if (error instanceof PermanentRunError || attempts > kind.retryLimit) {
       const finishedAt = new Date();
@@ -117,6 +138,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     throw error;
   } finally {
     stopBeating();
+    cancel.stop();
   }
 }
 

@@ -24,9 +24,12 @@ export const SYNC_RUNS: RunKind<SyncRun> = {
   scheduled: (db) => scheduledConnectors(db, READABLE_INTEGRATIONS),
 };
 
-/** Records a queued run and sends its job; null when the connector already has a run queued or running. */
-export function enqueueSyncRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "manual" | "schedule"): Promise<SyncRun | null> {
-  return enqueueRun(SYNC_RUNS, db, boss, { key: connector.id, ownerId: connector.ownerId }, trigger);
+/**
+ * Records a queued run and sends its job; null when the connector already has a run queued or running. A backfill
+ * reads its `range` [from, to) instead of the lookback window.
+ */
+export function enqueueSyncRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRun | null> {
+  return enqueueRun(SYNC_RUNS, db, boss, { key: connector.id, ownerId: connector.ownerId }, trigger, range);
 }
 
 /** Every minute: queue a run for each active connector whose slot has come. */

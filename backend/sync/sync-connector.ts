@@ -22,12 +22,21 @@ export interface SyncServices {
   config: { DATA_DIR: string };
 }
 
+export interface SyncOptions {
+  meetingsPerDay?: number;
+  batchSize?: number;
+  /** A backfill's range [from, to): read instead of the lookback window. */
+  range?: { from: Date; to: Date } | null;
+  /** Aborted by Cancel: the sync stops at the next batch boundary (writeRecords). */
+  signal?: AbortSignal;
+}
+
 /**
- * Reads the source for the lookback window ending at `until` and writes every
+ * Reads the source for the lookback window ending at `until` (a backfill: exactly its range) and writes every
  * record to every destination. Idempotent: object paths and merge keys come
  * from the record ids.
  */
-export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: { meetingsPerDay?: number; batchSize?: number } = {}): Promise<SyncResult> {
+export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: SyncOptions = {}): Promise<SyncResult> {
   const { db } = services;
   const connector = await connectorRow(db, connectorId);
   if (!connector) throw new PermanentRunError("The connector no longer exists.");
@@ -39,7 +48,8 @@ export async function syncConnector(services: SyncServices, connectorId: string,
     throw new PermanentRunError(`Reading from ${integrationLabel(source.integrationName) ?? source.integrationName} is not available on this server.`);
   }
   // The reading half: the records whose time falls in the window, one at a time.
-  const records = readRecords(services, source, { from: new Date(until.getTime() - connector.lookbackDays * DAY_MS), to: until }, options);
+  const window = options.range ?? { from: new Date(until.getTime() - connector.lookbackDays * DAY_MS), to: until };
+  const records = readRecords(services, source, window, options);
   const platform = platformOf(source, connector.platform);
 
   const writers: NamedWriter[] = [];
@@ -51,7 +61,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
         throw new PermanentRunError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }
     }
-    return await writeRecords(writers, records, (batch) => recordBatch(platform, source.id, batch), options.batchSize);
+    return await writeRecords(writers, records, (batch) => recordBatch(platform, source.id, batch), options.batchSize, options.signal);
   } catch (error) {
     // Revoked consent, a missing scope, a deleted user: retrying cannot help; the message says what to fix.
     if (error instanceof PermanentReadError) throw new PermanentRunError(error.message);

@@ -1,5 +1,6 @@
 import type { DestinationWriter } from "../integrations/destinations/index.js";
 import { PermanentRunError } from "../runs/engine.js";
+import { RunCancelledError } from "../runs/cancel.js";
 import { BATCH_MEETINGS, type SyncBatch } from "./batch.js";
 
 /** The write half of a sync: batches of records to every destination of the connector, in order. */
@@ -62,12 +63,17 @@ export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Prom
  * next batch is read and rendered while the previous one is being written
  * (at most two batches in memory, whatever the volume); a batch counts once
  * every destination has it.
+ *
+ * Once `signal` is aborted (Cancel, runs/cancel.ts) no new batch starts: the batch in flight finishes, the writers
+ * flush what they hold (nothing is left half-written: every write is idempotent by merge key and object path), and a
+ * RunCancelledError carries what was written.
  */
 export async function writeRecords<T>(
   writers: NamedWriter[],
   records: Iterable<T> | AsyncIterable<T>,
   toBatch: (items: T[]) => SyncBatch,
   batchSize = batchSizeFor(writers),
+  signal?: AbortSignal,
 ): Promise<SyncResult> {
   const result: SyncResult = { records: 0, bytes: 0 };
   let writing: Promise<void> | undefined;
@@ -85,10 +91,18 @@ export async function writeRecords<T>(
     writing.catch(() => {});
   };
   let turn = performance.now();
+  let cancelled = false;
   try {
     for await (const item of records) {
       items.push(item);
-      if (items.length >= batchSize) await flush();
+      if (items.length >= batchSize) {
+        // A batch boundary: the cheap check (the signal is set by a timer, see watchCancel).
+        if (signal?.aborted) {
+          cancelled = true;
+          break;
+        }
+        await flush();
+      }
       // A synchronous source (the data generator) never gives the event loop a turn: give it one every few
       // milliseconds so that the previous batch's file and database callbacks run while this one is read.
       if (performance.now() - turn > YIELD_EVERY_MS) {
@@ -96,7 +110,7 @@ export async function writeRecords<T>(
         turn = performance.now();
       }
     }
-    await flush();
+    if (!cancelled) await flush();
   } finally {
     // Whatever stopped the loop (a read error), no write is left running behind the caller, who closes the writers next.
     await writing?.catch(() => {});
@@ -110,5 +124,6 @@ export async function writeRecords<T>(
       throw writeError(name, error);
     }
   }
+  if (cancelled) throw new RunCancelledError({ ...result });
   return result;
 }

@@ -37,8 +37,11 @@ export interface RunResult {
   outputs: { table: string; rows: number }[];
 }
 
-/** Reads the connector's synced transcripts, runs the template's pipeline and writes the result tables. */
-export async function runTransform(services: WarehouseServices, transformId: string, run: { id: string; at: Date }): Promise<RunResult> {
+/**
+ * Reads the connector's synced transcripts, runs the template's pipeline and writes the result tables. Once
+ * `run.signal` is aborted (Cancel) it stops between steps and between result tables, each table written whole.
+ */
+export async function runTransform(services: WarehouseServices, transformId: string, run: { id: string; at: Date; signal?: AbortSignal }): Promise<RunResult> {
   const { db } = services;
   const transform = await transformRow(db, transformId);
   if (!transform) throw new PermanentRunError("The transform no longer exists.");
@@ -68,6 +71,7 @@ export async function runTransform(services: WarehouseServices, transformId: str
       if (error instanceof ServiceAccountError) throw new PermanentRunError(error.message);
       throw Object.assign(new Error(`Reading the transcripts from "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
     }
+    run.signal?.throwIfAborted();
     let outputs;
     try {
       outputs = executePipeline(d, values, { meetings, lines }, run);
@@ -76,11 +80,13 @@ export async function runTransform(services: WarehouseServices, transformId: str
       if (error instanceof PipelineConfigError || error instanceof HostedProviderError) throw new PermanentRunError(error.message);
       throw error;
     }
+    run.signal?.throwIfAborted();
     const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
     const results = await warehouse.resultsWriter(location);
     const written: RunResult["outputs"] = [];
     try {
       for (const output of outputs) {
+        run.signal?.throwIfAborted();
         const table = resultTableName(transform.id, output.suffix, requirement.results_prefix);
         try {
           // Re-runs replace rows by key; rows the new run no longer produces are removed after it.

@@ -13,7 +13,7 @@ export const TRANSFORM_RETRY_LIMIT = 3;
 export type RunTrigger = "create" | "manual" | "schedule";
 
 /** transforms.status follows its latest run. */
-const STATUS_OF_RUN: Record<RunStatus, string> = { queued: "PENDING", running: "RUNNING", succeeded: "SUCCEEDED", failed: "FAILED" };
+const STATUS_OF_RUN: Record<RunStatus, string> = { queued: "PENDING", running: "RUNNING", succeeded: "SUCCEEDED", failed: "FAILED", cancelled: "CANCELLED" };
 
 export const TRANSFORM_RUNS: RunKind<TransformRun> = {
   name: "transform",

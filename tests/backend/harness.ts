@@ -17,6 +17,7 @@ export interface TestBackend {
   dataDir: string;
   url: string;
   idp: string;
+  databaseUrl: string;
   db: pg.Pool;
   backend: RunningBackend;
   stop(): Promise<void>;
@@ -33,12 +34,15 @@ export async function cloneTemplateDatabase(): Promise<string> {
   return adminUrl.replace(/\/postgres$/, `/${name}`);
 }
 
-/** A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template. */
-export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<TestBackend> {
+/**
+ * A real backend (HTTP API + local OpenID provider) on its own fresh database cloned from the migrated template; with
+ * `role: "all"` it works the job queues too (runs are performed).
+ */
+export async function startTestBackend(options: { log?: Logger; env?: NodeJS.ProcessEnv; role?: "api" | "all" } = {}): Promise<TestBackend> {
   const databaseUrl = await cloneTemplateDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-test-data-"));
   const backend = await startBackend({
-    role: "api",
+    role: options.role ?? "api",
     log: options.log ?? createLogger("silent"),
     env: {
       NODE_ENV: "test",
@@ -54,6 +58,7 @@ export async function startTestBackend(options: { log?: Logger; env?: NodeJS.Pro
   const db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   return {
     dataDir,
+    databaseUrl,
     url: `http://127.0.0.1:${backend.port}`,
     idp: backend.localIdpIssuer!,
     db,

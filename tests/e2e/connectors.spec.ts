@@ -1,8 +1,6 @@
-import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import type pg from "pg";
-import { userIdByEmail, withDb } from "./db";
+import { dataDir, filesUnder, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
 import { expect, signIn, test } from "./fixtures";
 
 /**
@@ -13,44 +11,6 @@ import { expect, signIn, test } from "./fixtures";
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|404|409)/;
 const banner = (page: Page) => page.getByRole("alert");
-
-async function seedSource(client: pg.Client, ownerId: string, name: string, metadata: Record<string, unknown> = { company: "Acme Rockets", format: "zoom" }) {
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
-    [ownerId, name, JSON.stringify(metadata)],
-  );
-  return rows[0]!.id;
-}
-
-async function seedLocalDestination(client: pg.Client, ownerId: string, name: string) {
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
-     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
-    [ownerId, name],
-  );
-  const id = rows[0]!.id;
-  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [id, `destinations/${ownerId}/${id}`]);
-  return id;
-}
-
-/** The run's DATA_DIR: the embedded Postgres keeps its data in DATA_DIR/pg. */
-async function dataDir(client: pg.Client): Promise<string> {
-  const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");
-  return path.dirname(rows[0]!.data_directory);
-}
-
-function filesUnder(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push(full);
-    }
-  };
-  walk(root);
-  return out;
-}
 
 /** Picks a source (and a platform): with JS the page follows at once; without, the choice's Continue submits a GET. */
 async function chooseSource(page: Page, name: RegExp, jsEnabled: boolean) {

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import { databaseUrl, IDP_ORIGIN } from "./env";
 
@@ -80,4 +82,44 @@ export async function insertTransform(
     [ownerId, fields.name, fields.description ?? "", fields.type, fields.connectorId, fields.createdAt ?? null],
   );
   return rows[0]!.id;
+}
+
+/** A data generator source (its metadata: company, format, and meetings_per_day for another volume). */
+export async function seedSource(client: pg.Client, ownerId: string, name: string, metadata: Record<string, unknown> = { company: "Acme Rockets", format: "zoom" }) {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
+    [ownerId, name, JSON.stringify(metadata)],
+  );
+  return rows[0]!.id;
+}
+
+/** A local destination: files and a DuckDB warehouse under DATA_DIR/destinations/<owner>/<id>. */
+export async function seedLocalDestination(client: pg.Client, ownerId: string, name: string) {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
+     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
+    [ownerId, name],
+  );
+  const id = rows[0]!.id;
+  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [id, `destinations/${ownerId}/${id}`]);
+  return id;
+}
+
+/** The run's DATA_DIR: the embedded Postgres keeps its data in DATA_DIR/pg. */
+export async function dataDir(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");
+  return path.dirname(rows[0]!.data_directory);
+}
+
+export function filesUnder(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(full);
+    }
+  };
+  walk(root);
+  return out;
 }

@@ -34,6 +34,8 @@ export function Field(props: {
   placeholder?: string;
   autoComplete?: string;
   inputMode?: "numeric";
+  /** The latest value a date input offers. */
+  max?: string;
   onBlur?: () => void;
   children?: React.ReactNode;
   invalid?: boolean;
@@ -57,6 +59,7 @@ export function Field(props: {
           placeholder={props.placeholder}
           autoComplete={props.autoComplete ?? "off"}
           inputMode={props.inputMode}
+          max={props.max}
           spellCheck={false}
           aria-invalid={props.invalid || props.error ? true : undefined}
           aria-describedby={control["aria-describedby"]}

@@ -20,6 +20,7 @@ const TONE_OF: Record<string, keyof typeof TONES> = {
   failed: "red",
   running: "blue",
   paused: "amber",
+  cancelled: "slate",
   "no input": "amber",
 };
 
