@@ -18,6 +18,7 @@ export const MAX_INTERVAL = { minutes: 1440, hours: 168 } as const;
 
 export const SCHEDULE_MESSAGES = {
   kindRequired: "Choose how it runs.",
+  notAnObject: "Send the schedule as a JSON object with its kind.",
   everyRequired: "Enter how often it runs.",
   everyWhole: "Enter a whole number.",
   tooOften: `Run at most every ${MIN_INTERVAL_MINUTES} minutes.`,
@@ -137,7 +138,12 @@ const cronSchema = z.object({
 const manualSchema = z.object({ kind: z.literal("manual") });
 const frequencySchema = z.object({ kind: z.literal("frequency") });
 
-const kindError: z.ZodErrorMap = (issue, ctx) => (issue.code === z.ZodIssueCode.invalid_union_discriminator ? { message: M.kindRequired } : { message: ctx.defaultError });
+const kindError: z.ZodErrorMap = (issue, ctx) =>
+  issue.code === z.ZodIssueCode.invalid_union_discriminator
+    ? { message: M.kindRequired }
+    : issue.code === z.ZodIssueCode.invalid_type && issue.path.length === 0
+      ? { message: M.notAnObject }
+      : { message: ctx.defaultError };
 
 /** A schedule as stored on a connector or transform (unknown keys, the backend's own `since` among them, dropped). */
 export const scheduleSchema = z
