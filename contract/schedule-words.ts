@@ -49,8 +49,7 @@ export function describeSchedule(schedule: Schedule | null | undefined, frequenc
   }
 }
 
-/** What a list or details page shows instead of a next run: "Manual only", "Paused". */
-export function notScheduledReason(schedule: Schedule | null | undefined, paused: boolean): string {
-  if (paused) return "Paused";
+/** What a list shows instead of a next run: "Manual only", else "Not scheduled" (paused: its status says so). */
+export function notScheduledReason(schedule: Schedule | null | undefined): string {
   return schedule?.kind === "manual" ? "Manual only" : "Not scheduled";
 }

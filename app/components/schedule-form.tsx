@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { describeSchedule, INTERVAL_UNITS, notScheduledReason, SCHEDULE_CHOICES, type Schedule, type ScheduleChoice } from "@contract/schedule-words";
+import { describeSchedule, INTERVAL_UNITS, SCHEDULE_CHOICES, type Schedule, type ScheduleChoice } from "@contract/schedule-words";
 import { BackLink } from "~/components/ui/back-link";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { controlClasses, controlProps, Field } from "~/components/ui/field";
@@ -221,7 +221,7 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
               <NextRun at={live.preview?.next_run_at ?? null} none="Manual only: it never runs on a schedule." note="(not saved yet)" />
             )
           ) : (
-            <NextRun at={record.next_run_at} none={notScheduledReason(record.schedule, record.paused) === "Paused" ? "Paused: no run until it is resumed." : "Manual only: it never runs on a schedule."} />
+            <NextRun at={record.next_run_at} none={record.schedule?.kind === "manual" ? "Manual only: it never runs on a schedule." : "Paused: no run until it is resumed."} />
           )}
           {/* Save first: Enter in a field saves. */}
           <div className="flex flex-row-reverse flex-wrap justify-start gap-3">

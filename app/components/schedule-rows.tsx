@@ -19,7 +19,7 @@ export function ScheduleRows({ record, paused, scheduleTo, timeZone }: { record:
         </span>
       </DetailRow>
       <DetailRow label="Next run">
-        <span data-testid="next-run">{record.next_run_at ? <DateTime value={record.next_run_at} timeZone={timeZone} /> : notScheduledReason(record.schedule, paused)}</span>
+        <span data-testid="next-run">{record.next_run_at ? <DateTime value={record.next_run_at} timeZone={timeZone} /> : paused && record.schedule?.kind !== "manual" ? "Paused" : notScheduledReason(record.schedule)}</span>
       </DetailRow>
     </>
   );

@@ -25,7 +25,7 @@ const pickConnector = (c: Connector) => ({
   last_synced_at: c.last_synced_at,
   health: c.health ?? null,
   next_run_at: c.next_run_at ?? null,
-  not_scheduled: notScheduledReason(c.schedule, c.paused ?? false),
+  not_scheduled: notScheduledReason(c.schedule),
   last_run: c.last_run ? { status: c.last_run.status, error: c.last_run.error, at: c.last_run.finished_at ?? c.last_run.started_at ?? c.last_run.created_at } : null,
 });
 type ConnectorRow = ReturnType<typeof pickConnector>;
