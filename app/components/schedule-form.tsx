@@ -113,6 +113,13 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
   const [kind, setKind] = useState<string>(start.kind);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
+  // A preview answered before the page's data was loaded again (a save) is of what is now saved: not shown as unsaved.
+  const [previewBeforeLoad, setPreviewBeforeLoad] = useState<ScheduleAnswer | undefined>(undefined);
+  const [loaded, setLoaded] = useState(record);
+  if (loaded !== record) {
+    setLoaded(record);
+    setPreviewBeforeLoad(fetcher.data);
+  }
 
   const errorOf = (name: FieldName) => fields[name].errors?.[0];
   const banner = [...(form.errors ?? []), ...FIELDS.flatMap((n) => fields[n].errors ?? [])];
@@ -131,7 +138,7 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
   };
 
   // The next run shown: the live preview's (JavaScript), else the posted preview's, else the saved schedule's.
-  const live = hydrated && fetcher.data ? fetcher.data : answer?.preview ? answer : null;
+  const live = hydrated && fetcher.data && fetcher.data !== previewBeforeLoad ? fetcher.data : answer?.preview ? answer : null;
   const liveError = live && !live.preview ? (Object.values(live.result.error ?? {}).flat().find(Boolean) ?? null) : null;
 
   return (

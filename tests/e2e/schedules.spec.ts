@@ -72,6 +72,7 @@ test("a cron schedule in New York: its next run across the March change, on the 
   await page.getByRole("button", { name: "Save schedule" }).click();
   await expect(page.getByText("Schedule saved.")).toBeVisible();
   await expect(page.getByTestId("next-run").locator("time")).toHaveAttribute("datetime", expected);
+  await expect(page.getByTestId("next-run")).not.toContainText("not saved yet");
   await expect(kind(page, "A cron expression")).toBeChecked();
   await expect(expression(page)).toHaveValue("0 9 14 3 *");
   await expectAccessible(page);
