@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { storable } from "./text.js";
 import { platformsFor as sourcePlatforms } from "./integrations/sources.js";
+import { recordScheduleSchema } from "./schedule-words.js";
 
 export const FREQUENCIES = ["daily", "hourly"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -49,9 +50,13 @@ export const connectorSchema = z.object({
   /** Beyond the spec: the chosen platform, whether schedules are paused, and the latest run. */
   platform: z.string().nullable().optional(),
   paused: z.boolean().optional(),
-  /** Beyond the spec (issue 27): health at a glance (contract/lists.ts), and when the schedule runs it next (null: paused). */
+  /**
+   * Beyond the spec (issue 27): health at a glance (contract/lists.ts); its optional schedule (contract/schedules.ts,
+   * null: the frequency's slot); and when it runs next (null: paused or manual only).
+   */
   health: z.enum(HEALTH_VALUES).optional(),
-  next_sync_at: z.string().nullable().optional(),
+  schedule: recordScheduleSchema.optional(),
+  next_run_at: z.string().nullable().optional(),
   last_run: z
     .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable() })
     .nullable()

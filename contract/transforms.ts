@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { storable, storableRecord } from "./text.js";
 import { wizardIntegrationKeys } from "./integrations/destinations.js";
+import { recordScheduleSchema } from "./schedule-words.js";
 
 /**
  * Transforms and templates: spec §3 (entities), §5 "Transform create", §7
@@ -116,6 +117,9 @@ export const transformSchema = z.object({
   frequency: z.string().optional(),
   file_types: z.array(z.string()).optional(),
   inputs: z.record(z.unknown()).optional(),
+  /** Beyond the spec (issue 27): its optional schedule (null: the frequency's slot), and when it runs next (null: manual only, or its connector is paused). */
+  schedule: recordScheduleSchema.optional(),
+  next_run_at: z.string().nullable().optional(),
   /** Beyond the spec (GET /transforms/{id}): the file types the connector's data comes as. */
   connector_file_types: z.array(z.string()).optional(),
   last_run: z

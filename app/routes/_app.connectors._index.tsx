@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { Connector } from "@contract/connectors";
+import { notScheduledReason } from "@contract/schedule-words";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime, SoonTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
@@ -23,7 +24,8 @@ const pickConnector = (c: Connector) => ({
   destinations: c.destinations,
   last_synced_at: c.last_synced_at,
   health: c.health ?? null,
-  next_sync_at: c.next_sync_at ?? null,
+  next_run_at: c.next_run_at ?? null,
+  not_scheduled: notScheduledReason(c.schedule),
   last_run: c.last_run ? { status: c.last_run.status, error: c.last_run.error, at: c.last_run.finished_at ?? c.last_run.started_at ?? c.last_run.created_at } : null,
 });
 type ConnectorRow = ReturnType<typeof pickConnector>;
@@ -130,7 +132,7 @@ export default function Connectors() {
     },
     {
       header: "Next Sync",
-      cell: (c) => (c.next_sync_at ? <SoonTime value={c.next_sync_at} timeZone={timeZone} /> : <span className="text-slate-500">Not scheduled</span>),
+      cell: (c) => (c.next_run_at ? <SoonTime value={c.next_run_at} timeZone={timeZone} /> : <span className="text-slate-500">{c.not_scheduled}</span>),
       className: "whitespace-nowrap",
     },
   ];

@@ -15,6 +15,7 @@ import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
+import { ScheduleRows } from "~/components/schedule-rows";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.connector?.name ?? "Connector"} · Tributary` }];
 
@@ -81,7 +82,8 @@ function Details({ connector }: { connector: Connector }) {
       {connector.platform ? <DetailRow label="Platform">{connector.platform.toUpperCase()}</DetailRow> : null}
       <DetailRow label="Frequency">{frequencyLabel(connector.frequency)}</DetailRow>
       <DetailRow label="Lookback days">{connector.lookback_days}</DetailRow>
-      <DetailRow label="Schedule">{connector.paused ? "Paused" : "Active"}</DetailRow>
+      <DetailRow label="Status">{connector.paused ? "Paused" : "Active"}</DetailRow>
+      <ScheduleRows record={connector} paused={connector.paused ?? false} scheduleTo={`/connectors/details/${connector.id}/schedule`} timeZone={timeZone} />
       <DetailRow label="Last synced">{connector.last_synced_at ? <DateTime value={connector.last_synced_at} timeZone={timeZone} /> : "Never"}</DetailRow>
       <TimestampRows createdAt={connector.created_at} updatedAt={connector.updated_at} timeZone={timeZone} />
     </DetailsCard>

@@ -11,6 +11,7 @@ import { StatusBadge, titleCase } from "~/components/ui/status-badge";
 import { RunnableDetails } from "~/components/runnable-details";
 import { DateTime } from "~/components/date-time";
 import { DetailRow, DetailsCard } from "~/components/ui/detail-row";
+import { ScheduleRows } from "~/components/schedule-rows";
 import { TransformResults, type ResultTable } from "~/components/transform-results";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
@@ -135,6 +136,7 @@ function Details({ transform }: { transform: Transform }) {
         </Link>
       </DetailRow>
       {transform.frequency ? <DetailRow label="Frequency">{FREQUENCY_LABEL[transform.frequency] ?? transform.frequency}</DetailRow> : null}
+      <ScheduleRows record={transform} paused={!transform.next_run_at && transform.schedule?.kind !== "manual"} scheduleTo={`/transforms/details/${transform.id}/schedule`} timeZone={timeZone} />
       {transform.file_types?.length ? <DetailRow label="File types">{transform.file_types.join(", ")}</DetailRow> : null}
       {transform.inputs && Object.keys(transform.inputs).length ? (
         <DetailRow label="Settings">

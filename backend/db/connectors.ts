@@ -2,9 +2,10 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, destinations, sources, syncRuns, transforms } from "./schema.js";
 import type { Connector, ConnectorHealth, SyncRun } from "../../contract/connectors.js";
-import { nextSlot } from "../runs/schedule.js";
+import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
+import type { Schedule } from "../../contract/schedules.js";
 import { isUuid, iso } from "./values.js";
-import { runFields, SYNC_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
+import { runFields, SYNC_RUN_TABLE, scheduleActive, type Executor, type ScheduledKey } from "./runs.js";
 
 
 type ConnectorRow = typeof connectors.$inferSelect;
@@ -38,6 +39,7 @@ export function toConnector(
   health: ConnectorHealth,
   now = new Date(),
 ): Connector {
+  const schedule = readStored(c.schedule)?.schedule ?? null;
   return {
     id: c.id,
     name: c.name,
@@ -54,7 +56,8 @@ export function toConnector(
     platform: c.platform,
     paused: c.paused,
     health,
-    next_sync_at: c.paused ? null : nextSlot(c.id, c.frequency, now).toISOString(),
+    schedule,
+    next_run_at: nextRunAt(c.id, c.frequency, schedule, c.paused, now),
     last_run: run
       ? { ...run, started_at: iso(run.started_at), finished_at: iso(run.finished_at), created_at: iso(run.created_at)! }
       : null,
@@ -80,15 +83,33 @@ export async function connectorRow(db: Database, id: string): Promise<ConnectorR
 }
 
 /**
- * Every active (not paused) connector whose source is of one of these integrations, with its newest run: what the
- * sync scheduler looks at, in one query.
+ * Every active (not paused, not manual only) connector whose source is of one of these integrations, with its
+ * schedule and newest run: what the sync scheduler looks at, in one query.
  */
 export async function scheduledConnectors(db: Database, integrations: string[]): Promise<ScheduledKey[]> {
   return db
-    .select({ key: connectors.id, ownerId: connectors.ownerId, frequency: connectors.frequency, createdAt: connectors.createdAt, latestRunAt: SYNC_RUN_TABLE.latestCreatedAt(connectors.id) })
+    .select({
+      key: connectors.id,
+      ownerId: connectors.ownerId,
+      frequency: connectors.frequency,
+      schedule: connectors.schedule,
+      createdAt: connectors.createdAt,
+      latestRunAt: SYNC_RUN_TABLE.latestCreatedAt(connectors.id),
+    })
     .from(connectors)
     .innerJoin(sources, eq(sources.id, connectors.sourceId))
-    .where(and(eq(connectors.paused, false), inArray(sources.integrationName, integrations)));
+    .where(and(eq(connectors.paused, false), scheduleActive(connectors.schedule), inArray(sources.integrationName, integrations)));
+}
+
+/** Sets the owner's connector's schedule (null: back to its frequency's slot); false when it is not the owner's. */
+export async function setConnectorSchedule(db: Database, ownerId: string, id: string, schedule: Schedule | null, at = new Date()): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = await db
+    .update(connectors)
+    .set({ schedule: toStored(schedule, at), updatedAt: at })
+    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)))
+    .returning({ id: connectors.id });
+  return rows.length > 0;
 }
 
 /** The destinations a connector writes to (any owner: for the sync engine). */

@@ -149,7 +149,7 @@ const transformsWhere = () =>
 const transformsPage = (db: Database) =>
   prepared(db, "list_transforms", (d) =>
     d
-      .select({ t: transforms, connectorName: connectors.name, run: lastTransformRun })
+      .select({ t: transforms, connectorName: connectors.name, connectorPaused: connectors.paused, run: lastTransformRun })
       .from(transforms)
       .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
       .where(transformsWhere())
@@ -163,5 +163,5 @@ const transformsTotal = (db: Database) =>
 
 export async function listTransforms(db: Database, ownerId: string, query: ListQuery): Promise<Page<Transform>> {
   const { rows, total } = await pageOf(transformsPage(db), transformsTotal(db), ownerId, query);
-  return { total, rows: rows.map(({ t, connectorName, run }) => toTransform(t, connectorName, run)) };
+  return { total, rows: rows.map(({ t, connectorName, connectorPaused, run }) => toTransform(t, connectorName, run, connectorPaused ?? false)) };
 }

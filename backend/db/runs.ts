@@ -42,6 +42,8 @@ export interface ScheduledKey {
   key: string;
   ownerId: string;
   frequency: string;
+  /** The schedule column as stored (backend/runs/schedule.ts readStored); null: the frequency's slot. */
+  schedule: unknown;
   createdAt: Date;
   latestRunAt: Date | null;
 }
@@ -204,6 +206,9 @@ export type RunTableQueries<T extends RunTable = RunTable> = ReturnType<typeof r
 export const SYNC_RUN_TABLE = runTable(syncRuns, syncRuns.connectorId, "connectorId");
 /** The transform runs, one history per transform. */
 export const TRANSFORM_RUN_TABLE = runTable(transformRuns, transformRuns.transformId, "transformId");
+
+/** A schedule column that schedules runs: no schedule (the frequency's slot) or any kind but manual only. */
+export const scheduleActive = (column: PgColumn) => sql`(${column} IS NULL OR ${column}->>'kind' IS DISTINCT FROM 'manual')`;
 
 /** Takes the lock of one key's runs until the transaction ends: two callers at once (Run now, the scheduler) make one run. */
 export async function lockRuns(tx: Executor, name: string): Promise<void> {

@@ -3,7 +3,9 @@ import type { Database } from "./client.js";
 import { connectors, sources, transformRuns, transforms } from "./schema.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
 import { isUuid, iso } from "./values.js";
-import { runFields, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
+import { runFields, scheduleActive, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
+import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
+import type { Schedule } from "../../contract/schedules.js";
 
 type TransformRow = typeof transforms.$inferSelect;
 type RunRow = typeof transformRuns.$inferSelect;
@@ -13,7 +15,9 @@ export const lastTransformRun = sql<Transform["last_run"]>`(
     SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error)
     FROM transform_runs r WHERE r.transform_id = "transforms"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1)`;
 
-export function toTransform(t: TransformRow, connectorName: string | null, run: Transform["last_run"]): Transform {
+/** `connectorPaused`: a transform of a paused connector is not scheduled (no next run). */
+export function toTransform(t: TransformRow, connectorName: string | null, run: Transform["last_run"], connectorPaused = false, now = new Date()): Transform {
+  const schedule = readStored(t.schedule)?.schedule ?? null;
   return {
     id: t.id,
     name: t.name,
@@ -27,6 +31,8 @@ export function toTransform(t: TransformRow, connectorName: string | null, run: 
     frequency: t.frequency,
     file_types: t.fileTypes,
     inputs: t.inputs,
+    schedule,
+    next_run_at: nextRunAt(t.id, t.frequency, schedule, connectorPaused, now),
     last_run: run ? { ...run, started_at: iso(run.started_at), finished_at: iso(run.finished_at), created_at: iso(run.created_at)! } : null,
   };
 }
@@ -35,11 +41,11 @@ export function toTransform(t: TransformRow, connectorName: string | null, run: 
 export async function findTransform(db: Database, ownerId: string, id: string): Promise<Transform | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ t: transforms, connectorName: connectors.name, run: lastTransformRun })
+    .select({ t: transforms, connectorName: connectors.name, connectorPaused: connectors.paused, run: lastTransformRun })
     .from(transforms)
     .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
     .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)));
-  return row ? toTransform(row.t, row.connectorName, row.run) : null;
+  return row ? toTransform(row.t, row.connectorName, row.run, row.connectorPaused ?? false) : null;
 }
 
 /** The transform row itself (any owner): for the runner. */
@@ -135,13 +141,34 @@ export async function setTransformStatus(db: Executor, id: string, status: strin
   await db.update(transforms).set({ status, updatedAt: new Date() }).where(eq(transforms.id, id));
 }
 
-/** Every transform whose connector is active, with its newest run: what the transform scheduler looks at, in one query. */
+/**
+ * Every transform (not manual only) whose connector is active, with its schedule and newest run: what the transform
+ * scheduler looks at, in one query.
+ */
 export async function scheduledTransforms(db: Database): Promise<ScheduledKey[]> {
   return db
-    .select({ key: transforms.id, ownerId: transforms.ownerId, frequency: transforms.frequency, createdAt: transforms.createdAt, latestRunAt: TRANSFORM_RUN_TABLE.latestCreatedAt(transforms.id) })
+    .select({
+      key: transforms.id,
+      ownerId: transforms.ownerId,
+      frequency: transforms.frequency,
+      schedule: transforms.schedule,
+      createdAt: transforms.createdAt,
+      latestRunAt: TRANSFORM_RUN_TABLE.latestCreatedAt(transforms.id),
+    })
     .from(transforms)
     .innerJoin(connectors, eq(connectors.id, transforms.connectorId))
-    .where(eq(connectors.paused, false));
+    .where(and(eq(connectors.paused, false), scheduleActive(transforms.schedule)));
+}
+
+/** Sets the owner's transform's schedule (null: back to its frequency's slot); false when it is not the owner's. */
+export async function setTransformSchedule(db: Database, ownerId: string, id: string, schedule: Schedule | null, at = new Date()): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = await db
+    .update(transforms)
+    .set({ schedule: toStored(schedule, at), updatedAt: at })
+    .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)))
+    .returning({ id: transforms.id });
+  return rows.length > 0;
 }
 
 // ---- runs ----------------------------------------------------------------------------------------

@@ -10,9 +10,11 @@ import {
   listRuns,
   ownedDestinations,
   ownedSource,
+  setConnectorSchedule,
   setPaused,
   updateConnectorRow,
 } from "../db/connectors.js";
+import { addScheduleRoutes } from "./schedules.js";
 import {
   CONNECTOR_MESSAGES as M,
   createConnectorBodySchema,
@@ -195,3 +197,5 @@ connectorsRoutes.get("/connectors/:id/runs", async (c) => {
   const connector = await owned(c, c.req.param("id"));
   return c.json({ status: "success", runs: await listRuns(c.var.services.db, connector.id), message: "Runs" });
 });
+
+addScheduleRoutes(connectorsRoutes, "connectors", { notFound: M.notFound, find: findConnector, set: setConnectorSchedule });

@@ -11,8 +11,10 @@ import {
   latestSucceededRun,
   listTransformRuns,
   ownedTransformRow,
+  setTransformSchedule,
   transformNameTaken,
 } from "../db/transforms.js";
+import { addScheduleRoutes } from "./schedules.js";
 import { findConnector } from "../db/connectors.js";
 import {
   TRANSFORM_FILE_TYPES,
@@ -158,6 +160,8 @@ transformsRoutes.get("/transforms/:id/results", async (c) => {
     await warehouse.close().catch(() => {});
   }
 });
+
+addScheduleRoutes(transformsRoutes, "transforms", { notFound: M.notFound, find: findTransform, set: setTransformSchedule });
 
 // Registered last: "/transforms/:id" would otherwise shadow the calls above.
 transformsRoutes.get("/transforms/:id", async (c) => {

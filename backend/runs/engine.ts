@@ -4,7 +4,7 @@ import { lockRuns, OPEN, type Executor, type RunInsert, type RunStatus, type Run
 import { RunCancelledError, watchCancel } from "./cancel.js";
 import { heartbeatSettings, keepBeating } from "./heartbeat.js";
 import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "./recovery.js";
-import { latestSlot } from "./schedule.js";
+import { latestDue, readStored } from "./schedule.js";
 
 /**
  * The one runs engine: syncs and transforms are both runs of it. A run is a row of its kind's run table plus a job
@@ -176,12 +176,16 @@ export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: Pg
   return recoverDeadRuns(boss, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db, onOutcome));
 }
 
-/** Queues a run for each scheduled key whose slot (hourly or daily, spread by its id) has come and has no run yet. */
+/**
+ * Queues a run for each scheduled key whose latest due moment (its schedule's, else its frequency's slot: see
+ * schedule.ts) has come and has no run yet; a moment before the key existed, or before its schedule was set, is not run.
+ */
 export async function enqueueDue(kind: RunKind<{ id: string }>, db: Database, boss: PgBoss, now = new Date()): Promise<number> {
   let queued = 0;
   for (const scheduled of await kind.scheduled(db)) {
-    const slot = latestSlot(scheduled.key, scheduled.frequency, now);
-    if (slot.getTime() < scheduled.createdAt.getTime()) continue;
+    const stored = readStored(scheduled.schedule);
+    const slot = latestDue(scheduled.key, scheduled.frequency, stored?.schedule ?? null, now);
+    if (!slot || slot.getTime() < Math.max(scheduled.createdAt.getTime(), stored?.since?.getTime() ?? 0)) continue;
     if (scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime()) continue;
     if (await enqueueRun(kind, db, boss, scheduled, "schedule")) queued++;
   }

@@ -100,14 +100,14 @@ describe("search by name", () => {
 describe("health at a glance and the status filter", () => {
   it("connectors carry their health (paused wins; else the newest run; else never run) and their next sync", async () => {
     const response = await get(t, "/connectors/list", alice.cookie);
-    const rows = (await response.json()) as { name: string; health: string; next_sync_at: string | null; frequency: string }[];
+    const rows = (await response.json()) as { name: string; health: string; next_run_at: string | null; frequency: string }[];
     const health = Object.fromEntries(rows.map((r) => [r.name, r.health]));
     expect(health).toEqual({ "A Alpha": "healthy", "A bravo": "failed", "A Charlie": "running", "A delta": "queued", "A Echo": "paused", "A foxtrot": "never_run" });
     const now = Date.now();
     for (const row of rows) {
-      if (row.name === "A Echo") expect(row.next_sync_at).toBeNull();
+      if (row.name === "A Echo") expect(row.next_run_at).toBeNull();
       else {
-        const next = new Date(row.next_sync_at!).getTime();
+        const next = new Date(row.next_run_at!).getTime();
         expect(next).toBeGreaterThan(now - 5_000);
         expect(next).toBeLessThanOrEqual(now + (row.frequency === "hourly" ? 3_600_000 : 86_400_000));
       }

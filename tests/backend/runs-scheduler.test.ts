@@ -87,3 +87,61 @@ describe("the schedulers", () => {
     expect(transformIds).toHaveLength(CONNECTORS);
   });
 });
+
+describe("the schedulers with schedules", () => {
+  /** A schedule column's value, set three hours before the passes. */
+  const stored = (schedule: object) => JSON.stringify({ ...schedule, since: new Date(now.getTime() - 3 * 3_600_000).toISOString() });
+  const queuedFor = async (table: "sync_runs" | "transform_runs", column: string, ids: string[]) =>
+    (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE status = 'queued' AND ${column} = ANY($1)`, [ids])).rows[0]!.n;
+
+  it("queue a cron schedule's run once per slot, never a manual-only one, and still look with one query per pass", async () => {
+    const [cron, manual, fresh] = connectorIds.slice(10, 13) as [string, string, string];
+    // All three last ran two hours ago: a cron every quarter hour is due, manual only never is, and a daily cron set
+    // just now is not due for a slot that came before it was set.
+    await pool.query("UPDATE sync_runs SET created_at = $2::timestamptz - interval '2 hours' WHERE connector_id = ANY($1)", [[cron, manual, fresh], now]);
+    await pool.query("UPDATE connectors SET schedule = $2 WHERE id = $1", [cron, stored({ kind: "cron", expression: "*/15 * * * *", time_zone: "America/New_York" })]);
+    await pool.query("UPDATE connectors SET schedule = $2 WHERE id = $1", [manual, stored({ kind: "manual" })]);
+    const earlier = new Date(now.getTime() - 60_000);
+    await pool.query("UPDATE connectors SET schedule = $2 WHERE id = $1", [
+      fresh,
+      JSON.stringify({ kind: "daily", time: `${String(earlier.getUTCHours()).padStart(2, "0")}:${String(earlier.getUTCMinutes()).padStart(2, "0")}`, time_zone: "UTC", since: now.toISOString() }),
+    ]);
+    queries = [];
+    expect(await enqueueDueRuns(db, boss, now)).toBe(1);
+    expect(queries.filter((q) => /from "connectors"/i.test(q))).toHaveLength(1);
+    expect(await queuedFor("sync_runs", "connector_id", [cron])).toBe(1);
+    expect(await queuedFor("sync_runs", "connector_id", [manual, fresh])).toBe(0);
+    // Once per slot: the next pass in the same quarter hour queues nothing, with one query.
+    // The run finishes (its job too, so that the stately queue takes the connector's next one).
+    const { rows: done } = await pool.query<{ job_id: string }>("UPDATE sync_runs SET status = 'succeeded' WHERE connector_id = $1 AND status = 'queued' RETURNING job_id", [cron]);
+    await boss.deleteJob(SYNC_QUEUE, done[0]!.job_id);
+    queries = [];
+    expect(await enqueueDueRuns(db, boss, now)).toBe(0);
+    expect(queries).toHaveLength(1);
+    // The next quarter hour's slot is due again; manual only still never is, nor is the daily one until tomorrow.
+    // (Other connectors' hourly slots may come in that quarter hour too: count this one's runs.)
+    await enqueueDueRuns(db, boss, new Date(now.getTime() + 15 * 60_000));
+    expect(await queuedFor("sync_runs", "connector_id", [cron])).toBe(1);
+    expect(await queuedFor("sync_runs", "connector_id", [manual, fresh])).toBe(0);
+    // The manual-only connector is left out by the query itself.
+    const { SYNC_RUNS } = await import("../../backend/sync/runs.js");
+    const keys = (await SYNC_RUNS.scheduled(db)).map((k) => k.key);
+    expect(keys).toContain(cron);
+    expect(keys).not.toContain(manual);
+  });
+
+  it("do the same for transforms", async () => {
+    const [cron, manual] = transformIds.slice(20, 22) as [string, string];
+    await pool.query("UPDATE transform_runs SET created_at = $2::timestamptz - interval '2 hours' WHERE transform_id = ANY($1)", [[cron, manual], now]);
+    await pool.query("UPDATE transforms SET schedule = $2 WHERE id = $1", [cron, stored({ kind: "cron", expression: "0,30 * * * *", time_zone: "Europe/Berlin" })]);
+    await pool.query("UPDATE transforms SET schedule = $2 WHERE id = $1", [manual, stored({ kind: "manual" })]);
+    queries = [];
+    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(1);
+    expect(queries.filter((q) => /from "transforms"/i.test(q))).toHaveLength(1);
+    expect(await queuedFor("transform_runs", "transform_id", [cron])).toBe(1);
+    expect(await queuedFor("transform_runs", "transform_id", [manual])).toBe(0);
+    queries = [];
+    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(0);
+    expect(queries).toHaveLength(1);
+  });
+});

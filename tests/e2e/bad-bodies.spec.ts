@@ -54,6 +54,8 @@ function actionPaths(ids: { source: string; destination: string; connector: stri
     "/connectors/add",
     `/connectors/details/${ids.connector}`,
     `/connectors/edit/${ids.connector}`,
+    `/connectors/details/${ids.connector}/schedule`,
+    `/transforms/details/${ids.transform}/schedule`,
     "/destinations/add",
     `/destinations/details/${ids.destination}`,
     `/destinations/edit/${ids.destination}`,

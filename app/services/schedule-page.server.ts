@@ -1,0 +1,75 @@
+import { redirect, type LoaderFunctionArgs, type ActionFunctionArgs } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import { CONNECTOR_MESSAGES } from "@contract/connectors";
+import { TRANSFORM_MESSAGES } from "@contract/transforms";
+import { isScheduleTimeZone, SCHEDULE_MESSAGES as M, scheduleBodySchema, TIME_ZONES } from "@contract/schedules";
+import { readTimeZone } from "~/components/date-time";
+import type { ScheduleFormRecord } from "~/components/schedule-form";
+import { loadConnector } from "./connectors.server";
+import { readForm } from "./form.server";
+import { isRecordId, pageData } from "./records.server";
+import { previewSchedule, saveSchedule, type ScheduledKind } from "./schedules.server";
+import { requireUser } from "./session.server";
+import { loadTransform } from "./transforms.server";
+
+/** The schedule page of a connector or a transform (/connectors/details/:id/schedule, /transforms/details/:id/schedule). */
+
+const FAILED = { connectors: CONNECTOR_MESSAGES.fetchConnectorFailed, transforms: TRANSFORM_MESSAGES.loadFailed } as const;
+const NOT_FOUND = { connectors: CONNECTOR_MESSAGES.notFound, transforms: TRANSFORM_MESSAGES.notFound } as const;
+
+async function loadRecord(request: Request, kind: ScheduledKind, id: string) {
+  if (!isRecordId(id)) return { ok: false, status: 404 } as const;
+  const outcome = kind === "connectors" ? await loadConnector(request, id) : await loadTransform(request, id);
+  if (!outcome.ok) return outcome;
+  const r = outcome.data;
+  const record: ScheduleFormRecord = {
+    id: r.id,
+    name: r.name,
+    frequency: r.frequency ?? "daily",
+    schedule: r.schedule ?? null,
+    next_run_at: r.next_run_at ?? null,
+    paused: "paused" in r ? (r.paused ?? false) : false,
+  };
+  return { ok: true, record } as const;
+}
+
+/** The record, the time zones to choose from (the reader's own among them) and whether it was just saved. */
+export async function scheduleLoader({ request, params }: LoaderFunctionArgs, kind: ScheduledKind) {
+  await requireUser(request);
+  const userZone = readTimeZone(request.headers.get("cookie"));
+  const zones = isScheduleTimeZone(userZone) && !TIME_ZONES.includes(userZone) ? [...TIME_ZONES, userZone].sort() : [...TIME_ZONES];
+  const defaultZone = isScheduleTimeZone(userZone) ? userZone : "UTC";
+  const saved = new URL(request.url).searchParams.get("saved") === "1";
+  const outcome = await loadRecord(request, kind, params.id ?? "");
+  if (!outcome.ok) {
+    const notFound = outcome.status === 404;
+    return pageData({ record: null, zones: [] as string[], defaultZone, saved: false, error: notFound ? NOT_FOUND[kind] : FAILED[kind] }, notFound);
+  }
+  return pageData({ record: outcome.record, zones, defaultZone, saved, error: null as string | null }, false);
+}
+
+/**
+ * Save (the default) or Show next run (intent "preview", which the page also sends as the user types when JavaScript
+ * runs): the form parsed with the contract's schedule schema, every problem at its field; only the chosen kind's
+ * fields are read.
+ */
+export async function scheduleAction({ request, params }: ActionFunctionArgs, kind: ScheduledKind) {
+  await requireUser(request);
+  const id = params.id ?? "";
+  const form = await readForm(request);
+  const preview = form.get("intent") === "preview";
+  // The preview the page asks for while the user types (live=1) answers what is not yet valid with 200: half a
+  // cron expression is no bad request there, and the browser would log each 400.
+  const live = preview && form.get("live") === "1";
+  const submission = parseWithZod(form, { schema: scheduleBodySchema });
+  if (submission.status !== "success") return Response.json({ result: submission.reply(), preview: null }, { status: live ? 200 : 400 });
+  const status = (code: number) => (code === 404 ? 404 : 400);
+  if (preview) {
+    const outcome = await previewSchedule(request, kind, id, submission.value);
+    if (!outcome.ok) return Response.json({ result: submission.reply({ formErrors: [outcome.status >= 500 ? M.previewFailed : outcome.message] }), preview: null }, { status: status(outcome.status) });
+    return Response.json({ result: submission.reply(), preview: outcome.data });
+  }
+  const outcome = await saveSchedule(request, kind, id, submission.value);
+  if (!outcome.ok) return Response.json({ result: submission.reply({ formErrors: [outcome.status >= 500 ? M.saveFailed : outcome.message] }), preview: null }, { status: status(outcome.status) });
+  return redirect(`/${kind}/details/${encodeURIComponent(id)}/schedule?saved=1`);
+}

@@ -1,0 +1,184 @@
+import type { Page } from "@playwright/test";
+import { CronExpressionParser } from "cron-parser";
+import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, signIn, test, uniqueEmail } from "./fixtures";
+import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
+import { APP_URL } from "./env";
+
+/**
+ * Issue 27, schedules, JS on and off: a connector's schedule page reached from its details ("Change schedule"), a
+ * cron expression in America/New_York whose next run lies across a daylight-saving change, a bad expression's
+ * error at its field with what was typed kept, manual only shown as such in the list, a transform's schedule, and
+ * another user's schedule page answering 404. The reader's zone is Europe/Paris (browser and cookie alike).
+ */
+
+const BAD_REQUEST = /Failed to load resource: the server responded with a status of 400/;
+const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
+const READER_ZONE = "Europe/Paris";
+test.use({ timezoneId: READER_ZONE });
+
+/** The user's own connector (active, daily) and a transform of it. */
+async function seed(email: string, name: string) {
+  return withDb(async (db) => {
+    const ownerId = await userIdByEmail(db, email);
+    const sourceId = await insertSource(db, ownerId, { name: `${name} source` });
+    const destinationId = await insertDestination(db, ownerId, { name: `${name} destination` });
+    const connectorId = await insertConnector(db, ownerId, { name, sourceId, destinationIds: [destinationId], paused: false });
+    const transformId = await insertTransform(db, ownerId, { name: `${name} topics`, type: "topic_modeling", connectorId });
+    return { connectorId, transformId };
+  });
+}
+
+async function readerZone(page: Page) {
+  await page.context().addCookies([{ name: "tz", value: encodeURIComponent(READER_ZONE), url: APP_URL }]);
+}
+
+const kind = (page: Page, label: string | RegExp) => page.getByRole("radio", { name: label });
+const expression = (page: Page) => page.getByRole("textbox", { name: "Cron expression", exact: true });
+const every = (page: Page) => page.getByRole("textbox", { name: "Every", exact: true });
+const timeZone = (page: Page) => page.getByRole("combobox", { name: "Time zone", exact: true });
+
+test("a cron schedule in New York: its next run across the March change, on the form, the details and the list", async ({ page, user, jsEnabled }) => {
+  await readerZone(page);
+  await signIn(page, user);
+  const { connectorId } = await seed(user.email, "Weekly export");
+  await page.goto(`/connectors/details/${connectorId}`);
+  await expect(page.getByTestId("schedule-words")).toHaveText("Daily");
+  await page.getByRole("link", { name: "Change schedule" }).click();
+  await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}/schedule$`));
+  await expect(page.getByRole("heading", { name: "Schedule", level: 1 })).toBeVisible();
+  await expect(kind(page, /^Its frequency/)).toBeChecked();
+  // The time zone defaults to the reader's (its select is hidden with JavaScript until a kind with a time zone is chosen).
+  await expect(page.locator('select[name="time_zone"]')).toHaveValue(READER_ZONE);
+  // Without JavaScript every kind's fields show; with it, only the chosen kind's.
+  if (jsEnabled) await expect(expression(page)).toBeHidden();
+  else await expect(expression(page)).toBeVisible();
+
+  await kind(page, "A cron expression").check();
+  await expect(expression(page)).toBeVisible();
+  await expect(timeZone(page)).toBeVisible();
+  if (jsEnabled) await expect(every(page)).toBeHidden();
+  // 09:00 on 14 March: New York is on daylight time by then (UTC-4), though it is on standard time (UTC-5) now.
+  await expression(page).fill("0 9 14 3 *");
+  await timeZone(page).selectOption("America/New_York");
+  const expected = CronExpressionParser.parse("0 9 14 3 *", { tz: "America/New_York", currentDate: new Date() }).next().toDate().toISOString();
+  expect(expected).toMatch(/-03-14T13:00:00\.000Z$/);
+  // The next run before saving: as it is typed with JavaScript, by "Show next run" without.
+  if (!jsEnabled) await page.getByRole("button", { name: "Show next run" }).click();
+  await expect(page.getByTestId("next-run").locator("time")).toHaveAttribute("datetime", expected);
+  await expect(page.getByTestId("next-run")).toContainText("(not saved yet)");
+  await expect(page.getByTestId("next-run")).toContainText("2:00:00 PM");
+  await expect(expression(page)).toHaveValue("0 9 14 3 *");
+
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Schedule saved.")).toBeVisible();
+  await expect(page.getByTestId("next-run").locator("time")).toHaveAttribute("datetime", expected);
+  await expect(page.getByTestId("next-run")).not.toContainText("not saved yet");
+  await expect(kind(page, "A cron expression")).toBeChecked();
+  await expect(expression(page)).toHaveValue("0 9 14 3 *");
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: "Weekly export" }).click();
+  await expect(page.getByTestId("schedule-words")).toHaveText("Cron 0 9 14 3 * (America/New_York)");
+  // In the reader's zone: 13:00 UTC is 2:00 PM in Paris (still on standard time on 14 March).
+  await expect(detailValue(page, "Next run").locator("time")).toHaveAttribute("datetime", expected);
+  await expect(detailValue(page, "Next run")).toContainText("Mar 14");
+  await expect(detailValue(page, "Next run")).toContainText("2:00:00 PM");
+  await page.goto("/connectors");
+  await expect(page.getByRole("row", { name: /Weekly export/ }).locator(`time[datetime="${expected}"]`)).toBeVisible();
+});
+
+test("a bad cron expression: its error at the field, what was typed kept, nothing saved", async ({ page, user, allowConsoleErrors }) => {
+  allowConsoleErrors(BAD_REQUEST);
+  await readerZone(page);
+  await signIn(page, user);
+  const { connectorId } = await seed(user.email, "Nightly");
+  await page.goto(`/connectors/details/${connectorId}/schedule`);
+  await kind(page, "A cron expression").check();
+  await expression(page).fill("61 * * * *");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  const message = /^This is not a valid cron expression: .*61/;
+  await expect(page.getByRole("alert")).toContainText(message);
+  await expect(expression(page)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#schedule-expression-error")).toHaveText(message);
+  await expect(expression(page)).toHaveValue("61 * * * *");
+  await expect(kind(page, "A cron expression")).toBeChecked();
+
+  // Too often is refused too, at the field of its kind.
+  await expression(page).fill("*/5 * * * *");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.locator("#schedule-expression-error")).toHaveText("Run at most every 15 minutes.");
+  await expect(expression(page)).toHaveValue("*/5 * * * *");
+  await kind(page, "Every few minutes or hours").check();
+  await every(page).fill("10");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.locator("#schedule-every-error")).toHaveText("Run at most every 15 minutes.");
+  await expect(every(page)).toHaveValue("10");
+
+  await page.goto(`/connectors/details/${connectorId}`);
+  await expect(page.getByTestId("schedule-words")).toHaveText("Daily");
+});
+
+test("manual only: never scheduled, and the list says so; a transform's schedule in words", async ({ page, user }) => {
+  await readerZone(page);
+  await signIn(page, user);
+  const { connectorId, transformId } = await seed(user.email, "Only by hand");
+  await page.goto(`/connectors/details/${connectorId}/schedule`);
+  await kind(page, "Manual only").check();
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Schedule saved.")).toBeVisible();
+  await expect(page.getByTestId("next-run")).toHaveText("Manual only: it never runs on a schedule.");
+  await page.goto(`/connectors/details/${connectorId}`);
+  await expect(page.getByTestId("schedule-words")).toHaveText("Manual only");
+  await expect(detailValue(page, "Next run")).toHaveText("Manual only");
+  await page.goto("/connectors");
+  await expect(page.getByRole("row", { name: /Only by hand/ }).getByRole("cell").last()).toHaveText("Manual only");
+
+  await page.goto(`/transforms/details/${transformId}`);
+  await page.getByRole("link", { name: "Change schedule" }).click();
+  await expect(page).toHaveURL(new RegExp(`/transforms/details/${transformId}/schedule$`));
+  await kind(page, "Every few minutes or hours").check();
+  await every(page).fill("30");
+  await page.getByRole("combobox", { name: "Unit", exact: true }).selectOption("minutes");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Schedule saved.")).toBeVisible();
+  const next = await page.getByTestId("next-run").locator("time").getAttribute("datetime");
+  expect(new Date(next!).getTime() - Date.now()).toBeLessThanOrEqual(30 * 60_000);
+  await page.goto(`/transforms/details/${transformId}`);
+  await expect(page.getByTestId("schedule-words")).toHaveText("Every 30 minutes");
+
+  // Back to the frequency's slot.
+  await page.goto(`/connectors/details/${connectorId}/schedule`);
+  await kind(page, /^Its frequency/).check();
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Schedule saved.")).toBeVisible();
+  await page.goto(`/connectors/details/${connectorId}`);
+  await expect(page.getByTestId("schedule-words")).toHaveText("Daily");
+});
+
+test("another user's schedule pages answer 404", async ({ page, user, allowConsoleErrors }) => {
+  allowConsoleErrors(NOT_FOUND);
+  const otherEmail = uniqueEmail("else");
+  await withDb((db) => insertUser(db, "Someone Else", otherEmail));
+  const theirs = await seed(otherEmail, "Theirs");
+  await signIn(page, user);
+  for (const [path, message] of [
+    [`/connectors/details/${theirs.connectorId}/schedule`, "Connector not found"],
+    [`/transforms/details/${theirs.transformId}/schedule`, "Transform not found"],
+    ["/connectors/details/not-an-id/schedule", "Connector not found"],
+  ] as const) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByText(message)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Save schedule" })).toHaveCount(0);
+  }
+});
+
+test("the schedule page at phone width", async ({ page, user }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await readerZone(page);
+  await signIn(page, user);
+  const { connectorId } = await seed(user.email, "Pocket");
+  await page.goto(`/connectors/details/${connectorId}/schedule`);
+  await expect(page.getByRole("button", { name: "Save schedule" })).toBeVisible();
+  await expectNoHorizontalOverflow(page);
+});
