@@ -2,9 +2,12 @@ import type { OutcomeListener } from "../runs/engine.js";
 import { runJob } from "../runs/jobs.js";
 import { syncConnector, SYNC_RUNS, type SyncServices } from "../sync/index.js";
 
-/** A sync run's job: one attempt reads the connector's source for the window and writes every destination (backend/sync/). */
+/**
+ * A sync run's job: one attempt reads the connector's source for the window and writes every destination
+ * (backend/sync/), telling the run's log what it does and the run its counts as batches land.
+ */
 export const syncConnectorJob = (services: SyncServices, onOutcome?: OutcomeListener) =>
   runJob(SYNC_RUNS, services.db, { concurrency: process.env.SYNC_CONCURRENCY, defaultConcurrency: 4, expireInSeconds: process.env.SYNC_JOB_EXPIRE_SECONDS }, (run) =>
-    syncConnector(services, run.key, run.startedAt),
+    syncConnector(services, run.key, run.startedAt, { log: run.log, onProgress: run.progress }),
     onOutcome,
   );

@@ -61,13 +61,14 @@ export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Prom
  * Writes records to every destination in batches of `batchSize` (by default what the writers ask for), in order. The
  * next batch is read and rendered while the previous one is being written
  * (at most two batches in memory, whatever the volume); a batch counts once
- * every destination has it.
+ * every destination has it, and `onProgress` hears the counts so far each time one does.
  */
 export async function writeRecords<T>(
   writers: NamedWriter[],
   records: Iterable<T> | AsyncIterable<T>,
   toBatch: (items: T[]) => SyncBatch,
   batchSize = batchSizeFor(writers),
+  onProgress?: (soFar: SyncResult) => void,
 ): Promise<SyncResult> {
   const result: SyncResult = { records: 0, bytes: 0 };
   let writing: Promise<void> | undefined;
@@ -80,6 +81,7 @@ export async function writeRecords<T>(
     writing = writeBatch(writers, batch).then((bytes) => {
       result.records += batch.records;
       result.bytes += bytes;
+      onProgress?.({ ...result });
     });
     // A failed write must not go unobserved while the next batch is read; it is rethrown where awaited.
     writing.catch(() => {});
