@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { DateTime } from "./date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { runDuration, useRefreshWhile } from "./run-timing";
@@ -16,8 +17,8 @@ export interface RunRow {
 }
 
 /**
- * Whether one of the runs is queued or running: while it is, the page re-loads itself every 2 s with JavaScript
- * (and, without it, through <RefreshWithoutScript>).
+ * Whether one of the runs is queued or running: while it is, the page re-loads its data each time the run event
+ * stream says the runs changed, with JavaScript (and, without it, refreshes itself through <RefreshWithoutScript>).
  */
 export function useRunsInProgress(runs: readonly { status: string }[]): boolean {
   const inProgress = runs.some((r) => r.status === "queued" || r.status === "running");
@@ -52,7 +53,7 @@ export interface RunOutcome {
  * `emptyHint` names the button that runs the first one. The table scrolls sideways on a phone, so its box is a named,
  * focusable region (keyboard users can scroll it).
  * `outcome` names a run's outcome where its status would mislead (shown instead of the status, its note in the last
- * column).
+ * column). `href` is a run's details page: its start (or "Not started") links there.
  */
 export function RunHistory<R extends RunRow>(props: {
   runs: R[];
@@ -61,6 +62,7 @@ export function RunHistory<R extends RunRow>(props: {
   emptyHint: string;
   column: RunColumn<R> | RunColumn<R>[];
   outcome?(run: R): RunOutcome | null;
+  href?(run: R): string;
 }) {
   const { runs, error } = props;
   const columns = Array.isArray(props.column) ? props.column : [props.column];
@@ -86,7 +88,9 @@ export function RunHistory<R extends RunRow>(props: {
                     <td className="px-4 py-3 whitespace-nowrap">
                       <StatusBadge status={outcome?.label ?? run.status} />
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap">{run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : "—"}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      <RunStart run={run} href={props.href?.(run)} timeZone={timeZone} />
+                    </td>
                     <td className="px-4 py-3 whitespace-nowrap">{runDuration(run)}</td>
                     <td className="px-4 py-3">{run.records.toLocaleString("en-US")}</td>
                     {columns.map((column) => (
@@ -107,5 +111,16 @@ export function RunHistory<R extends RunRow>(props: {
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** A run's start in its history; a link to its details page when it has one. */
+function RunStart({ run, href, timeZone }: { run: RunRow; href: string | undefined; timeZone: string }) {
+  const start = run.started_at ? <DateTime value={run.started_at} timeZone={timeZone} /> : null;
+  if (!href) return start ?? <>—</>;
+  return (
+    <Link to={href} className="link" title="Open this run: its attempts, where its data landed and its log">
+      {start ?? "Not started"}
+    </Link>
   );
 }

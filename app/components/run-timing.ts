@@ -1,5 +1,6 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useRevalidator } from "@remix-run/react";
+import { useEventSource } from "remix-utils/sse/react";
 
 /** How long a run took, "…" while it is running, "—" before it started (connector and transform run histories). */
 export function runDuration(run: { started_at: string | null; finished_at: string | null }): string {
@@ -9,14 +10,25 @@ export function runDuration(run: { started_at: string | null; finished_at: strin
   return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** While a run is queued or running: re-load every 2 s with JS; without JS the page refreshes itself. */
+/** The event stream that tells a page its user's runs changed (app/routes/events.runs.tsx). */
+export const RUN_EVENTS_PATH = "/events/runs";
+
+/**
+ * While a run is queued or running, with JS: the page listens to the run event stream (server-sent events) and
+ * re-loads its data each time the stream says the user's runs changed (a status, the records so far), without
+ * reloading the page. A change that comes while a re-load is under way is not lost: one more follows. Without JS
+ * the page refreshes itself instead (RefreshWithoutScript).
+ */
 export function useRefreshWhile(active: boolean) {
   const revalidator = useRevalidator();
+  const change = useEventSource(RUN_EVENTS_PATH, { event: "runs", enabled: active });
+  const pending = useRef(false);
   useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") revalidator.revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [active, revalidator]);
+    if (change) pending.current = true;
+  }, [change]);
+  useEffect(() => {
+    if (!pending.current || revalidator.state !== "idle") return;
+    pending.current = false;
+    revalidator.revalidate();
+  }, [change, revalidator]);
 }

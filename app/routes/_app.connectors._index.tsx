@@ -10,6 +10,8 @@ import { Pagination } from "~/components/ui/pagination";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
+import { RefreshWithoutScript } from "~/components/run-history";
+import { useRefreshWhile } from "~/components/run-timing";
 import { useTimeZone } from "~/root";
 import { useUser } from "./_app";
 
@@ -96,6 +98,9 @@ function LastConnection({ connector, timeZone }: { connector: ConnectorRow; time
 export default function Connectors() {
   const data = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
+  // A sync queued or running: the list follows it live (its status, then its outcome).
+  const live = data.rows.some((c) => c.health === "running" || c.health === "queued");
+  useRefreshWhile(live);
   if (!data.error && data.total === 0 && !data.find.filtered) return <Welcome />;
   const columns: Column<ConnectorRow>[] = [
     {
@@ -138,6 +143,7 @@ export default function Connectors() {
   ];
   return (
     <>
+      <RefreshWithoutScript active={live} />
       <PageHeader title="Connectors" description="Each connector syncs one source into its destinations on a schedule." action={{ to: "/connectors/add", label: "New connector" }} />
       <ListFilters kind="connectors" find={data.find} noun="connectors" />
       {data.error ? (

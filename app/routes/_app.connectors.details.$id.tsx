@@ -8,6 +8,8 @@ import { BackfillForm, RunTrigger } from "~/components/backfill-form";
 import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { RunnableDetails } from "~/components/runnable-details";
+import { FailureBanner } from "~/components/failure-banner";
+import type { RunFailure } from "@contract/runs";
 import { DateTime, readTimeZone } from "~/components/date-time";
 import { requireUser } from "~/services/session.server";
 import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns } from "~/services/connectors.server";
@@ -25,10 +27,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const outcome = isRecordId(id) ? await loadConnector(request, id) : ({ ok: false, status: 404 } as const);
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
-    return pageData({ connector: null, runs: [] as SyncRun[], runsError: null as string | null, error: notFound ? M.notFound : M.fetchConnectorFailed }, notFound);
+    return pageData({ connector: null, runs: [] as SyncRun[], failing: null as RunFailure | null, runsError: null as string | null, error: notFound ? M.notFound : M.fetchConnectorFailed }, notFound);
   }
   const runs = await loadRuns(request, id);
-  return pageData({ connector: outcome.data, runs: runs.ok ? runs.data : [], runsError: runs.ok ? null : runs.message, error: null }, false);
+  const history = runs.ok ? runs.data : { runs: [], failing: null };
+  return pageData({ connector: outcome.data, runs: history.runs, failing: history.failing, runsError: runs.ok ? null : runs.message, error: null }, false);
 }
 
 /** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */
@@ -100,7 +103,7 @@ const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whites
 const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 whitespace-nowrap text-slate-600", value: (run) => <RunTrigger run={run} /> };
 
 export default function ConnectorDetails() {
-  const { connector, runs, runsError, error } = useLoaderData<typeof loader>();
+  const { connector, runs, failing, runsError, error } = useLoaderData<typeof loader>();
   return (
     <RunnableDetails
       noun="connector"
@@ -125,13 +128,18 @@ export default function ConnectorDetails() {
       error={error ?? M.fetchConnectorFailed}
       consequences=" and its run history will be deleted. Data already written to its destinations stays. This cannot be undone."
     >
-      {(record) => (
-        <>
-          <Details connector={record} />
-          <RunHistory runs={runs} error={runsError} caption="Sync runs, newest first" emptyHint="Sync now" column={[TRIGGER, BYTES]} />
-          <BackfillForm />
-        </>
-      )}
+      {(record) => {
+        const runHref = (runId: string) => `/connectors/details/${record.id}/runs/${runId}`;
+        return (
+          <>
+            <FailureBanner failing={failing} noun="connector" runHref={runHref} />
+            <RunHistory runs={runs} error={runsError} caption="Sync runs, newest first" emptyHint="Sync now" column={[TRIGGER, BYTES]} href={(run) => runHref(run.id)} />
+            <h2 className="mt-8 mb-3 text-lg font-semibold text-slate-900">Details</h2>
+            <Details connector={record} />
+            <BackfillForm />
+          </>
+        );
+      }}
     </RunnableDetails>
   );
 }

@@ -14,6 +14,8 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
+import { RefreshWithoutScript } from "~/components/run-history";
+import { useRefreshWhile } from "~/components/run-timing";
 import { withholdPage } from "~/services/page-cache.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
@@ -96,6 +98,9 @@ export default function Transforms() {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const timeZone = useTimeZone();
+  // A run queued or running: the list follows it live (its status, then its outcome).
+  const live = data.rows.some((t) => t.last_run_status === "running" || t.last_run_status === "queued");
+  useRefreshWhile(live);
   const cancelTo = data.page > 1 ? `?page=${data.page}` : "/transforms";
   const columns: Column<TransformRow>[] = [
     {
@@ -123,6 +128,7 @@ export default function Transforms() {
   ];
   return (
     <>
+      <RefreshWithoutScript active={live} />
       <PageHeader title="Transforms" description="Analysis pipelines, built from templates, that run on what your connectors bring in." action={data.total > 0 || data.find.filtered ? { to: "/transforms/add", label: "New transform" } : undefined} />
       {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters kind="transforms" find={data.find} noun="transforms" /> : null}
       {data.error ? (

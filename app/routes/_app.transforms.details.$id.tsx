@@ -9,6 +9,8 @@ import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { StatusBadge, titleCase } from "~/components/ui/status-badge";
 import { RunnableDetails } from "~/components/runnable-details";
+import { FailureBanner } from "~/components/failure-banner";
+import type { RunFailure } from "@contract/runs";
 import { DateTime } from "~/components/date-time";
 import { DetailRow, DetailsCard } from "~/components/ui/detail-row";
 import { ScheduleRows } from "~/components/schedule-rows";
@@ -33,6 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       {
         transform: null,
         runs: [] as TransformRun[],
+        failing: null as RunFailure | null,
         runsError: null as string | null,
         results: [] as ResultTable[],
         error: transform.status === 404 ? M.notFound : M.loadFailed,
@@ -40,7 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       transform.status === 404,
     );
   const runs = await loadTransformRuns(request, id);
-  const list = runs.ok ? runs.data : [];
+  const { runs: list, failing } = runs.ok ? runs.data : { runs: [], failing: null };
   // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
   const latest = list.find((r) => r.status === "succeeded");
   const results: ResultTable[] = latest && !foundNoInput(latest)
@@ -53,7 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       )
     : [];
-  return pageData({ transform: transform.data, runs: list, runsError: runs.ok ? null : runs.message, results, error: null as string | null }, false);
+  return pageData({ transform: transform.data, runs: list, failing, runsError: runs.ok ? null : runs.message, results, error: null as string | null }, false);
 }
 
 /** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
@@ -157,7 +160,7 @@ function Details({ transform }: { transform: Transform }) {
 }
 
 export default function TransformDetails() {
-  const { transform, runs, runsError, results, error } = useLoaderData<typeof loader>();
+  const { transform, runs, failing, runsError, results, error } = useLoaderData<typeof loader>();
   return (
     <RunnableDetails
       noun="transform"
@@ -182,9 +185,18 @@ export default function TransformDetails() {
     >
       {(record) => (
         <>
+          <FailureBanner failing={failing} noun="transform" runHref={(runId) => `/transforms/details/${record.id}/runs/${runId}`} />
           <Details transform={record} />
           {runs[0] && foundNoInput(runs[0]) ? <NoInputNotice transform={record} /> : null}
-          <RunHistory runs={runs} error={runsError} caption="Transform runs, newest first" emptyHint="Run now" column={TRIGGER} outcome={outcome} />
+          <RunHistory
+            runs={runs}
+            error={runsError}
+            caption="Transform runs, newest first"
+            emptyHint="Run now"
+            column={TRIGGER}
+            outcome={outcome}
+            href={(run) => `/transforms/details/${record.id}/runs/${run.id}`}
+          />
           <TransformResults results={results} />
         </>
       )}

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import type { Connector, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
 import { CONNECTOR_MESSAGES as M } from "@contract/connectors";
 import { BACKFILL_MESSAGES, type BackfillBody } from "@contract/run-operations";
 import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
+import { RUN_MESSAGES, syncRunDetailsSchema, type RunFailure, type SyncRunDetails } from "@contract/runs";
 import { callBackend, type Outcome } from "./backend.server";
 
 export async function loadSources(request: Request): Promise<Outcome<Source[]>> {
@@ -35,9 +37,16 @@ export function loadConnector(request: Request, id: string): Promise<Outcome<Con
   return callBackend<Connector>(request, `/connectors/list-by-id/${encodeURIComponent(id)}`, {}, M.fetchConnectorFailed);
 }
 
-export async function loadRuns(request: Request, id: string): Promise<Outcome<SyncRun[]>> {
-  const outcome = await callBackend<{ runs: SyncRun[] }>(request, `/connectors/${encodeURIComponent(id)}/runs`, {}, "Failed to fetch sync runs");
-  return outcome.ok ? { ok: true, data: outcome.data.runs } : outcome;
+/** The connector's runs, newest first, and its failures in a row when its latest finished run failed. */
+export async function loadRuns(request: Request, id: string): Promise<Outcome<{ runs: SyncRun[]; failing: RunFailure | null }>> {
+  const outcome = await callBackend<{ runs: SyncRun[]; failing?: RunFailure | null }>(request, `/connectors/${encodeURIComponent(id)}/runs`, {}, "Failed to fetch sync runs");
+  return outcome.ok ? { ok: true, data: { runs: outcome.data.runs, failing: outcome.data.failing ?? null } } : outcome;
+}
+
+/** One run of the connector: its attempts, where its data landed and its log. */
+export async function loadSyncRun(request: Request, id: string, runId: string): Promise<Outcome<SyncRunDetails>> {
+  const schema = z.object({ run: syncRunDetailsSchema }).transform((o) => o.run);
+  return callBackend(request, `/connectors/${encodeURIComponent(id)}/runs/${encodeURIComponent(runId)}`, { schema }, RUN_MESSAGES.loadFailed);
 }
 
 export function createConnector(request: Request, body: CreateConnectorBody): Promise<Outcome<Connector>> {

@@ -20,6 +20,7 @@ import {
   type TransformRun,
 } from "@contract/transforms";
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
+import { RUN_MESSAGES, runFailureSchema, transformRunDetailsSchema, type RunFailure, type TransformRunDetails } from "@contract/runs";
 import { destinationManifest, destinationSetup } from "~/integrations";
 import { callBackend, type Outcome } from "./backend.server";
 import { instructionsBody, loadInstructions, loadServiceAccount } from "./destinations.server";
@@ -64,8 +65,18 @@ export function loadTransform(request: Request, id: string): Promise<Outcome<Tra
   return call(request, `/transforms/${enc(id)}`, transformSchema, M.loadFailed);
 }
 
-export function loadTransformRuns(request: Request, id: string): Promise<Outcome<TransformRun[]>> {
-  return call(request, `/transforms/${enc(id)}/runs`, listOf(transformRunSchema, "runs"), "Failed to fetch transform runs");
+/** The transform's runs, newest first, and its failures in a row when its latest finished run failed. */
+export function loadTransformRuns(request: Request, id: string): Promise<Outcome<{ runs: TransformRun[]; failing: RunFailure | null }>> {
+  const schema = z.union([
+    z.array(transformRunSchema).transform((runs) => ({ runs, failing: null })),
+    z.object({ runs: z.array(transformRunSchema), failing: runFailureSchema.nullable().default(null) }),
+  ]);
+  return call(request, `/transforms/${enc(id)}/runs`, schema, "Failed to fetch transform runs");
+}
+
+/** One run of the transform: its attempts and its log. */
+export function loadTransformRun(request: Request, id: string, runId: string): Promise<Outcome<TransformRunDetails>> {
+  return call(request, `/transforms/${enc(id)}/runs/${enc(runId)}`, z.object({ run: transformRunDetailsSchema }).transform((o) => o.run), RUN_MESSAGES.loadFailed);
 }
 
 /** Cancel run: the transform's queued run ends at once, a running one at its next step. */

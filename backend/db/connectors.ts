@@ -6,6 +6,8 @@ import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
 import { isUuid, iso } from "./values.js";
 import { runFields, SYNC_RUN_TABLE, scheduleActive, type Executor, type ScheduledKey } from "./runs.js";
+import { readRunLog } from "./run-logs.js";
+import type { RunFailure, SyncRunDetails } from "../../contract/runs.js";
 
 
 type ConnectorRow = typeof connectors.$inferSelect;
@@ -219,6 +221,16 @@ export async function syncRunRange(db: Executor, runId: string): Promise<{ from:
 export async function listRuns(db: Database, connectorId: string, limit = 50): Promise<SyncRun[]> {
   return (await SYNC_RUN_TABLE.list(db, connectorId, limit)).map(toSyncRun);
 }
+
+/** One run of the owner's connector with its attempts, where its data landed and its log; null when it is not theirs. */
+export async function findSyncRunDetails(db: Database, ownerId: string, connector: { id: string; name: string }, runId: string): Promise<SyncRunDetails | null> {
+  const run = await SYNC_RUN_TABLE.findOwned(db, runId, connector.id, ownerId);
+  if (!run) return null;
+  return { ...toSyncRun(run), connector_name: connector.name, attempts: run.attemptLog, landed: run.landed, log: await readRunLog(db, "sync", run.id) };
+}
+
+/** The connector's failures in a row since its last success, or null (its latest finished run did not fail). */
+export const connectorFailing = (db: Database, connectorId: string): Promise<RunFailure | null> => SYNC_RUN_TABLE.failing(db, connectorId);
 
 /** A sync's success: the connector was synced up to `at`. */
 export async function markSynced(db: Executor, connectorId: string, at: Date): Promise<void> {

@@ -3,6 +3,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "./client.js";
 import { syncRuns, transformRuns } from "./schema.js";
 import { isUuid, iso } from "./values.js";
+import type { Landed, RunAttempt, RunFailure } from "../../contract/runs.js";
 
 /**
  * The SQL of the runs engine (backend/runs/), over either run table: sync_runs (keyed by connector) and
@@ -68,7 +69,16 @@ export interface RunValues {
   heartbeatAt?: Date | null | SQL;
   bytes?: number;
   outputs?: { table: string; rows: number }[];
+  /** A sync's destinations: where their data landed. */
+  landed?: Landed[];
+  /** Records (or replaces, by its number) one entry of the run's attempt log. */
+  attempt?: RunAttempt;
+  /** Closes the attempt still running (its worker stopped) with this outcome. */
+  closeAttempt?: { outcome: "failed" | "retrying"; error: string | null };
 }
+
+/** What a run reports while it runs (throttled by the engine): its counts so far. */
+export type RunProgress = Pick<RunValues, "records" | "bytes" | "landed">;
 
 /** The API's fields of a run of either kind (contract: syncRunSchema, transformRunSchema); each kind adds its key and results. */
 export function runFields(r: typeof syncRuns.$inferSelect | typeof transformRuns.$inferSelect) {
@@ -90,7 +100,19 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
   // One query builder over the two tables: their run columns are the same (schema.ts `runColumns`).
   const t = table as typeof syncRuns;
   const record = { id: t.id, key: sql<string>`${key}`.mapWith(String), ownerId: t.ownerId, status: t.status, jobId: t.jobId, attempts: t.attempts, error: t.error, createdAt: t.createdAt, startedAt: t.startedAt, cancelRequestedAt: t.cancelRequestedAt };
-  const set = (values: RunValues) => values as Partial<typeof syncRuns.$inferInsert>;
+  const set = ({ attempt, closeAttempt, ...values }: RunValues) => {
+    const out: Record<string, unknown> = { ...values };
+    // Entries are matched inside the row's own array, so an attempt recorded twice (a retried write) stays one entry.
+    if (attempt) {
+      out.attemptLog = sql`(SELECT COALESCE(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(${t.attemptLog}) WITH ORDINALITY AS a(e, n)
+        WHERE (e->>'attempt')::int <> ${attempt.attempt}) || jsonb_build_array(${JSON.stringify(attempt)}::jsonb)`;
+    } else if (closeAttempt) {
+      const end = JSON.stringify({ finished_at: new Date().toISOString(), outcome: closeAttempt.outcome, error: closeAttempt.error });
+      out.attemptLog = sql`(SELECT COALESCE(jsonb_agg(CASE WHEN e->>'outcome' = 'running' THEN e || ${end}::jsonb ELSE e END ORDER BY n), '[]'::jsonb)
+        FROM jsonb_array_elements(${t.attemptLog}) WITH ORDINALITY AS a(e, n))`;
+    }
+    return out as Partial<typeof syncRuns.$inferInsert>;
+  };
   /** A running run's heartbeat (the start for a run begun before heartbeats existed) is older than this many seconds. */
   const stale = (timeoutSeconds: number) => sql`COALESCE(${t.heartbeatAt}, ${t.startedAt}, ${t.createdAt}) < now() - make_interval(secs => ${timeoutSeconds})`;
   const row = (r: unknown) => r as T["$inferSelect"];
@@ -148,8 +170,8 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
      * Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares
      * against it); only while it is still open (Cancel may have ended it since it was read). True when it did.
      */
-    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number }): Promise<boolean> {
-      const rows = await db.update(t).set({ status: "running", ...values, heartbeatAt: sql`now()` }).where(and(eq(t.id, id), inArray(t.status, OPEN))).returning({ id: t.id });
+    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number; attempt?: RunAttempt }): Promise<boolean> {
+      const rows = await db.update(t).set(set({ status: "running", ...values, heartbeatAt: sql`now()` })).where(and(eq(t.id, id), inArray(t.status, OPEN))).returning({ id: t.id });
       return rows.length > 0;
     },
     /**
@@ -178,6 +200,34 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
     async cancelRequested(db: Executor, id: string): Promise<boolean> {
       const [found] = await db.select({ at: t.cancelRequestedAt }).from(t).where(eq(t.id, id));
       return !!found?.at;
+    },
+    /** A running run's counts so far (live progress); nothing once it is no longer running. */
+    async progress(db: Executor, id: string, values: RunProgress): Promise<void> {
+      await db.update(t).set(set(values)).where(and(eq(t.id, id), eq(t.status, "running")));
+    },
+    /** One run of the key, of this owner, or null (another user's run, or another key's, is as absent as a missing one). */
+    async findOwned(db: Executor, id: string, keyValue: string, ownerId: string): Promise<T["$inferSelect"] | null> {
+      if (!isUuid(id) || !isUuid(keyValue)) return null;
+      const [found] = await db.select().from(t).where(and(eq(t.id, id), eq(key, keyValue), eq(t.ownerId, ownerId)));
+      return found ? row(found) : null;
+    },
+    /**
+     * The key's failures in a row since its last success (runs that neither failed nor succeeded aside), or null when
+     * its latest finished run did not fail: the failure banner of the details pages.
+     */
+    async failing(db: Executor, keyValue: string): Promise<RunFailure | null> {
+      const result = await db.execute<{ n: number; since: Date | string; first_id: string; last_id: string; last_error: string | null }>(sql`
+        WITH last_success AS (SELECT max(${t.createdAt}) AS at FROM ${t} WHERE ${key} = ${keyValue} AND ${t.status} = 'succeeded')
+        SELECT count(*)::int AS n,
+          min(COALESCE(${t.finishedAt}, ${t.createdAt})) AS since,
+          (array_agg(${t.id} ORDER BY ${t.createdAt}, ${t.id}))[1] AS first_id,
+          (array_agg(${t.id} ORDER BY ${t.createdAt} DESC, ${t.id} DESC))[1] AS last_id,
+          (array_agg(${t.error} ORDER BY ${t.createdAt} DESC, ${t.id} DESC))[1] AS last_error
+        FROM ${t}, last_success
+        WHERE ${key} = ${keyValue} AND ${t.status} = 'failed' AND (last_success.at IS NULL OR ${t.createdAt} > last_success.at)`);
+      const found = result.rows[0];
+      if (!found || found.n === 0) return null;
+      return { failures: found.n, since: iso(found.since)!, first_run_id: found.first_id, last_run_id: found.last_id, last_error: found.last_error };
     },
     /** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
     async beat(db: Executor, id: string): Promise<boolean> {

@@ -4,8 +4,10 @@ import { connectors, sources, transformRuns, transforms } from "./schema.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
 import { isUuid, iso } from "./values.js";
 import { runFields, scheduleActive, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
+import { readRunLog } from "./run-logs.js";
 import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
+import type { RunFailure, TransformRunDetails } from "../../contract/runs.js";
 
 type TransformRow = typeof transforms.$inferSelect;
 type RunRow = typeof transformRuns.$inferSelect;
@@ -181,6 +183,16 @@ export function toTransformRun(r: RunRow): TransformRun {
 export async function listTransformRuns(db: Database, transformId: string, limit = 50): Promise<TransformRun[]> {
   return (await TRANSFORM_RUN_TABLE.list(db, transformId, limit)).map(toTransformRun);
 }
+
+/** One run of the owner's transform with its attempts and its log; null when it is not theirs. */
+export async function findTransformRunDetails(db: Database, ownerId: string, transform: { id: string; name: string }, runId: string): Promise<TransformRunDetails | null> {
+  const run = await TRANSFORM_RUN_TABLE.findOwned(db, runId, transform.id, ownerId);
+  if (!run) return null;
+  return { ...toTransformRun(run), transform_name: transform.name, attempts: run.attemptLog, log: await readRunLog(db, "transform", run.id) };
+}
+
+/** The transform's failures in a row since its last success, or null (its latest finished run did not fail). */
+export const transformFailing = (db: Database, transformId: string): Promise<RunFailure | null> => TRANSFORM_RUN_TABLE.failing(db, transformId);
 
 /** The newest successful run (its id and the result tables it wrote), or null. */
 export async function latestSucceededRun(db: Database, transformId: string): Promise<{ id: string; outputs: { table: string; rows: number }[] } | null> {

@@ -11,6 +11,7 @@ import { connectorsRoutes } from "./connectors.js";
 import { transformsRoutes } from "./transforms.js";
 import { templatesRoutes } from "./templates.js";
 import { alertsRoutes } from "./alerts.js";
+import { runsRoutes } from "./runs.js";
 
 const KB = 1024;
 /** Every body the API takes is a small JSON form; this covers the largest of them many times over. */
@@ -129,6 +130,7 @@ export function createApi(services: Services) {
   app.route("/", transformsRoutes);
   app.route("/", templatesRoutes);
   app.route("/", alertsRoutes);
+  app.route("/", runsRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json({ message: error.message }, error.status);

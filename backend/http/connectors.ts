@@ -4,8 +4,10 @@ import { listHandler } from "./list-route.js";
 import { listConnectors } from "../db/lists.js";
 import { listAllDestinations } from "../db/destinations.js";
 import {
+  connectorFailing,
   deleteConnector,
   findConnector,
+  findSyncRunDetails,
   insertConnector,
   listRuns,
   ownedDestinations,
@@ -24,6 +26,7 @@ import {
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
+import { RUN_MESSAGES, runLogFileName, runLogText } from "../../contract/runs.js";
 import { runQueue } from "../runs/queues.js";
 import { answerCancel } from "./cancel.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
@@ -193,9 +196,31 @@ connectorsRoutes.post("/connectors/:id/resume", async (c) => {
   return c.json({ status: "success", paused: false, message: "Connector resumed" });
 });
 
+/** The run history, newest first, and whether the connector is failing (the details page's banner). */
 connectorsRoutes.get("/connectors/:id/runs", async (c) => {
   const connector = await owned(c, c.req.param("id"));
-  return c.json({ status: "success", runs: await listRuns(c.var.services.db, connector.id), message: "Runs" });
+  const { db } = c.var.services;
+  const [runs, failing] = await Promise.all([listRuns(db, connector.id), connectorFailing(db, connector.id)]);
+  return c.json({ status: "success", runs, failing, message: "Runs" });
+});
+
+/** One run of the caller's connector: 404 for another user's run, or a run of another connector. */
+async function ownedRun(c: { var: ApiEnv["Variables"]; req: { param(name: string): string } }) {
+  const connector = await owned(c, c.req.param("id"));
+  const run = await findSyncRunDetails(c.var.services.db, c.var.user.id, connector, c.req.param("runId"));
+  if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
+  return run;
+}
+
+connectorsRoutes.get("/connectors/:id/runs/:runId", async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));
+
+/** The run's log as a text file. */
+connectorsRoutes.get("/connectors/:id/runs/:runId/log", async (c) => {
+  const run = await ownedRun(c);
+  return c.body(runLogText(run.log), 200, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-disposition": `attachment; filename="${runLogFileName("sync", run.id)}"`,
+  });
 });
 
 addScheduleRoutes(connectorsRoutes, "connectors", { notFound: M.notFound, find: findConnector, set: setConnectorSchedule });

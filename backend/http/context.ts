@@ -83,6 +83,9 @@ export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const user = token ? await findSessionUser(c.var.services.db, token) : null;
   if (!user) return c.json({ message: "User not authenticated" }, 401);
   c.set("user", user);
-  if (c.req.method === "GET") c.header(DATA_VERSION_HEADER, `${BOOT}.${user.dataVersion}`);
+  if (c.req.method === "GET") c.header(DATA_VERSION_HEADER, dataVersionOf(user));
   await next();
 };
+
+/** The user's data version as this process gives it out (DATA_VERSION_HEADER). */
+export const dataVersionOf = (user: SessionUser) => `${BOOT}.${user.dataVersion}`;

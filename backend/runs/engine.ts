@@ -1,6 +1,8 @@
 import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
-import { lockRuns, OPEN, type Executor, type RunInsert, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { lockRuns, OPEN, type Executor, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { appendRunLog, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";
+import { redactSecrets } from "../lib/redact.js";
 import { RunCancelledError, watchCancel } from "./cancel.js";
 import { heartbeatSettings, keepBeating } from "./heartbeat.js";
 import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "./recovery.js";
@@ -23,8 +25,8 @@ export interface RunLog {
 
 /** What makes one kind of run (a sync, a transform run) differ from another: passed in, never branched on. */
 export interface RunKind<Row> {
-  /** "sync", "transform": names its log lines and its lock. */
-  name: string;
+  /** "sync", "transform": names its log lines, its lock and the run log its lines go to. */
+  name: RunLogKind;
   queue: string;
   retryLimit: number;
   runs: Omit<RunTableQueries, "insert"> & { insert(db: Executor, values: RunInsert): Promise<Row> };
@@ -67,7 +69,9 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
     // The key's own row first: every write also locks its owner's users row (the data version, migration 0004), so
     // a statement that holds the key's row and waits for that one can never wait on this transaction too.
     await kind.onStatus?.(tx, owner.key, "queued", new Date());
-    return kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger, range });
+    const inserted = await kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger, range });
+    await appendRunLog(tx, kind.name, inserted.id, "info", queuedBy(trigger));
+    return inserted;
   });
   if (!run) return null;
   const jobId = await boss.send(kind.queue, { runId: run.id }, { singletonKey: owner.key });
@@ -79,13 +83,6 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
   return run;
 }
 
-/**
- * One attempt's work: `startedAt` is the first attempt's start (every retry reads the same window). Answers what to
- * record. `signal` is aborted when Cancel asks the run to stop: the work stops at its next boundary and throws
- * RunCancelledError (runs/cancel.ts).
- */
-export type RunWork = (run: { id: string; key: string; startedAt: Date; signal: AbortSignal }) => Promise<RunValues>;
-
 /** Ends a run that Cancel stopped: no retry, no failure; `values` is what it did before it stopped. */
 async function endCancelled(kind: RunKind<unknown>, db: Database, run: { id: string; key: string }, values: RunValues, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
   const finishedAt = new Date();
@@ -95,17 +92,89 @@ async function endCancelled(kind: RunKind<unknown>, db: Database, run: { id: str
   tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "cancelled", error: null }, log);
 }
 
+/** The run log's first line: who or what queued the run. */
+const TRIGGERS: Record<string, string> = {
+  manual: "Queued by hand (Sync now or Run now).",
+  schedule: "Queued by the schedule.",
+  create: "Queued when it was created.",
+  backfill: "Queued by a backfill.",
+};
+const queuedBy = (trigger: string) => TRIGGERS[trigger] ?? `Queued (trigger: ${trigger}).`;
+
+/** What one attempt's work is given: its run, the run's log, and a way to report its counts as it goes. */
+export interface RunContext {
+  id: string;
+  key: string;
+  /** The first attempt's start (every retry reads the same window). */
+  startedAt: Date;
+  attempt: number;
+  /** The run's own log (the run details page): a few lines of what the attempt does, never a secret. */
+  log: RunLogSink;
+  /** The counts so far: stored at most about once a second while the run runs (live progress). */
+  progress(values: RunProgress): void;
+  /** Aborted when Cancel asks the run to stop: the work stops at its next boundary and throws RunCancelledError (runs/cancel.ts). */
+  signal: AbortSignal;
+}
+
+/** One attempt's work. Answers what to record. */
+export type RunWork = (run: RunContext) => Promise<RunValues>;
+
+/** How often a run's progress is written, at most. */
+const PROGRESS_EVERY_MS = 1_000;
+
+/**
+ * Writes a run's progress at most once per `everyMs` (the latest counts win), one write at a time, never throwing
+ * into the run; `stop` drops what is pending and waits for a write under way.
+ */
+function progressWriter(write: (values: RunProgress) => Promise<void>, onError: (error: unknown) => void, everyMs = PROGRESS_EVERY_MS) {
+  let pending: RunProgress | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let last = 0;
+  let writing: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = () => {
+    timer = undefined;
+    const values = pending;
+    pending = null;
+    if (!values || stopped) return;
+    last = Date.now();
+    writing = writing.then(() => write(values)).catch(onError);
+  };
+  return {
+    report(values: RunProgress) {
+      if (stopped) return;
+      pending = values;
+      timer ??= setTimeout(run, Math.max(0, last + everyMs - Date.now()));
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      pending = null;
+      await writing;
+    },
+  };
+}
+
+const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
 /** Runs one queued run: a retried job (worker died, transient error) picks the same run up again. */
 export async function performRun(kind: RunKind<unknown>, db: Database, runId: string, work: RunWork, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
   const run = await kind.runs.find(db, runId);
   // Succeeded, failed or cancelled: over (a cancelled run's job may still reach a worker).
   if (!run || !OPEN.includes(run.status as RunStatus)) return;
   // Asked to stop while running, then its worker was lost: it is not taken up again.
-  if (run.cancelRequestedAt) return endCancelled(kind, db, run, {}, log, onOutcome);
+  if (run.cancelRequestedAt) {
+    await appendRunLog(db, kind.name, run.id, "info", "Cancelled before its next attempt started.");
+    return endCancelled(kind, db, run, {}, log, onOutcome);
+  }
   const attempts = run.attempts + 1;
   const startedAt = run.startedAt ?? new Date();
-  if (!(await kind.runs.markRunning(db, run.id, { startedAt, attempts }))) return;
+  const attemptStart = new Date();
+  const entry = { attempt: attempts, started_at: attemptStart.toISOString(), finished_at: null, outcome: "running", error: null };
+  if (!(await kind.runs.markRunning(db, run.id, { startedAt, attempts, attempt: entry }))) return;
   await kind.onStatus?.(db, run.key, "running", startedAt);
+  const runLog = await openRunLog(db, kind.name, run.id, { onError: (error) => log?.warn({ runId, err: (error as Error).message }, `${kind.name} run log write failed`) });
+  runLog.info(`Attempt ${attempts} of ${kind.retryLimit + 1} started.`);
   const cancel = watchCancel(kind.runs, db, run.id, log);
   const stopBeating = keepBeating(
     async () => {
@@ -114,38 +183,73 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     heartbeatSettings().intervalSeconds,
     (error) => log?.warn({ runId, err: (error as Error).message }, `${kind.name} run heartbeat failed`),
   );
+  const progress = progressWriter(
+    (values) => kind.runs.progress(db, run.id, values),
+    (error) => log?.warn({ runId, err: (error as Error).message }, `${kind.name} run progress write failed`),
+  );
+  /** The attempt's entry as it ended. */
+  const ended = (outcome: string, error: string | null) => ({ ...entry, finished_at: new Date().toISOString(), outcome, error });
   try {
-    const result = await work({ id: run.id, key: run.key, startedAt, signal: cancel.signal });
+    const result = await work({ id: run.id, key: run.key, startedAt, attempt: attempts, log: runLog, progress: progress.report, signal: cancel.signal });
+    await progress.stop();
     const finishedAt = new Date();
-    await kind.runs.update(db, run.id, { status: "succeeded", finishedAt, ...result, error: null });
+    runLog.closing("info", `Run succeeded in ${seconds(finishedAt.getTime() - startedAt.getTime())}: ${(result.records ?? 0).toLocaleString("en-US")} records.`);
+    // The log is in before the outcome: a page that reloads on the outcome sees every line.
+    await runLog.close();
+    await kind.runs.update(db, run.id, { status: "succeeded", finishedAt, ...result, error: null, attempt: ended("succeeded", null) });
     await kind.onStatus?.(db, run.key, "succeeded", finishedAt);
     log?.info({ runId, ...result }, `${kind.name} run succeeded`);
     tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "succeeded", error: null }, log);
   } catch (error) {
+    await progress.stop();
     // Stopped by Cancel (or failing once asked to stop): cancelled, never retried.
-    if (error instanceof RunCancelledError || cancel.signal.aborted) return endCancelled(kind, db, run, error instanceof RunCancelledError ? error.values : {}, log, onOutcome);
-    const message = (error as Error).message || String(error);
+    if (error instanceof RunCancelledError || cancel.signal.aborted) {
+      runLog.closing("info", "Cancelled: the run stopped at a batch boundary; what it wrote before is complete.");
+      await runLog.close();
+      return endCancelled(kind, db, run, { ...(error instanceof RunCancelledError ? error.values : {}), attempt: ended("cancelled", null) }, log, onOutcome);
+    }
+    // The error is shown to the user and sent in alerts: a secret a provider's message quotes is taken out.
+    const message = redactSecrets((error as Error).message || String(error));
     if (error instanceof PermanentRunError || attempts > kind.retryLimit) {
       const finishedAt = new Date();
-      await kind.runs.update(db, run.id, { status: "failed", finishedAt, error: message });
+      const why = error instanceof PermanentRunError ? "retrying cannot help" : "no retry is left";
+      runLog.closing("error", `Attempt ${attempts} failed (${why}): ${message}`);
+      runLog.closing("error", `Run failed after ${seconds(finishedAt.getTime() - startedAt.getTime())}.`);
+      await runLog.close();
+      await kind.runs.update(db, run.id, { status: "failed", finishedAt, error: message, attempt: ended("failed", message) });
       await kind.onStatus?.(db, run.key, "failed", finishedAt);
       log?.warn({ runId, err: error }, `${kind.name} run failed`);
       tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: message }, log);
       return;
     }
-    await kind.runs.update(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}` });
+    runLog.closing("warn", `Attempt ${attempts} failed, retrying (attempt ${attempts + 1} of ${kind.retryLimit + 1} comes after a back-off): ${message}`);
+    await runLog.close();
+    await kind.runs.update(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}`, attempt: ended("retrying", message) });
     await kind.onStatus?.(db, run.key, "queued", new Date());
     throw error;
   } finally {
     stopBeating();
     cancel.stop();
+    await runLog.close();
   }
+}
+
+/** A lost or dead run's outcome as stored: its attempt still running (if any) is closed with it. */
+function settled(run: OpenRun, outcome: LostRunOutcome): RunValues {
+  return { ...outcome, closeAttempt: { outcome: outcome.status === "failed" ? "failed" : "retrying", error: run.attempts > 0 ? outcome.error : null } };
+}
+
+/** A lost or dead run's line in its log, once its outcome is stored (never thrown: recovery goes on). */
+async function logSettled(kind: RunKind<unknown>, db: Database, run: OpenRun, outcome: LostRunOutcome): Promise<void> {
+  if (run.attempts === 0 || !outcome.error) return;
+  await appendRunLog(db, kind.name, run.id, outcome.status === "failed" ? "error" : "warn", outcome.error).catch(() => {});
 }
 
 /** Records a lost run's outcome, and its key's status, only while the run is still open under its old job. */
 function settleLost(kind: RunKind<unknown>, db: Database, onOutcome?: OutcomeListener) {
   return async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
-    if (!(await kind.runs.updateOpen(db, run.id, run.jobId, outcome))) return false;
+    if (!(await kind.runs.updateOpen(db, run.id, run.jobId, settled(run, outcome)))) return false;
+    await logSettled(kind, db, run, outcome);
     await kind.onStatus?.(db, run.key, outcome.status, new Date());
     tellFailed(kind, run, outcome, onOutcome);
     return true;
@@ -168,7 +272,8 @@ export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: Pg
   const runs = (await kind.runs.dead(db, timeoutSeconds)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
   if (runs.length === 0) return 0;
   const settleDead = async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
-    if (!(await kind.runs.settleDead(db, run.id, run.jobId, timeoutSeconds, { ...outcome, heartbeatAt: null }))) return false;
+    if (!(await kind.runs.settleDead(db, run.id, run.jobId, timeoutSeconds, { ...settled(run, outcome), heartbeatAt: null }))) return false;
+    await logSettled(kind, db, run, outcome);
     await kind.onStatus?.(db, run.key, outcome.status, new Date());
     tellFailed(kind, run, outcome, onOutcome);
     return true;

@@ -2,11 +2,16 @@ import type { Database } from "../db/client.js";
 import { connectorDestinationRows, connectorRow, connectorSourceRow } from "../db/connectors.js";
 import { toDestination } from "../db/destinations.js";
 import type { SecretBox } from "../lib/crypto.js";
-import { writerFor } from "../integrations/destinations/index.js";
+import { pluginOf, writerFor } from "../integrations/destinations/index.js";
+import type { LandedData } from "../integrations/destinations/plugin.js";
 import { PermanentReadError, platformOf, READABLE_INTEGRATIONS, readRecords } from "../integrations/sources/index.js";
 import { integrationLabel } from "../../contract/sources.js";
 import { PermanentRunError } from "../runs/engine.js";
-import { recordBatch } from "./batch.js";
+import type { RunLogSink } from "../db/run-logs.js";
+import type { RunProgress } from "../db/runs.js";
+import { formatBytes, type Landed } from "../../contract/runs.js";
+import type { Destination } from "../../contract/destinations.js";
+import { recordBatch, type SyncBatch } from "./batch.js";
 import { writeRecords, type NamedWriter, type SyncResult } from "./write.js";
 
 /**
@@ -29,6 +34,42 @@ export interface SyncOptions {
   range?: { from: Date; to: Date } | null;
   /** Aborted by Cancel: the sync stops at the next batch boundary (writeRecords). */
   signal?: AbortSignal;
+  /** The run's log: what the sync reads and writes, in a few lines. */
+  log?: RunLogSink;
+  /** The counts so far, each time a batch has landed at every destination. */
+  onProgress?: (progress: RunProgress) => void;
+}
+
+/** What a sync did: its counts, and where each destination's data landed. */
+export interface SyncOutcome extends SyncResult {
+  landed: Landed[];
+}
+
+/** How often a "batch written" line goes to the run's log, at most (a large sync writes a batch every few ms). */
+const BATCH_LINE_EVERY_MS = 1_000;
+
+/** What the batches written so far hold, for the destinations to say where it landed. */
+function landedData() {
+  const folders = new Set<string>();
+  const tables = new Set<string>();
+  return {
+    note(batch: SyncBatch) {
+      // Every object of a sync lies under <platform>/<source id>/: the first of each batch says so.
+      const first = batch.objects[0]?.path.split("/");
+      if (first && first.length > 2) folders.add(`${first[0]}/${first[1]}/`);
+      for (const t of batch.tables) tables.add(t.table);
+    },
+    get: (): LandedData => ({ folders: [...folders], tables: [...tables] }),
+  };
+}
+
+/** Each destination's share of the counts (every batch goes to every destination) and where it landed. */
+function landedAt(destinations: Destination[], soFar: SyncResult, data: LandedData): Landed[] {
+  const bytes = destinations.length ? Math.round(soFar.bytes / destinations.length) : 0;
+  return destinations.map((d) => {
+    const location = pluginOf(d).location?.(d, data) ?? (data.tables.length ? `tables ${data.tables.join(", ")}` : "");
+    return { name: d.name, type: d.integration_name, records: soFar.records, bytes, location };
+  });
 }
 
 /**
@@ -36,32 +77,59 @@ export interface SyncOptions {
  * record to every destination. Idempotent: object paths and merge keys come
  * from the record ids.
  */
-export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: SyncOptions = {}): Promise<SyncResult> {
+export async function syncConnector(services: SyncServices, connectorId: string, until: Date, options: SyncOptions = {}): Promise<SyncOutcome> {
   const { db } = services;
+  const log = options.log;
   const connector = await connectorRow(db, connectorId);
   if (!connector) throw new PermanentRunError("The connector no longer exists.");
   const targets = await connectorDestinationRows(db, connector.id);
   if (targets.length === 0) throw new PermanentRunError("The connector has no destinations.");
   const source = await connectorSourceRow(db, connector.sourceId);
   if (!source) throw new PermanentRunError("The connector's source no longer exists.");
+  const sourceLabel = integrationLabel(source.integrationName) ?? source.integrationName;
   if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {
-    throw new PermanentRunError(`Reading from ${integrationLabel(source.integrationName) ?? source.integrationName} is not available on this server.`);
+    throw new PermanentRunError(`Reading from ${sourceLabel} is not available on this server.`);
   }
   // The reading half: the records whose time falls in the window, one at a time.
   const window = options.range ?? { from: new Date(until.getTime() - connector.lookbackDays * DAY_MS), to: until };
-  const records = readRecords(services, source, window, options);
+  const span = options.range ? "backfill range" : `${connector.lookbackDays}-day lookback`;
+  log?.info(`Reading ${sourceLabel} source "${source.name}" from ${window.from.toISOString()} to ${window.to.toISOString()} (${span}).`);
+  const records = readRecords(services, source, window, { meetingsPerDay: options.meetingsPerDay });
   const platform = platformOf(source, connector.platform);
+  const destinations = targets.map((d) => toDestination(d, 0));
+  log?.info(`Writing to ${destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}: ${destinations.map((d) => `"${d.name}" (${d.integration_label})`).join(", ")}.`);
 
+  const landed = landedData();
+  let lastLine = 0;
+  const onProgress = (soFar: SyncResult) => {
+    const now = Date.now();
+    if (now - lastLine >= BATCH_LINE_EVERY_MS) {
+      lastLine = now;
+      log?.info(`Batch written: ${soFar.records.toLocaleString("en-US")} records so far (${formatBytes(soFar.bytes)}).`);
+    }
+    options.onProgress?.({ records: soFar.records, bytes: soFar.bytes, landed: landedAt(destinations, soFar, landed.get()) });
+  };
   const writers: NamedWriter[] = [];
   try {
-    for (const d of targets) {
+    for (const d of destinations) {
       try {
-        writers.push({ name: d.name, writer: await writerFor(toDestination(d, 0), connector.ownerId, services, { bulk: true }) });
+        writers.push({ name: d.name, writer: await writerFor(d, connector.ownerId, services, { bulk: true }) });
       } catch (error) {
         throw new PermanentRunError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }
     }
-    return await writeRecords(writers, records, (batch) => recordBatch(platform, source.id, batch), options.batchSize, options.signal);
+    const toBatch = (batch: Parameters<typeof recordBatch>[2]) => {
+      const made = recordBatch(platform, source.id, batch);
+      landed.note(made);
+      return made;
+    };
+    const result = await writeRecords(writers, records, toBatch, options.batchSize, { signal: options.signal, onProgress: log || options.onProgress ? onProgress : undefined });
+    const outcome = { ...result, landed: landedAt(destinations, result, landed.get()) };
+    if (result.records === 0) log?.info("No records in the window: nothing to write.");
+    for (const l of outcome.landed) {
+      log?.info(`Destination "${l.name}" written: ${l.records.toLocaleString("en-US")} records, ${formatBytes(l.bytes)}${l.location ? ` — ${l.location}` : ""}.`);
+    }
+    return outcome;
   } catch (error) {
     // Revoked consent, a missing scope, a deleted user: retrying cannot help; the message says what to fix.
     if (error instanceof PermanentReadError) throw new PermanentRunError(error.message);

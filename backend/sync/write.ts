@@ -62,7 +62,7 @@ export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Prom
  * Writes records to every destination in batches of `batchSize` (by default what the writers ask for), in order. The
  * next batch is read and rendered while the previous one is being written
  * (at most two batches in memory, whatever the volume); a batch counts once
- * every destination has it.
+ * every destination has it, and `onProgress` hears the counts so far each time one does.
  *
  * Once `signal` is aborted (Cancel, runs/cancel.ts) no new batch starts: the batch in flight finishes, the writers
  * flush what they hold (nothing is left half-written: every write is idempotent by merge key and object path), and a
@@ -73,7 +73,7 @@ export async function writeRecords<T>(
   records: Iterable<T> | AsyncIterable<T>,
   toBatch: (items: T[]) => SyncBatch,
   batchSize = batchSizeFor(writers),
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; onProgress?: (soFar: SyncResult) => void } = {},
 ): Promise<SyncResult> {
   const result: SyncResult = { records: 0, bytes: 0 };
   let writing: Promise<void> | undefined;
@@ -86,6 +86,7 @@ export async function writeRecords<T>(
     writing = writeBatch(writers, batch).then((bytes) => {
       result.records += batch.records;
       result.bytes += bytes;
+      options.onProgress?.({ ...result });
     });
     // A failed write must not go unobserved while the next batch is read; it is rethrown where awaited.
     writing.catch(() => {});
@@ -97,7 +98,7 @@ export async function writeRecords<T>(
       items.push(item);
       if (items.length >= batchSize) {
         // A batch boundary: the cheap check (the signal is set by a timer, see watchCancel).
-        if (signal?.aborted) {
+        if (options.signal?.aborted) {
           cancelled = true;
           break;
         }

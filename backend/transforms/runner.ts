@@ -1,4 +1,5 @@
 import { connectorRow } from "../db/connectors.js";
+import type { RunLogSink } from "../db/run-logs.js";
 import { transformRow } from "../db/transforms.js";
 import { PermanentRunError } from "../runs/engine.js";
 import { checkName } from "../integrations/destinations/writer.js";
@@ -41,7 +42,7 @@ export interface RunResult {
  * Reads the connector's synced transcripts, runs the template's pipeline and writes the result tables. Once
  * `run.signal` is aborted (Cancel) it stops between steps and between result tables, each table written whole.
  */
-export async function runTransform(services: WarehouseServices, transformId: string, run: { id: string; at: Date; signal?: AbortSignal }): Promise<RunResult> {
+export async function runTransform(services: WarehouseServices, transformId: string, run: { id: string; at: Date; signal?: AbortSignal }, log?: RunLogSink): Promise<RunResult> {
   const { db } = services;
   const transform = await transformRow(db, transformId);
   if (!transform) throw new PermanentRunError("The transform no longer exists.");
@@ -62,6 +63,7 @@ export async function runTransform(services: WarehouseServices, transformId: str
   const requirement = transform.requirementInputs as Record<string, string | undefined>;
 
   const warehouse = openWarehouse(destination, connector.ownerId, services);
+  log?.info(`Reading the transcripts of connector "${connector.name}" from "${destination.name}" (${destination.integration_label}).`);
   try {
     let meetings, lines;
     try {
@@ -72,6 +74,7 @@ export async function runTransform(services: WarehouseServices, transformId: str
       throw Object.assign(new Error(`Reading the transcripts from "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
     }
     run.signal?.throwIfAborted();
+    log?.info(`Read ${meetings.length.toLocaleString("en-US")} transcripts (${lines.length.toLocaleString("en-US")} lines); running the ${d.name} pipeline.`);
     let outputs;
     try {
       outputs = executePipeline(d, values, { meetings, lines }, run);
@@ -96,6 +99,7 @@ export async function runTransform(services: WarehouseServices, transformId: str
           throw Object.assign(new Error(`Writing the result table ${table} to "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
         }
         written.push({ table, rows: output.rows.length });
+        log?.info(`Result table ${table} written: ${output.rows.length.toLocaleString("en-US")} rows.`);
       }
     } finally {
       await results.done().catch(() => {});

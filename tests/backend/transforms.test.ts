@@ -254,6 +254,19 @@ describe("transforms: create, run, results, ownership", () => {
     expect(reassigned[0]).toEqual({ n: assigned[0]!.n, d: assigned[0]!.n, r: rerun.id, s: rerun.id });
     const runs = (await call("GET", `/transforms/${id}/runs`)).body.runs as TransformRun[];
     expect(runs.map((r) => r.id)).toEqual([rerun.id, run.id]);
+
+    // The run's page: its attempt, its result tables and its log (as JSON, and as a text file).
+    const one = await call("GET", `/transforms/${id}/runs/${run.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.run).toMatchObject({ id: run.id, transform_name: "Call Topics", outputs: run.outputs, attempts: [{ attempt: 1, outcome: "succeeded", error: null }] });
+    const messages = (one.body.run.log as { message: string }[]).map((l) => l.message);
+    expect(messages[0]).toBe("Queued when it was created.");
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^Read ${meetings.toLocaleString("en-US")} transcripts \\([\\d,]+ lines\\); running the Topic modeling pipeline\\.$`)));
+    expect(messages).toContain(`Result table ${topics} written: ${topicRows} rows.`);
+    expect(messages.at(-1)).toMatch(new RegExp(`^Run succeeded in .*: ${meetings.toLocaleString("en-US")} records\\.$`));
+    const text = await fetch(`${url}/transforms/${id}/runs/${run.id}/log`, { headers: { cookie } });
+    expect(text.headers.get("content-disposition")).toBe(`attachment; filename="tributary-transform-run-${run.id}.log"`);
+    expect((await text.text()).split("\n")[0]).toMatch(/^\S+ INFO {2}Queued when it was created\.$/);
   });
 
   it("runs every other template on synced data and writes rows a reader can check", async () => {
@@ -306,6 +319,11 @@ describe("transforms: create, run, results, ownership", () => {
     expect(failed.status).toBe("failed");
     expect(failed.error).toBe(`The transform's inputs are no longer valid: ${HOSTED_UNAVAILABLE}`);
     expect((await call("GET", `/transforms/${id}`)).body.status).toBe("FAILED");
+    // The details page's banner: failing since this run, with its error; its page tells the attempt.
+    expect((await call("GET", `/transforms/${id}/runs`)).body.failing).toMatchObject({ failures: 1, first_run_id: failed.id, last_run_id: failed.id, last_error: failed.error });
+    const one = (await call("GET", `/transforms/${id}/runs/${failed.id}`)).body.run;
+    expect(one.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: "failed", error: failed.error })]);
+    expect(one.log.at(-2)).toMatchObject({ level: "error", message: `Attempt 1 failed (retrying cannot help): ${failed.error}` });
   });
 
   it("with a hosted LLM configured, topic_modeling can have its topics named by it (only top words are sent)", async () => {
@@ -356,6 +374,16 @@ describe("transforms: create, run, results, ownership", () => {
     for (const [method, route] of [["GET", `/transforms/${id}`], ["GET", `/transforms/${id}/runs`], ["GET", `/transforms/${id}/results`], ["POST", `/transforms/${id}/run`], ["DELETE", `/transforms/delete/${id}`]] as const) {
       expect(await call(method, route, undefined, otherCookie)).toEqual({ status: 404, body: { message: M.notFound } });
     }
+    const runId = created.body.run_id as string;
+    expect((await call("GET", `/transforms/${id}/runs/${runId}`)).status).toBe(200);
+    for (const route of [`/transforms/${id}/runs/${runId}`, `/transforms/${id}/runs/${runId}/log`]) {
+      expect(await call("GET", route, undefined, otherCookie)).toEqual({ status: 404, body: { message: M.notFound } });
+    }
+    // Another transform's run is not this one's.
+    const { connectorId: another } = await localConnector(cookie, false);
+    const second = await call("POST", "/transforms/create", createBody(another, { name: "Private two" }));
+    await waitForRun(second.body.transform_id, second.body.run_id);
+    expect(await call("GET", `/transforms/${second.body.transform_id}/runs/${runId}`)).toEqual({ status: 404, body: { message: "Run not found" } });
     expect(((await call("GET", "/transforms/list", undefined, otherCookie)).body as { id: string }[]).some((t) => t.id === id)).toBe(false);
     expect(await call("GET", "/transforms/not-a-uuid")).toEqual({ status: 404, body: { message: M.notFound } });
     expect(await call("DELETE", `/transforms/delete/${id}`)).toEqual({ status: 200, body: { message: "Transform deleted" } });

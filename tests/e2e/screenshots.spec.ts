@@ -104,6 +104,12 @@ test("screenshots of a connector: create, details with its run history, the list
   await expect(run).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
   await capture(page, "connector-details.png", { fullPage: true });
 
+  // The run's own page: its attempts, where its data landed and its log.
+  await run.getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sync run" })).toBeVisible();
+  await capture(page, "run-details.png", { fullPage: true });
+  await page.goBack();
+
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connectors" }).click();
   await expect(page).toHaveURL(`${APP_URL}/connectors`);
   // The list's Last Connection column: the run's time and its mark.

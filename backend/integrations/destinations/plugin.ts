@@ -80,6 +80,17 @@ export interface WarehouseTarget {
   service_account_email?: string | null;
 }
 
+/** What a sync wrote to a destination: the plug-in says where that landed (the run details page). */
+export interface LandedData {
+  /** The folders its files went under: the first two levels of their paths ("zoom/<source id>/"). */
+  folders: string[];
+  /** The tables its rows went to, as the sync names them ("meetings"). */
+  tables: string[];
+}
+
+/** A list for a location: "a, b and c". */
+export const listed = (items: readonly string[]) => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
 export interface DestinationPlugin<Settings extends Record<string, unknown> = Record<string, unknown>> {
   manifest: DestinationManifest;
   /** Turned off by the operator (ALLOW_LOCAL_DESTINATION=false): not offered, and a create is refused with this sentence. */
@@ -116,6 +127,11 @@ export interface DestinationPlugin<Settings extends Record<string, unknown> = Re
     body: Record<string, unknown>,
     retest: (values: Partial<Settings> & { credential_id?: string; validation_token?: string }) => Promise<CredentialRow>,
   ): Promise<{ config: Record<string, unknown>; credentialId: string | null }>;
+  /**
+   * Where a sync's files and rows landed, in words a person can look up: a folder, `gs://bucket/prefix`, BigQuery's
+   * `project.dataset` tables… (the run details page). Absent: the tables, by name.
+   */
+  location?(destination: Destination, landed: LandedData): string;
   /** The writer a sync writes through. `bulk`: a large load whose caller flushes at the end. */
   writer(destination: Destination, call: DestinationCall, options?: { bulk?: boolean }): Promise<DestinationWriter>;
   /** Where transforms read a connector's rows and write their results (plug-ins whose manifest says `warehouse`). */

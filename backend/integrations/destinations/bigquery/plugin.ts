@@ -1,6 +1,6 @@
 import { BIGQUERY_MESSAGES, bigqueryManifest } from "../../../../contract/integrations/bigquery.js";
 import type { PermissionType } from "../../../../contract/destinations.js";
-import type { DestinationPlugin } from "../plugin.js";
+import { listed, type DestinationPlugin } from "../plugin.js";
 import { checkDatasetAccess, platformServiceAccount } from "../kit/google.js";
 import { checkWithServiceAccount, googleConfig, googleUnavailable, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
 import { bigqueryInstructions } from "./instructions.js";
@@ -28,6 +28,12 @@ export const bigqueryPlugin: DestinationPlugin<GoogleSettings<"dataset_name">> =
     const permission = ((destination.config as Record<string, unknown>).permission_type as PermissionType | undefined) ?? "dataset_write";
     const missing = permission === "dataset_query_access" ? null : BIGQUERY_MESSAGES.dataset;
     return updateGoogleDestination(destination, body, retest, { key: "dataset_name", missing, retestWith: { permission_type: permission } });
+  },
+  // Files as rows of an `objects` table next to the others (BigQueryWriter).
+  location: (destination, landed) => {
+    const config = destination.config as Record<string, unknown>;
+    const tables = [...(landed.folders.length ? ["objects"] : []), ...landed.tables];
+    return `BigQuery ${String(config.project_id ?? "")}.${String(config.dataset_name ?? "")}: tables ${listed(tables)}`;
   },
   writer: async (destination) => {
     const config = destination.config as Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 import { GCS_MESSAGES, gcsManifest } from "../../../../contract/integrations/gcs.js";
-import { ConnectionTestError, type DestinationPlugin } from "../plugin.js";
+import { ConnectionTestError, listed, type DestinationPlugin } from "../plugin.js";
 import { checkBucketAccess, platformServiceAccount } from "../kit/google.js";
 import { checkWithServiceAccount, googleConfig, googleUnavailable, serviceAccount, serviceAccountInfo, trimmed, updateGoogleDestination, type GoogleSettings } from "../kit/google-access.js";
 import { gcsInstructions } from "./instructions.js";
@@ -20,6 +20,13 @@ export const gcsPlugin: DestinationPlugin<GoogleSettings<"bucket_name">> = {
   },
   config: (v, { credential }) => ({ ...googleConfig(v, credential), bucket_name: v.bucket_name }),
   update: (destination, body, retest) => updateGoogleDestination(destination, body, retest, { key: "bucket_name", missing: GCS_MESSAGES.bucket }),
+  // Files under their own paths; rows as tables/<table>/<key>.json (GcsWriter).
+  location: (destination, landed) => {
+    const bucket = `gs://${String((destination.config as Record<string, unknown>).bucket_name ?? "")}`;
+    const files = landed.folders.map((f) => `${bucket}/${f}`);
+    const rows = landed.tables.map((t) => `${bucket}/tables/${t}/`);
+    return [files.length ? `files in ${listed(files)}` : "", rows.length ? `rows in ${listed(rows)}` : ""].filter(Boolean).join("; ");
+  },
   writer: async (destination) => {
     const config = destination.config as Record<string, string | undefined>;
     return new GcsWriter(platformServiceAccount(), config.project_id!, config.bucket_name!);

@@ -1,6 +1,6 @@
 import { localManifest } from "../../../../contract/integrations/local.js";
-import type { DestinationPlugin } from "../plugin.js";
-import { BULK_ROWS, localDestinationAllowed, LocalWriter, resolveLocalRoot } from "./index.js";
+import { listed, type DestinationPlugin } from "../plugin.js";
+import { BULK_ROWS, FILES_DIR, localDestinationAllowed, LocalWriter, resolveLocalRoot, WAREHOUSE_FILE } from "./index.js";
 import { prepareLocalFolder } from "./check.js";
 import { LocalWarehouse } from "./warehouse.js";
 
@@ -15,6 +15,15 @@ export const localPlugin: DestinationPlugin = {
   async config(_settings, call) {
     const folder = await prepareLocalFolder(call.destinationId, call);
     return { folder, files: `${folder}/files`, warehouse: `${folder}/warehouse.duckdb` };
+  },
+  // Relative to the data directory, as the destination's page shows its folder: the server's own paths stay private.
+  location: (destination, landed) => {
+    const folder = String((destination.config as Record<string, unknown>).folder ?? "");
+    const files = landed.folders.map((f) => `${folder}/${FILES_DIR}/${f}`);
+    return [
+      files.length ? `files in ${listed(files)}` : "",
+      landed.tables.length ? `tables ${listed(landed.tables)} in ${folder}/${WAREHOUSE_FILE}` : "",
+    ].filter(Boolean).join("; ") + " (under the data directory)";
   },
   writer: async (destination, { services }, options) =>
     new LocalWriter(rootOf(services.config.DATA_DIR, destination.config), { holdRows: options?.bulk ? BULK_ROWS : 0 }),

@@ -1,13 +1,13 @@
 import type { Destination } from "../../../../contract/destinations.js";
 import { DEFAULT_POSTGRES_PORT, POSTGRES_MESSAGES, postgresManifest, type PostgresSettings } from "../../../../contract/integrations/postgres.js";
 import { findCredential, insertCredential } from "../../../db/destinations.js";
-import { ConnectionTestError, type DestinationCall, type DestinationPlugin } from "../plugin.js";
+import { ConnectionTestError, listed, type DestinationCall, type DestinationPlugin } from "../plugin.js";
 import { checkPostgresAccess } from "./check.js";
 import type { PostgresTarget } from "./connect.js";
 import { postgresInstructions } from "./instructions.js";
 import { postgresTransformSetup } from "./transform-setup.js";
 import { PostgresWarehouse } from "./warehouse.js";
-import { PostgresWriter } from "./writer.js";
+import { OBJECTS_TABLE, PostgresWriter } from "./writer.js";
 
 const s = (x: unknown) => (typeof x === "string" ? x.trim() : "");
 /** A host name compares without case (and without the brackets an IPv6 address may come in). */
@@ -47,6 +47,12 @@ export const postgresPlugin: DestinationPlugin<PostgresSettings> = {
     return { credentialId: credential.id, message: "Connection successful" };
   },
   config: (v) => configOf(v),
+  // Files as rows of tributary_objects, next to the tables (PostgresWriter).
+  location: (destination, landed) => {
+    const c = configOf(destination.config as Partial<PostgresSettings>);
+    const tables = [...(landed.folders.length ? [OBJECTS_TABLE] : []), ...landed.tables];
+    return `PostgreSQL ${c.host}:${c.port}/${c.database}, schema ${c.schema}: tables ${listed(tables)}`;
+  },
   writer: async (destination, call) => new PostgresWriter(await targetOf(destination, call)),
   warehouse: (destination, call) => new PostgresWarehouse(() => targetOf(destination, call)),
   transformSetup: postgresTransformSetup,

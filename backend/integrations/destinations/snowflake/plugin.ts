@@ -2,7 +2,7 @@ import { snowflakeManifest, snowflakeStageManifest } from "../../../../contract/
 import { DESTINATION_MESSAGES as M } from "../../../../contract/destinations.js";
 import type { DestinationManifest } from "../../../../contract/integrations/types.js";
 import { insertCredential } from "../../../db/destinations.js";
-import { ConnectionTestError, type DestinationPlugin } from "../plugin.js";
+import { ConnectionTestError, listed, type DestinationPlugin } from "../plugin.js";
 import { AccessCheckError, accessFailure } from "../kit/access-check.js";
 import { checkSnowflakeAccess } from "./client.js";
 import { snowflakeInstructions } from "./instructions.js";
@@ -66,6 +66,14 @@ function snowflakePlugin(manifest: DestinationManifest, variant: Variant): Desti
       database: v.database!.toUpperCase(),
       schema: v.schema!.toUpperCase(),
     }),
+    // The warehouse keeps files as rows of an OBJECTS table; the stage PUTs them under their paths (SnowflakeWriter).
+    location: (destination, landed) => {
+      const config = destination.config as Record<string, unknown>;
+      const schema = `${String(config.database ?? "")}.${String(config.schema ?? "")}`;
+      const tables = [...(!stage && landed.folders.length ? ["objects"] : []), ...landed.tables].map((t) => t.toUpperCase());
+      const files = stage ? landed.folders.map((f) => `@${schema}.${String(config.stage_name ?? "")}/${f}`) : [];
+      return [files.length ? `files in ${listed(files)}` : "", tables.length ? `Snowflake ${schema}: tables ${listed(tables)}` : ""].filter(Boolean).join("; ");
+    },
     writer: async (destination, call) => new SnowflakeWriter(await snowflakeTarget(destination, call), variant),
     warehouse: (destination, call) => new SnowflakeWarehouse(destination, call),
     transformSetup: snowflakeTransformSetup,

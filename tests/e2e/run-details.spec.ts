@@ -1,0 +1,220 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import type pg from "pg";
+import { insertConnector, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
+import { detailValue, expect, expectAccessible, signIn, test, uniqueEmail } from "./fixtures";
+
+/**
+ * Issue 27, JS on and off: a run's details page reached from the run history — its attempts, where each
+ * destination's data landed, its log and the log's download; a run in progress followed live (with JS through
+ * server-sent events, without reloading; without JS by refreshing itself); the failure banner of a connector that
+ * keeps failing; another user's run is a 404.
+ */
+
+const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
+
+/** A data generator source, a local folder destination and a (paused) connector between them, of `ownerId`. */
+async function seedConnector(client: pg.Client, ownerId: string, name: string, meetingsPerDay?: number) {
+  const metadata = { company: "Acme Rockets", format: "zoom", ...(meetingsPerDay ? { meetings_per_day: meetingsPerDay } : {}) };
+  const source = await client.query<{ id: string }>(
+    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
+    [ownerId, `${name} meetings`, JSON.stringify(metadata)],
+  );
+  const destination = await client.query<{ id: string }>(
+    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
+     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
+    [ownerId, `${name} folder`],
+  );
+  const destinationId = destination.rows[0]!.id;
+  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [destinationId, `destinations/${ownerId}/${destinationId}`]);
+  const connectorId = await insertConnector(client, ownerId, { name, sourceId: source.rows[0]!.id, destinationIds: [destinationId] });
+  return { connectorId, destinationId, sourceId: source.rows[0]!.id };
+}
+
+/** A finished run written straight into the history (no worker runs it). */
+async function seedRun(client: pg.Client, table: "sync_runs" | "transform_runs", key: string, ownerId: string, status: "succeeded" | "failed", minutesAgo: number, error: string | null = null) {
+  const column = table === "sync_runs" ? "connector_id" : "transform_id";
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO ${table} (${column}, owner_id, status, trigger, attempts, records, error, created_at, started_at, finished_at)
+     VALUES ($1, $2, $3, 'schedule', 1, 0, $4, now() - make_interval(mins => $5), now() - make_interval(mins => $5), now() - make_interval(mins => $5) + interval '2 seconds')
+     RETURNING id`,
+    [key, ownerId, status, error, minutesAgo],
+  );
+  return rows[0]!.id;
+}
+
+const runRowOf = (page: Page) => page.getByRole("region", { name: "Run history" }).locator("tbody tr").first();
+
+test("a sync's run page from its history: attempts, where the data landed, the log and its download", async ({ page, user }) => {
+  test.slow();
+  await signIn(page, user, { from: "/connectors" });
+  const { ownerId, connectorId, destinationId, sourceId } = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    return { ownerId, ...(await seedConnector(client, ownerId, "Demo to disk")) };
+  });
+  await page.goto(`/connectors/details/${connectorId}`);
+  await page.getByRole("button", { name: "Sync now" }).click();
+  const runRow = runRowOf(page);
+  await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
+  const records = (await runRow.locator("td").nth(3).textContent())!;
+
+  await runRow.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}/runs/[0-9a-f-]{36}$`));
+  const runId = page.url().split("/").at(-1)!;
+  await expect(page.getByRole("heading", { level: 1, name: "Sync run" })).toBeVisible();
+  await expect(detailValue(page, "Status")).toHaveText("Succeeded");
+  await expect(detailValue(page, "Trigger")).toHaveText("Manual");
+  await expect(detailValue(page, "Records")).toHaveText(records);
+  await expect(detailValue(page, "Bytes")).toHaveText(/^[\d.]+ (B|KB|MB)$/);
+  await expect(detailValue(page, "Duration")).not.toHaveText("—");
+
+  const attempts = page.getByRole("region", { name: "Attempts" }).locator("tbody tr");
+  await expect(attempts).toHaveCount(1);
+  await expect(attempts.first()).toHaveAttribute("data-attempt-outcome", "succeeded");
+  await expect(attempts.first().locator("td").first()).toHaveText("1");
+
+  const landed = page.getByRole("region", { name: "Destinations" }).locator("tbody tr");
+  await expect(landed).toHaveCount(1);
+  await expect(landed.first()).toContainText("Demo to disk folder");
+  await expect(landed.first()).toContainText("Local folder");
+  await expect(landed.first().locator("td").nth(2)).toHaveText(records);
+  await expect(landed.first()).toContainText(`destinations/${ownerId}/${destinationId}/files/zoom/${sourceId}/`);
+  await expect(landed.first()).toContainText(`destinations/${ownerId}/${destinationId}/warehouse.duckdb`);
+
+  const log = page.getByTestId("run-log");
+  await expect(log.locator("li").first()).toContainText("Queued by hand (Sync now or Run now).");
+  await expect(log).toContainText("Attempt 1 of 4 started.");
+  await expect(log).toContainText('Writing to 1 destination: "Demo to disk folder" (Local folder).');
+  await expect(log.locator("li").last()).toContainText(`Run succeeded in`);
+  await expect(log.locator("li").last()).toContainText(`${records} records.`);
+  await expect(log.locator("li").first().locator("time")).toHaveText(/^[A-Z][a-z]{2} \d{1,2},\d{4} \d{1,2}:\d{2}:\d{2} (AM|PM)$/);
+  await expect(log.locator("li[data-level=info]").first()).toContainText("info");
+  await expectAccessible(page);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download log" }).click()]);
+  expect(download.suggestedFilename()).toBe(`tributary-sync-run-${runId}.log`);
+  const text = readFileSync((await download.path())!, "utf8");
+  expect(text.split("\n")[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z INFO {2}Queued by hand \(Sync now or Run now\)\.$/);
+  expect(text).toContain(`${records} records.`);
+
+  await page.getByRole("link", { name: "Demo to disk" }).click();
+  await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}$`));
+});
+
+test("a run in progress shows its records growing: with JS live, without reloading; without JS by refreshing", async ({ page, user, jsEnabled }) => {
+  test.setTimeout(300_000);
+  await signIn(page, user, { from: "/connectors" });
+  // Enough meetings that the sync takes several seconds.
+  const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Big sync", 900));
+  await page.goto(`/connectors/details/${connectorId}`);
+  await page.getByRole("button", { name: "Sync now" }).click();
+  const runRow = runRowOf(page);
+  await expect(runRow).toHaveAttribute("data-run-status", /queued|running/);
+  await runRow.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}/runs/[0-9a-f-]{36}$`));
+  if (jsEnabled) await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  // Read the status and records as the page shows them until the run ends (without JS the page reloads under us).
+  const seenWhileRunning = new Set<number>();
+  const started = Date.now();
+  let status = "";
+  // A quiet machine syncs this in seconds; a busy one (tests side by side on two cores) in a minute or two.
+  while (Date.now() - started < 200_000) {
+    const shown = await page
+      .evaluate(() => ({
+        status: document.querySelector("[data-run-status]")?.getAttribute("data-run-status") ?? "",
+        records: document.querySelector("[data-testid=run-records]")?.textContent ?? "",
+      }))
+      .catch(() => null);
+    if (shown) {
+      status = shown.status;
+      const n = Number(shown.records.replace(/,/g, ""));
+      if (status === "running" && n > 0) seenWhileRunning.add(n);
+      if (status === "succeeded" || status === "failed") break;
+    }
+    await page.waitForTimeout(200);
+  }
+  expect(status).toBe("succeeded");
+  const values = [...seenWhileRunning];
+  const final = Number((await detailValue(page, "Records").textContent())!.replace(/,/g, ""));
+  // Each value shown while running is more than the one before, and less than the final count.
+  expect(values.length, "records shown while the run was running").toBeGreaterThanOrEqual(1);
+  expect(values).toEqual([...values].sort((a, b) => a - b));
+  expect(values.at(-1)!).toBeLessThan(final);
+  if (jsEnabled) {
+    // Followed through the event stream (about one update a second): several counts, in the very same document.
+    expect(values.length, `records shown while running: ${values.join(", ")}`).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  }
+  await expect(page.getByRole("region", { name: "Attempts" }).locator("tbody tr").first()).toHaveAttribute("data-attempt-outcome", "succeeded");
+  await expect(page.getByTestId("run-log").locator("li").last()).toContainText("Run succeeded in");
+});
+
+test("a failing connector's details page says since when it fails, and links to that run", async ({ page, user }) => {
+  await signIn(page, user, { from: "/connectors" });
+  const seeded = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    const { connectorId } = await seedConnector(client, ownerId, "Flaky");
+    await seedRun(client, "sync_runs", connectorId, ownerId, "succeeded", 180);
+    const firstFailed = await seedRun(client, "sync_runs", connectorId, ownerId, "failed", 120, 'Writing to destination "Flaky folder" failed: ENOSPC: the disk is full');
+    await seedRun(client, "sync_runs", connectorId, ownerId, "failed", 60, 'Writing to destination "Flaky folder" failed: EROFS: read-only');
+    const transformId = await insertTransform(client, ownerId, { name: "Flaky topics", type: "topic_modeling", connectorId });
+    const transformRun = await seedRun(client, "transform_runs", transformId, ownerId, "failed", 30, "The transform's inputs are no longer valid.");
+    return { connectorId, firstFailed, transformId, transformRun };
+  });
+  await page.goto(`/connectors/details/${seeded.connectorId}`);
+  const banner = page.getByRole("region", { name: "This connector is failing" });
+  await expect(banner).toContainText("2 runs in a row have failed");
+  await expect(banner).toContainText("Last error: Writing to destination \"Flaky folder\" failed: EROFS: read-only");
+  // The run history comes first, above the connector's details.
+  const history = await page.getByRole("heading", { name: "Run history" }).boundingBox();
+  const details = await page.getByRole("heading", { name: "Details", exact: true }).boundingBox();
+  expect(history!.y).toBeLessThan(details!.y);
+  await expectAccessible(page);
+  await banner.getByRole("link", { name: /the first on/ }).click();
+  await expect(page).toHaveURL(`/connectors/details/${seeded.connectorId}/runs/${seeded.firstFailed}`);
+  await expect(page.getByTestId("run-error")).toHaveText('Writing to destination "Flaky folder" failed: ENOSPC: the disk is full');
+  await expect(detailValue(page, "Trigger")).toHaveText("Schedule");
+
+  await page.goto(`/transforms/details/${seeded.transformId}`);
+  const transformBanner = page.getByRole("region", { name: "This transform is failing" });
+  await expect(transformBanner).toContainText("Its latest run failed");
+  await expect(transformBanner).toContainText("Last error: The transform's inputs are no longer valid.");
+  await transformBanner.getByRole("link").click();
+  await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}/runs/${seeded.transformRun}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Transform run" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Result tables" })).toBeVisible();
+  await expect(page.getByText("No result table was written.")).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Flaky topics" }).click();
+  await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}`);
+  await page.getByRole("region", { name: "Run history" }).locator("tbody tr").first().getByRole("link").click();
+  await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}/runs/${seeded.transformRun}`);
+});
+
+test("another user's run is a 404: its page and its log", async ({ page, user, allowConsoleErrors }) => {
+  allowConsoleErrors(NOT_FOUND);
+  await signIn(page, user, { from: "/connectors" });
+  const seeded = await withDb(async (client) => {
+    const otherId = await insertUser(client, "Other Owner", uniqueEmail("other"));
+    const theirs = await seedConnector(client, otherId, "Theirs");
+    const theirRun = await seedRun(client, "sync_runs", theirs.connectorId, otherId, "succeeded", 5);
+    const theirTransform = await insertTransform(client, otherId, { name: "Their topics", type: "topic_modeling", connectorId: theirs.connectorId });
+    const theirTransformRun = await seedRun(client, "transform_runs", theirTransform, otherId, "succeeded", 5);
+    const mine = await seedConnector(client, await userIdByEmail(client, user.email), "Mine");
+    return { theirs: theirs.connectorId, theirRun, theirTransform, theirTransformRun, mine: mine.connectorId };
+  });
+  for (const path of [
+    `/connectors/details/${seeded.theirs}/runs/${seeded.theirRun}`,
+    `/connectors/details/${seeded.mine}/runs/${seeded.theirRun}`,
+    `/transforms/details/${seeded.theirTransform}/runs/${seeded.theirTransformRun}`,
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("alert")).toContainText("Run not found");
+    await expect(page.getByRole("link", { name: "Download log" })).toHaveCount(0);
+    const log = await page.request.get(`${path}/log`);
+    expect(log.status()).toBe(404);
+    expect(await log.text()).toBe("Run not found\n");
+  }
+});
