@@ -175,7 +175,7 @@ describe("a sync run's details", () => {
 
   it("shows its records growing while it runs", async () => {
     // Enough meetings for the sync to take a few seconds: its records are stored as batches land.
-    const c = await connector(ada(), "Growing", 400);
+    const c = await connector(ada(), "Growing", 3_000);
     const queued = await call(ada(), "POST", `/connectors/${c.id}/sync`, {});
     const runId = queued.body.run.id as string;
     const seen: number[] = [];

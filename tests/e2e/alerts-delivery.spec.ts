@@ -145,6 +145,18 @@ test("a failing provider: Failed everywhere, an e-mail and a signed webhook per 
   expect(verifySignature(hook.headers["tributary-signature"] as string, hook.body, "whsec_not-the-secret")).toBe(false);
   expect(hook.json.data).toMatchObject({ connector: { id: connectorId, name: "Zoom to ops folder" }, run: { status: "failed" }, failures_in_a_row: 1, paused: false, url: runLink(firstRunId) });
 
+  // The connector's page says it is failing, with the error; its link opens the run, whose log says why.
+  await page.reload();
+  const failing = page.getByTestId("failure-banner");
+  await expect(failing).toContainText("This connector is failing");
+  await expect(failing).toContainText("Last error: Zoom refused to list the account's users (Request refused).");
+  await failing.getByRole("link").first().click();
+  await expect(page).toHaveURL(runLink(firstRunId));
+  await expect(page.getByText("Failed", { exact: true }).first()).toBeVisible();
+  const log = page.getByRole("region", { name: "Run log" });
+  await expect(log).toContainText("Queued by hand");
+  await expect(log).toContainText("Attempt 1 failed (retrying cannot help): Zoom refused to list the account's users (Request refused).");
+
   // The list says Failed too.
   await page.goto(new URL("/connectors", server.appUrl).href);
   await expect(page.getByRole("row", { name: /Zoom to ops folder/ })).toContainText("Failed");

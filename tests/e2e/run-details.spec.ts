@@ -104,8 +104,8 @@ test("a sync's run page from its history: attempts, where the data landed, the l
 test("a run in progress shows its records growing: with JS live, without reloading; without JS by refreshing", async ({ page, user, jsEnabled }) => {
   test.setTimeout(300_000);
   await signIn(page, user, { from: "/connectors" });
-  // Enough meetings that the sync takes several seconds.
-  const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Big sync", 900));
+  // Enough meetings (21,000 over the 7-day lookback) that the sync outlasts a few of the no-JS page's 3 s refreshes.
+  const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Big sync", 3_000));
   await page.goto(`/connectors/details/${connectorId}`);
   await page.getByRole("button", { name: "Sync now" }).click();
   const runRow = runRowOf(page);
