@@ -17,6 +17,7 @@ import {
   updateConnectorRow,
 } from "../db/connectors.js";
 import { addScheduleRoutes } from "./schedules.js";
+import { addRunRoutes } from "./run-routes.js";
 import {
   CONNECTOR_MESSAGES as M,
   createConnectorBodySchema,
@@ -26,7 +27,6 @@ import {
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
-import { RUN_MESSAGES, runLogFileName, runLogText } from "../../contract/runs.js";
 import { runQueue } from "../runs/queues.js";
 import { answerCancel } from "./cancel.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
@@ -196,31 +196,6 @@ connectorsRoutes.post("/connectors/:id/resume", async (c) => {
   return c.json({ status: "success", paused: false, message: "Connector resumed" });
 });
 
-/** The run history, newest first, and whether the connector is failing (the details page's banner). */
-connectorsRoutes.get("/connectors/:id/runs", async (c) => {
-  const connector = await owned(c, c.req.param("id"));
-  const { db } = c.var.services;
-  const [runs, failing] = await Promise.all([listRuns(db, connector.id), connectorFailing(db, connector.id)]);
-  return c.json({ status: "success", runs, failing, message: "Runs" });
-});
-
-/** One run of the caller's connector: 404 for another user's run, or a run of another connector. */
-async function ownedRun(c: { var: ApiEnv["Variables"]; req: { param(name: string): string } }) {
-  const connector = await owned(c, c.req.param("id"));
-  const run = await findSyncRunDetails(c.var.services.db, c.var.user.id, connector, c.req.param("runId"));
-  if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
-  return run;
-}
-
-connectorsRoutes.get("/connectors/:id/runs/:runId", async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));
-
-/** The run's log as a text file. */
-connectorsRoutes.get("/connectors/:id/runs/:runId/log", async (c) => {
-  const run = await ownedRun(c);
-  return c.body(runLogText(run.log), 200, {
-    "content-type": "text/plain; charset=utf-8",
-    "content-disposition": `attachment; filename="${runLogFileName("sync", run.id)}"`,
-  });
-});
+addRunRoutes(connectorsRoutes, "connectors", { kind: "sync", owned: (c) => owned(c, c.req.param("id")!), list: listRuns, failing: connectorFailing, details: findSyncRunDetails });
 
 addScheduleRoutes(connectorsRoutes, "connectors", { notFound: M.notFound, find: findConnector, set: setConnectorSchedule });

@@ -17,7 +17,7 @@ import {
   transformNameTaken,
 } from "../db/transforms.js";
 import { addScheduleRoutes } from "./schedules.js";
-import { RUN_MESSAGES, runLogFileName, runLogText } from "../../contract/runs.js";
+import { addRunRoutes } from "./run-routes.js";
 import { findConnector } from "../db/connectors.js";
 import {
   TRANSFORM_FILE_TYPES,
@@ -132,32 +132,7 @@ transformsRoutes.post("/transforms/:id/cancel", async (c) => {
   return answerCancel(c, TRANSFORM_RUNS, transform.id, "run");
 });
 
-/** The run history, newest first, and whether the transform is failing (the details page's banner). */
-transformsRoutes.get("/transforms/:id/runs", async (c) => {
-  const transform = await owned(c);
-  const { db } = c.var.services;
-  const [runs, failing] = await Promise.all([listTransformRuns(db, transform.id), transformFailing(db, transform.id)]);
-  return c.json({ status: "success", runs, failing, message: "Runs" });
-});
-
-/** One run of the caller's transform: 404 for another user's run, or a run of another transform. */
-async function ownedRun(c: Context<ApiEnv>) {
-  const transform = await owned(c);
-  const run = await findTransformRunDetails(c.var.services.db, c.var.user.id, transform, c.req.param("runId")!);
-  if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
-  return run;
-}
-
-transformsRoutes.get("/transforms/:id/runs/:runId", async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));
-
-/** The run's log as a text file. */
-transformsRoutes.get("/transforms/:id/runs/:runId/log", async (c) => {
-  const run = await ownedRun(c);
-  return c.body(runLogText(run.log), 200, {
-    "content-type": "text/plain; charset=utf-8",
-    "content-disposition": `attachment; filename="${runLogFileName("transform", run.id)}"`,
-  });
-});
+addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: listTransformRuns, failing: transformFailing, details: findTransformRunDetails });
 
 /** Rows of one result table as of the latest successful run (?table= one of the transform's tables, default the first; ?limit= 1–500, default 50). */
 transformsRoutes.get("/transforms/:id/results", async (c) => {

@@ -1,0 +1,50 @@
+import type { Context, Hono } from "hono";
+import { ApiError, type ApiEnv } from "./context.js";
+import type { Database } from "../db/client.js";
+import { RUN_MESSAGES, runLogFileName, runLogText, type RunFailure, type RunLogLine } from "../../contract/runs.js";
+
+/** What the run calls need of a connector or a transform: its owner's record, its runs, and one run's details. */
+export interface RunTarget<T extends { id: string; name: string }, Run, Details extends { id: string; log: RunLogLine[] }> {
+  /** The caller's record of the path's :id, or a 404 (ApiError). */
+  owned(c: Context<ApiEnv>): Promise<T>;
+  list(db: Database, id: string): Promise<Run[]>;
+  failing(db: Database, id: string): Promise<RunFailure | null>;
+  details(db: Database, ownerId: string, record: T, runId: string): Promise<Details | null>;
+  /** "sync" or "transform": names the log file. */
+  kind: "sync" | "transform";
+}
+
+/**
+ * GET /{base}/:id/runs (the history, newest first, and whether it is failing: the details page's banner),
+ * GET /{base}/:id/runs/:runId (one run: attempts, where it landed, its log) and GET /{base}/:id/runs/:runId/log (the
+ * log as a text file). Another user's run, or a run of another record, is a 404.
+ */
+export function addRunRoutes<T extends { id: string; name: string }, Run, Details extends { id: string; log: RunLogLine[] }>(
+  routes: Hono<ApiEnv>,
+  base: "connectors" | "transforms",
+  target: RunTarget<T, Run, Details>,
+): void {
+  routes.get(`/${base}/:id/runs`, async (c) => {
+    const record = await target.owned(c);
+    const { db } = c.var.services;
+    const [runs, failing] = await Promise.all([target.list(db, record.id), target.failing(db, record.id)]);
+    return c.json({ status: "success", runs, failing, message: "Runs" });
+  });
+
+  const ownedRun = async (c: Context<ApiEnv>) => {
+    const record = await target.owned(c);
+    const run = await target.details(c.var.services.db, c.var.user.id, record, c.req.param("runId")!);
+    if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
+    return run;
+  };
+
+  routes.get(`/${base}/:id/runs/:runId`, async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));
+
+  routes.get(`/${base}/:id/runs/:runId/log`, async (c) => {
+    const run = await ownedRun(c);
+    return c.body(runLogText(run.log), 200, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-disposition": `attachment; filename="${runLogFileName(target.kind, run.id)}"`,
+    });
+  });
+}
