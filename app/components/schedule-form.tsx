@@ -125,6 +125,11 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
   const banner = [...(form.errors ?? []), ...FIELDS.flatMap((n) => fields[n].errors ?? [])];
   const shows = (...kinds: ScheduleChoice[]) => !hydrated || kinds.includes(kind as ScheduleChoice);
   const busy = navigation.state === "submitting";
+  const formProps = getFormProps(form);
+  // No preview is asked for while the page is saving or loading.
+  useEffect(() => {
+    if (navigation.state !== "idle") clearTimeout(timer.current);
+  }, [navigation.state]);
 
   /** With JavaScript, the next run of what is typed, asked for a moment after the typing stops. */
   const previewSoon = (formElement: HTMLFormElement) => {
@@ -151,7 +156,12 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
       ) : null}
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...formProps}
+        // A preview still waiting to be asked for would be posted beside the save: the save alone goes.
+        onSubmit={(event) => {
+          clearTimeout(timer.current);
+          formProps.onSubmit(event);
+        }}
         noValidate
         className="card space-y-6 p-6"
         onChange={(event) => {
