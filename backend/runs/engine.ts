@@ -83,11 +83,22 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
   return run;
 }
 
+/**
+ * Stores a run's new status and its key's with it, in one transaction: a page loaded between the two would show the
+ * run ended and its connector not yet synced, and, the run being over, would not look again. The key's row first,
+ * as in enqueueRun (every write also locks its owner's users row, migration 0004).
+ */
+async function settle(kind: RunKind<unknown>, db: Database, run: { id: string; key: string }, values: RunValues & { status: RunStatus }, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await kind.onStatus?.(tx, run.key, values.status, at);
+    await kind.runs.update(tx, run.id, values);
+  });
+}
+
 /** Ends a run that Cancel stopped: no retry, no failure; `values` is what it did before it stopped. */
 async function endCancelled(kind: RunKind<unknown>, db: Database, run: { id: string; key: string }, values: RunValues, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
   const finishedAt = new Date();
-  await kind.runs.update(db, run.id, { ...values, status: "cancelled", finishedAt, error: null });
-  await kind.onStatus?.(db, run.key, "cancelled", finishedAt);
+  await settle(kind, db, run, { ...values, status: "cancelled", finishedAt, error: null }, finishedAt);
   log?.info({ runId: run.id, ...values }, `${kind.name} run cancelled`);
   tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "cancelled", error: null }, log);
 }
@@ -196,8 +207,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     runLog.closing("info", `Run succeeded in ${seconds(finishedAt.getTime() - startedAt.getTime())}: ${(result.records ?? 0).toLocaleString("en-US")} records.`);
     // The log is in before the outcome: a page that reloads on the outcome sees every line.
     await runLog.close();
-    await kind.runs.update(db, run.id, { status: "succeeded", finishedAt, ...result, error: null, attempt: ended("succeeded", null) });
-    await kind.onStatus?.(db, run.key, "succeeded", finishedAt);
+    await settle(kind, db, run, { ...result, status: "succeeded", finishedAt, error: null, attempt: ended("succeeded", null) }, finishedAt);
     log?.info({ runId, ...result }, `${kind.name} run succeeded`);
     tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "succeeded", error: null }, log);
   } catch (error) {
@@ -216,16 +226,14 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
       runLog.closing("error", `Attempt ${attempts} failed (${why}): ${message}`);
       runLog.closing("error", `Run failed after ${seconds(finishedAt.getTime() - startedAt.getTime())}.`);
       await runLog.close();
-      await kind.runs.update(db, run.id, { status: "failed", finishedAt, error: message, attempt: ended("failed", message) });
-      await kind.onStatus?.(db, run.key, "failed", finishedAt);
+      await settle(kind, db, run, { status: "failed", finishedAt, error: message, attempt: ended("failed", message) }, finishedAt);
       log?.warn({ runId, err: error }, `${kind.name} run failed`);
       tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: message }, log);
       return;
     }
     runLog.closing("warn", `Attempt ${attempts} failed, retrying (attempt ${attempts + 1} of ${kind.retryLimit + 1} comes after a back-off): ${message}`);
     await runLog.close();
-    await kind.runs.update(db, run.id, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}`, attempt: ended("retrying", message) });
-    await kind.onStatus?.(db, run.key, "queued", new Date());
+    await settle(kind, db, run, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}`, attempt: ended("retrying", message) }, new Date());
     throw error;
   } finally {
     stopBeating();
