@@ -195,7 +195,9 @@ describe("a sync run's details", () => {
     expect(distinct.length, `records seen while running: ${seen.join(", ")}`).toBeGreaterThanOrEqual(2);
     expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
     const final = await details(ada(), c.id, runId);
-    expect(final.records).toBeGreaterThan(distinct.at(-1)!);
+    // The first count seen is less than the final one; the last may equal it (stored while the run was finishing).
+    expect(final.records).toBeGreaterThan(distinct[0]!);
+    expect(final.records).toBeGreaterThanOrEqual(distinct.at(-1)!);
   }, 120_000);
 
   it("tells the failure banner since when a connector fails, until it succeeds again", async () => {
