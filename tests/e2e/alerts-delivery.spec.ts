@@ -4,6 +4,7 @@ import pg from "pg";
 import { startFakeZoom, type FakeZoom } from "../fakes/zoom";
 import { startSmtpServer, type ReceivedMail } from "../fakes/smtp";
 import { startWebhookReceiver, verifySignature } from "../fakes/webhook-receiver";
+import { seedLocalDestination } from "./db";
 import { E2E_PORTS, RESULTS_DIR } from "./env";
 import { expect, signIn, test } from "./fixtures";
 import { startTributary, type TributaryInstance } from "./server";
@@ -81,13 +82,7 @@ async function seedConnector(email: string, sourceName: string, name: string): P
     const { rows: users } = await client.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email.toLowerCase()]);
     const ownerId = users[0]!.id;
     const { rows: sources } = await client.query<{ id: string }>("SELECT id FROM sources WHERE owner_id = $1 AND name = $2", [ownerId, sourceName]);
-    const { rows: destinations } = await client.query<{ id: string }>(
-      `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
-       VALUES ($1, 'Ops folder', 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
-      [ownerId],
-    );
-    const destinationId = destinations[0]!.id;
-    await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [destinationId, `destinations/${ownerId}/${destinationId}`]);
+    const destinationId = await seedLocalDestination(client, ownerId, "Ops folder");
     // Manual only: the scheduler must not queue runs of its own while the spec counts failures.
     const { rows: connectors } = await client.query<{ id: string }>(
       `INSERT INTO connectors (owner_id, name, source_id, platform, frequency, lookback_days, schedule)

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
-import { insertConnector, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
+import { insertConnector, insertTransform, insertUser, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
 import { detailValue, expect, expectAccessible, signIn, test, uniqueEmail } from "./fixtures";
 
 /**
@@ -16,19 +16,10 @@ const NOT_FOUND = /Failed to load resource: the server responded with a status o
 /** A data generator source, a local folder destination and a (paused) connector between them, of `ownerId`. */
 async function seedConnector(client: pg.Client, ownerId: string, name: string, meetingsPerDay?: number) {
   const metadata = { company: "Acme Rockets", format: "zoom", ...(meetingsPerDay ? { meetings_per_day: meetingsPerDay } : {}) };
-  const source = await client.query<{ id: string }>(
-    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
-    [ownerId, `${name} meetings`, JSON.stringify(metadata)],
-  );
-  const destination = await client.query<{ id: string }>(
-    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
-     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
-    [ownerId, `${name} folder`],
-  );
-  const destinationId = destination.rows[0]!.id;
-  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [destinationId, `destinations/${ownerId}/${destinationId}`]);
-  const connectorId = await insertConnector(client, ownerId, { name, sourceId: source.rows[0]!.id, destinationIds: [destinationId] });
-  return { connectorId, destinationId, sourceId: source.rows[0]!.id };
+  const sourceId = await seedSource(client, ownerId, `${name} meetings`, metadata);
+  const destinationId = await seedLocalDestination(client, ownerId, `${name} folder`);
+  const connectorId = await insertConnector(client, ownerId, { name, sourceId, destinationIds: [destinationId] });
+  return { connectorId, destinationId, sourceId };
 }
 
 /** A finished run written straight into the history (no worker runs it). */
