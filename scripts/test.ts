@@ -1,3 +1,4 @@
+import "./node-version.js";
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
