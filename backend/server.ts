@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import { loadConfig, productionChecks, usesLocalIdentityProvider, type Config } from "./config.js";
 import { connectDatabase } from "./db/client.js";
 import { applyMigrations } from "./db/migrate.js";
@@ -52,7 +52,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
     const jobs = backendJobs({ db: database.db, secrets, config }, () => boss!, alerts.onOutcome);
     boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api" });
     const unregister = registerRunQueue(config.DATABASE_URL, boss);
-    stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000 }));
+    stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
     stops.unshift(async () => unregister());
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
 

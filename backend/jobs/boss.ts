@@ -1,10 +1,6 @@
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import type { Logger } from "../lib/log.js";
-import { dropPgBoss10Schema } from "./boss-upgrade.js";
 import type { Job } from "./job.js";
-
-/** pg-boss's schema in Tributary's database. */
-const SCHEMA = "pgboss";
 
 /**
  * pg-boss on the same Postgres. Queues are created once here at start-up (not
@@ -19,10 +15,7 @@ export async function startJobs(options: {
 }): Promise<PgBoss> {
   // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this).
   const maintenanceIntervalSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
-  if (await dropPgBoss10Schema(options.databaseUrl, SCHEMA)) {
-    options.log.warn("job queue: dropped pg-boss 10's schema for pg-boss 12's; runs still open are queued again by recovery");
-  }
-  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: SCHEMA, max: 4, supervise: options.work, schedule: options.work, maintenanceIntervalSeconds });
+  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work, maintenanceIntervalSeconds });
   boss.on("error", (error) => {
     // 57P01: Postgres itself is shutting down (Ctrl-C reaches it too); expected while we stop, not a fault.
     if ((error as { code?: string }).code === "57P01") return options.log.warn("job queue: the database is shutting down");
@@ -30,7 +23,7 @@ export async function startJobs(options: {
   });
   await boss.start();
   for (const job of options.jobs) {
-    await boss.createQueue(job.name, { policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
+    await boss.createQueue(job.name, { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
       ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
       ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
     });
@@ -38,7 +31,7 @@ export async function startJobs(options: {
   }
   if (options.work) {
     for (const job of options.jobs) {
-      // One job at a time per work() call (batchSize 1): one call per unit of concurrency.
+      // pg-boss 10 runs one job at a time per work() call: one call per unit of concurrency.
       for (let i = 0; i < Math.max(1, job.concurrency ?? 1); i++) {
         await boss.work(job.name, { batchSize: 1, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) }, async ([raw]) => {
           await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });

@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Job } from "./job.js";
 import { cleanupSessionsJob } from "./cleanup-sessions.job.js";
 import { syncConnectorJob } from "./sync-connector.job.js";

@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import type { OutcomeListener } from "../runs/engine.js";
 import { schedulerJob } from "../runs/jobs.js";

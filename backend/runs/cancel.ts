@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import type { CancelResult, Executor, RunValues } from "../db/runs.js";
 import { keepBeating } from "./heartbeat.js";

@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import { lockRuns, OPEN, type Executor, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
 import { appendRunLog, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";

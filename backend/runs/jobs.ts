@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import { defineJob, type Job } from "../jobs/job.js";
 import type { Logger } from "../lib/log.js";

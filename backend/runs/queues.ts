@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 
 /**
  * The job queue the API sends runs through, one per database (tests run several backends in one process). Registered

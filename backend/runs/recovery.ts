@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 
 /** A run (sync or transform) still queued or running, with the job that should run it. */
 export interface OpenRun {

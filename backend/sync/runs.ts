@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import { markSynced, scheduledConnectors, toSyncRun } from "../db/connectors.js";
 import { SYNC_RUN_TABLE } from "../db/runs.js";

@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import { TRANSFORM_RUN_TABLE, type RunStatus } from "../db/runs.js";
 import { scheduledTransforms, setTransformStatus, toTransformRun } from "../db/transforms.js";

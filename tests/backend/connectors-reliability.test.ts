@@ -12,7 +12,7 @@ import { generateMeetings } from "../../backend/integrations/sources/datagen/ind
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { SyncRun } from "../../contract/connectors.js";
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import { connectDatabase } from "../../backend/db/client.js";
 import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
 
@@ -299,7 +299,7 @@ describe("reliability with real worker processes", () => {
       expect(failed.rows[0]!.finished_at).not.toBeNull();
       expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(202);
     } finally {
-      await boss.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
       await handle.close();
     }
   });

@@ -8,7 +8,7 @@ import { inject } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { enqueueDueRuns, latestSlot } from "../../backend/sync/index.js";
@@ -191,7 +191,7 @@ describe("sync engine: datagen → local destination with a real worker", () => 
       const slot = latestSlot(connectorId, "hourly", new Date());
       expect(Date.now() - slot.getTime()).toBeLessThan(3_600_000);
     } finally {
-      await boss.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
     }
   });
 });

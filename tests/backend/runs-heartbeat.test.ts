@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
@@ -171,7 +171,7 @@ describe("runs whose worker died are found by their heartbeat", () => {
       // Done with it: the retry job a later worker fetches finds the run over.
       await db.query("UPDATE sync_runs SET status = 'succeeded', finished_at = now() WHERE id = $1", [runId]);
     } finally {
-      await boss.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
     }
   });
 
@@ -217,7 +217,7 @@ describe("runs whose worker died are found by their heartbeat", () => {
       expect((await call("GET", `/transforms/${transformId}`)).body.status).toBe("SUCCEEDED");
       expect((await call("POST", `/transforms/${transformId}/run`)).status).toBe(202);
     } finally {
-      await boss.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
       for (const w of [...workers]) await stopWorker(w, "SIGTERM");
     }
   });

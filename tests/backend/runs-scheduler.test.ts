@@ -1,5 +1,5 @@
 import pg from "pg";
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../backend/db/schema.js";
@@ -51,12 +51,12 @@ beforeAll(async () => {
   await pool.query("INSERT INTO transform_runs (transform_id, owner_id, status, trigger, created_at) SELECT id, owner_id, 'succeeded', 'schedule', $1 FROM transforms", [now]);
   boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
   await boss.start();
-  await boss.createQueue(SYNC_QUEUE, { policy: "stately" });
-  await boss.createQueue(TRANSFORM_QUEUE, { policy: "stately" });
+  await boss.createQueue(SYNC_QUEUE, { name: SYNC_QUEUE, policy: "stately" });
+  await boss.createQueue(TRANSFORM_QUEUE, { name: TRANSFORM_QUEUE, policy: "stately" });
 }, 60_000);
 
 afterAll(async () => {
-  await boss?.stop({ graceful: false });
+  await boss?.stop({ graceful: false, wait: true });
   await pool?.end();
 });
 

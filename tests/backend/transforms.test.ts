@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { PgBoss } from "pg-boss";
+import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
@@ -411,7 +411,7 @@ describe("transforms: create, run, results, ownership", () => {
       const again = await db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
       expect(again.rows[0].n).toBe(1);
     } finally {
-      await boss.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
     }
   });
 
@@ -454,7 +454,7 @@ describe("transforms: create, run, results, ownership", () => {
       expect((await call("GET", `/transforms/${id}`)).body.status).toBe("FAILED");
       expect((await call("POST", `/transforms/${id}/run`)).status).toBe(202);
     } finally {
-      await boss.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
     }
   });
 });
