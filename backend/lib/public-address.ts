@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { createLogger } from "./log.js";
 
 /**
  * The rule for hosts a user gives (DESIGN.md §6): the server resolves the name once, refuses it when any of its
@@ -65,20 +66,24 @@ export function addressAllowed(address: string, options: { allowPrivate?: boolea
   return isPublic(ip) || (options.allowPrivate === true && PRIVATE_RANGES[ip.kind()].has(ip.range()));
 }
 
-/** A host refused by the rule: a 4xx with this sentence, the user can fix it. */
+/**
+ * A host refused by the rule: a 4xx with this sentence, the user can fix it. The sentence never says what a name
+ * resolves to (that would map the server's internal network for whoever asks); the address is logged server-side only.
+ */
 export class RefusedHostError extends Error {
   constructor(
     readonly host: string,
     readonly address: string,
   ) {
-    super(
-      address === host
-        ? `${host} is not a public address: Tributary connects only to hosts on the public internet`
-        : `${host} resolves to ${address}, which is not a public address: Tributary connects only to hosts on the public internet`,
-    );
+    super(`${host} is not a public address: Tributary connects only to hosts on the public internet`);
     this.name = "RefusedHostError";
   }
 }
+
+/** Where refusals are logged (with the address refused): the process's log, or a test's. */
+export type RefusalLog = { warn(fields: Record<string, unknown>, message: string): void };
+let defaultLog: RefusalLog | undefined;
+const refusalLog = (): RefusalLog => (defaultLog ??= createLogger(undefined, "public-address"));
 
 /** A name that does not resolve. */
 export class HostNotFoundError extends Error {
@@ -104,7 +109,7 @@ const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: tr
  * Resolves `host` once and answers the address to connect to; throws RefusedHostError when one of its addresses is
  * not allowed (an attacker's name may mix a public address with a private one), HostNotFoundError when it has none.
  */
-export async function resolvePublicHost(host: string, options: { env?: Settings; lookup?: Lookup } = {}): Promise<CheckedHost> {
+export async function resolvePublicHost(host: string, options: { env?: Settings; lookup?: Lookup; log?: RefusalLog } = {}): Promise<CheckedHost> {
   const allowPrivate = privateHostsAllowed(options.env);
   const literal = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
   let addresses: { address: string; family: number }[];
@@ -119,7 +124,11 @@ export async function resolvePublicHost(host: string, options: { env?: Settings;
     }
   }
   if (addresses.length === 0) throw new HostNotFoundError(host);
-  for (const { address } of addresses) if (!addressAllowed(address, { allowPrivate })) throw new RefusedHostError(host, address);
+  for (const { address } of addresses) {
+    if (addressAllowed(address, { allowPrivate })) continue;
+    (options.log ?? refusalLog()).warn({ host, address }, "Refused a host that is not on the public internet");
+    throw new RefusedHostError(host, address);
+  }
   const first = addresses[0]!;
   const ip = parsed(first.address);
   return { host, address: ip.toString(), family: ip.kind() === "ipv4" ? 4 : 6 };

@@ -86,7 +86,23 @@ describe("resolvePublicHost", () => {
     const lookup = answers({ "rebind.example.com": ["8.8.8.8", "127.0.0.1"] });
     const refused = resolvePublicHost("rebind.example.com", { env, lookup });
     await expect(refused).rejects.toBeInstanceOf(RefusedHostError);
-    await expect(refused).rejects.toThrow("rebind.example.com resolves to 127.0.0.1, which is not a public address: Tributary connects only to hosts on the public internet");
+    await expect(refused).rejects.toThrow("rebind.example.com is not a public address: Tributary connects only to hosts on the public internet");
+  });
+
+  it("never tells what a refused name resolves to: the address goes to the server's log only", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const log = { warn: (fields: Record<string, unknown>) => void logged.push(fields) };
+    const lookup = answers({ "priv.test": ["127.0.0.9"], "v6.test": ["::1"] });
+    for (const host of ["priv.test", "v6.test"]) {
+      const refused = await resolvePublicHost(host, { env, lookup, log }).catch((error: unknown) => error as RefusedHostError);
+      expect(refused).toBeInstanceOf(RefusedHostError);
+      expect((refused as Error).message).toBe(`${host} is not a public address: Tributary connects only to hosts on the public internet`);
+      expect((refused as Error).message).not.toMatch(/127\.0\.0\.9|::1|resolves/);
+    }
+    expect(logged).toEqual([
+      { host: "priv.test", address: "127.0.0.9" },
+      { host: "v6.test", address: "::1" },
+    ]);
   });
 
   it("refuses loopback by name and by literal without the setting, allows it with the setting", async () => {
