@@ -197,7 +197,9 @@ try {
   // Refused before anything starts, with the reason, rather than by a child process that then dies.
   const { errors } = productionChecks({ NODE_ENV: process.env.NODE_ENV ?? "development", APP_URL: appUrl, GOOGLE_CLIENT_ID: process.env.GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: process.env.GOOGLE_CLIENT_SECRET });
   if (errors.length > 0) throw new Error(errors.join("\n[tributary] "));
-  const refusal = process.env.DATABASE_URL ? null : embeddedPostgresRefusal(process.env);
+  // As root, a Postgres user that cannot reach the programs or DATA_DIR is said now, not after the build.
+  const { embeddedPostgresUnreachable } = await import("../backend/db/embedded-access.js");
+  const refusal = process.env.DATABASE_URL ? null : (embeddedPostgresRefusal(process.env) ?? (await embeddedPostgresUnreachable(dataDir)));
   if (refusal) throw new Error(refusal);
   releaseLock = takeLock();
   if (!args["no-build"]) buildIfStale();

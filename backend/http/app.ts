@@ -12,6 +12,7 @@ import { transformsRoutes } from "./transforms.js";
 import { templatesRoutes } from "./templates.js";
 import { alertsRoutes } from "./alerts.js";
 import { runsRoutes } from "./runs.js";
+import { redactValues, withSecretScope } from "../lib/redact.js";
 
 const KB = 1024;
 /** Every body the API takes is a small JSON form; this covers the largest of them many times over. */
@@ -113,6 +114,9 @@ function databaseCode(error: unknown): string | undefined {
 /** The HTTP API of spec §7, call for call. Every answer is JSON; every failure has a `message`. */
 export function createApi(services: Services) {
   const app = new Hono<ApiEnv>();
+  // Each request holds its own secrets in play (backend/lib/redact.ts): what it opens or is sent for a connection
+  // test is taken out of its answer and its log lines.
+  app.use((_c, next) => withSecretScope(next));
   app.use(bodyLimits());
   app.use(finishBody);
   app.use(writeGuard(new URL(services.config.APP_URL).origin));
@@ -133,7 +137,7 @@ export function createApi(services: Services) {
   app.route("/", runsRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json({ message: error.message }, error.status);
+    if (error instanceof ApiError) return c.json({ message: redactValues(error.message) }, error.status);
     if (error instanceof HTTPException) return c.json({ message: error.message || "Bad request" }, error.status);
     const code = databaseCode(error);
     if (code && UNSTORABLE_VALUE_CODES.has(code)) {

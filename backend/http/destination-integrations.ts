@@ -7,6 +7,7 @@ import { authPaths, destinationPlugin, DESTINATION_PLUGINS } from "../integratio
 import { ConnectionTestError, type DestinationCall, type DestinationPlugin } from "../integrations/destinations/plugin.js";
 import { validationTokens } from "../integrations/destinations/tokens.js";
 import { connectionTestSlot, TooManyConnectionTests } from "../lib/outbound.js";
+import { noteSecrets, redactValues } from "../lib/redact.js";
 
 /**
  * Spec §7 "Destinations": the integration list and the /externalauth calls of every destination plug-in that has
@@ -41,7 +42,7 @@ export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ConnectionTestError) throw new ApiError(error.status, error.message);
+    if (error instanceof ConnectionTestError) throw new ApiError(error.status, redactValues(error.message));
     throw error;
   }
 }
@@ -60,7 +61,10 @@ function pluginFor(pathPlugin: DestinationPlugin, raw: unknown): DestinationPlug
 /** The plug-in's settings of a body: its manifest's fields, checked with its rules for `when`. */
 function settingsOf(plugin: DestinationPlugin, raw: unknown, when: "test" | "instructions"): Record<string, unknown> {
   const schema = when === "test" ? plugin.manifest.settings.superRefine((x, ctx) => checkDestinationSettings(plugin.manifest.name, x, ctx, "test")) : plugin.manifest.settings.partial();
-  return parse(schema, raw) as Record<string, unknown>;
+  const settings = parse(schema, raw) as Record<string, unknown>;
+  // The password typed for a test is in play: a server's error quoting it never reaches the answer or the log.
+  for (const field of plugin.manifest.secretFields) noteSecrets(settings[field]);
+  return settings;
 }
 
 /** A connection test of the signed-in user, within their cap of tests at once (429 beyond it). */

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { noteSecrets } from "./redact.js";
 
 /**
  * Secrets at rest: AES-256-GCM with a key derived (HKDF-SHA256) from
@@ -24,7 +25,10 @@ export class SecretBox {
     const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     const text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
-    return JSON.parse(text) as T;
+    const value = JSON.parse(text) as T;
+    // A provider's error may quote what was opened here: it is taken out of texts stored, logged or sent (redact.ts).
+    noteSecrets(value);
+    return value;
   }
 }
 

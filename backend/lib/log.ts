@@ -1,4 +1,5 @@
 import pino from "pino";
+import { redactValues } from "./redact.js";
 
 /** Paths that may hold secrets are censored wherever they appear in a log line. */
 const redact = [
@@ -48,6 +49,8 @@ export function createLogger(level = process.env.LOG_LEVEL ?? "info", name = "ba
     level,
     redact: { paths: redact, censor: "[redacted]" },
     serializers: { err: serializeError, error: serializeError },
+    // The exact secrets in play (a provider's error quoting a password), whatever field or message holds them.
+    hooks: { streamWrite: (line) => redactValues(line) },
   };
   return destination ? pino(options, destination) : pino(options);
 }

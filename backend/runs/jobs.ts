@@ -3,6 +3,7 @@ import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.js";
 import { defineJob, type Job } from "../jobs/job.js";
 import type { Logger } from "../lib/log.js";
+import { withSecretScope } from "../lib/redact.js";
 import { enqueueDue, performRun, recoverDead, recoverLost, type OutcomeListener, type RunKind, type RunWork } from "./engine.js";
 
 /** A run job's payload: the run it performs (its row holds the rest). */
@@ -39,7 +40,8 @@ export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueS
     expireInSeconds: positive(settings.expireInSeconds, 10_800),
     concurrency: Math.max(1, Math.floor(positive(settings.concurrency, settings.defaultConcurrency))),
     pollingIntervalSeconds: 0.5,
-    handler: ({ runId }, { log }) => performRun(kind, db, runId, work, log, onOutcome),
+    // One scope of secrets in play per attempt: what the work opens is taken out of the run's error, log and alerts.
+    handler: ({ runId }, { log }) => withSecretScope(() => performRun(kind, db, runId, work, log, onOutcome)),
   });
 }
 

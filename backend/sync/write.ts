@@ -1,4 +1,5 @@
 import type { DestinationWriter } from "../integrations/destinations/index.js";
+import { RefusedHostError } from "../lib/public-address.js";
 import { PermanentRunError } from "../runs/engine.js";
 import { RunCancelledError } from "../runs/cancel.js";
 import { BATCH_MEETINGS, type SyncBatch } from "./batch.js";
@@ -31,11 +32,14 @@ async function settleAll(promises: Promise<unknown>[]): Promise<void> {
   if (failed) throw failed.reason;
 }
 
-/** A destination's failure, named; the OS's refusals (read-only, disk full, …) are permanent. */
+/**
+ * A destination's failure, named; the OS's refusals (read-only, disk full, …) are permanent, and so is a host the
+ * public-address rule refused before connecting: retrying cannot change either.
+ */
 function writeError(name: string, error: unknown): Error {
   const e = error as Error & { code?: string };
   const message = `Writing to destination "${name}" failed: ${e.message}`;
-  if (e.code && PERMANENT_CODES.includes(e.code)) return new PermanentRunError(message);
+  if (error instanceof RefusedHostError || (e.code && PERMANENT_CODES.includes(e.code))) return new PermanentRunError(message);
   return Object.assign(new Error(message), { cause: error });
 }
 

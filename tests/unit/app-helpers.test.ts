@@ -21,6 +21,11 @@ describe("readTimeZone", () => {
     expect(readTimeZone("tz=Not%2FAZone")).toBe("UTC");
     expect(readTimeZone(null)).toBe("UTC");
   });
+  it("reads a cookie that is not valid percent-encoding as UTC instead of failing the page", () => {
+    expect(readTimeZone("tz=%ZZ")).toBe("UTC");
+    expect(readTimeZone("a=1; tz=%E0%A4%A; b=2")).toBe("UTC");
+    expect(readTimeZone("tz=%")).toBe("UTC");
+  });
 });
 
 describe("initials", () => {

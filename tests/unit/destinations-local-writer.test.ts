@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BULK_BATCH_RECORDS, BULK_ROWS, LocalWriter, localDestinationAllowed, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
 import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen/index.js";
+import { RefusedHostError } from "../../backend/lib/public-address.js";
 import { BATCH_MEETINGS, meetingBatch, PermanentSyncError, writeRecords } from "../../backend/sync/index.js";
 
 const roots: string[] = [];
@@ -749,5 +750,18 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
     calls = 0;
     const refused = writeRecords([{ name: "Read-only", writer: failing("EROFS") }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
     await expect(refused).rejects.toBeInstanceOf(PermanentSyncError);
+  });
+
+  it("a host refused by the public-address rule before connecting is permanent: the run is not retried", async () => {
+    const refusing: DestinationWriter = {
+      writeObjects: async () => {
+        throw new RefusedHostError("db.internal.test", "127.0.0.1");
+      },
+      upsertRows: async () => {},
+      close: async () => {},
+    };
+    const attempt = writeRecords([{ name: "Warehouse", writer: refusing }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
+    await expect(attempt).rejects.toBeInstanceOf(PermanentSyncError);
+    await expect(attempt).rejects.toThrow('Writing to destination "Warehouse" failed: db.internal.test is not a public address: Tributary connects only to hosts on the public internet');
   });
 });

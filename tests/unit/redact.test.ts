@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../backend/lib/redact.js";
+import { SecretBox } from "../../backend/lib/crypto.js";
+import { noteSecrets, redactSecrets, redactValues, withSecretScope } from "../../backend/lib/redact.js";
 import { cleanLine } from "../../backend/db/run-logs.js";
 
 /** A run's log lines and errors never carry an obvious secret (backend/lib/redact.ts). */
@@ -44,5 +46,55 @@ describe("redactSecrets", () => {
     const long = cleanLine("x".repeat(5_000));
     expect(long).toHaveLength(2_000);
     expect(long.endsWith("…")).toBe(true);
+  });
+});
+
+describe("the exact secrets in play", () => {
+  const secret = "S3cr/et pa+ss=é\"x";
+  const shapes = [
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, "+"),
+    JSON.stringify(secret).slice(1, -1),
+    Buffer.from(secret).toString("base64"),
+    Buffer.from(secret).toString("base64url"),
+  ];
+
+  it("are taken out in every encoding, whatever the text around them", () => {
+    for (const shape of shapes) {
+      const text = `server said: login refused for ${shape}!`;
+      expect(redactValues(text, [secret]), shape).toBe("server said: login refused for [redacted]!");
+    }
+    expect(redactSecrets(`auth failed ${JSON.stringify({ pass: secret })}`, [secret])).toBe('auth failed {"pass":"[redacted]"}');
+  });
+
+  it("are those opened in the same scope (SecretBox.open notes them), and only there", async () => {
+    const box = new SecretBox(randomBytes(32).toString("base64url"));
+    const sealed = box.seal({ password: secret, host: "db.example.com", user: "analyst" });
+    const text = `could not sign in to db.example.com as analyst: ${secret}`;
+    const inside = await withSecretScope(async () => {
+      box.open(sealed);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return redactSecrets(text);
+    });
+    // Only the secret fields: the host and user stay readable.
+    expect(inside).toBe("could not sign in to db.example.com as analyst: [redacted]");
+    expect(redactSecrets(text)).toBe(text);
+    await withSecretScope(async () => {
+      noteSecrets("typed-for-a-test");
+      expect(redactValues("echo: typed-for-a-test")).toBe("echo: [redacted]");
+    });
+  });
+
+  it("include the server's own secrets from its environment; short values are left alone", () => {
+    const saved = process.env.ZOOM_CLIENT_SECRET;
+    process.env.ZOOM_CLIENT_SECRET = "zoom-client-secret-value";
+    try {
+      expect(redactValues("invalid_client zoom-client-secret-value")).toBe("invalid_client [redacted]");
+    } finally {
+      if (saved === undefined) delete process.env.ZOOM_CLIENT_SECRET;
+      else process.env.ZOOM_CLIENT_SECRET = saved;
+    }
+    expect(redactValues("a b c abc", ["abc"])).toBe("a b c abc");
   });
 });

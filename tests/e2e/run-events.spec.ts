@@ -1,0 +1,56 @@
+import http from "node:http";
+import { APP_URL } from "./env";
+import { expect, signIn, test } from "./fixtures";
+
+/**
+ * Issue #35 F1, through the real web server: a run-event stream (GET /events/runs) gives its place back as soon as
+ * its connection closes (the web server hands the loader its connection's own signal), and a user has a bounded
+ * number of them (RUN_EVENTS_MAX_STREAMS, 4, in each web server process). The polling itself is counted in
+ * tests/unit/run-events.test.ts.
+ */
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Raw HTTP streams: one run is enough.");
+
+/** Opens a stream with the browser's cookies; answers its status, its first bytes and a way to close it. */
+function openStream(cookie: string): Promise<{ status: number; first: string; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${APP_URL}/events/runs`, { headers: { cookie, accept: "text/event-stream" }, agent: false }, (response) => {
+      const close = () => request.destroy();
+      if (response.statusCode !== 200) {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, first: body, close }));
+        return;
+      }
+      response.once("data", (chunk: Buffer) => resolve({ status: 200, first: chunk.toString(), close }));
+    });
+    request.on("error", reject);
+  });
+}
+
+test("streams are bounded per user, and a closed connection gives its place back at once", async ({ page, context, user }) => {
+  test.setTimeout(90_000);
+  await signIn(page, user);
+  const cookie = (await context.cookies(APP_URL)).map((c) => `${c.name}=${c.value}`).join("; ");
+  // Every web server process (at most 4) takes 4 of this user's streams: 17 cannot all be taken.
+  const streams = [];
+  for (let i = 0; i < 17; i++) streams.push(await openStream(cookie));
+  const taken = streams.filter((s) => s.status === 200);
+  const refused = streams.filter((s) => s.status === 429);
+  expect(taken.length + refused.length).toBe(17);
+  expect(refused.length).toBeGreaterThan(0);
+  expect(refused[0]!.first).toBe("Too many pages are following your runs at once. Close a few Tributary tabs, then reload this page.");
+  for (const s of taken) expect(s.first).toContain("event: runs");
+
+  // Closing the connections frees every place within moments: the same number open again.
+  for (const s of streams) s.close();
+  await expect
+    .poll(
+      async () => {
+        const again = await Promise.all(Array.from({ length: taken.length }, () => openStream(cookie)));
+        for (const s of again) s.close();
+        return again.filter((s) => s.status === 200).length;
+      },
+      { timeout: 5_000, intervals: [500, 1_000] },
+    )
+    .toBe(taken.length);
+});
