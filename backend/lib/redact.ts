@@ -26,9 +26,14 @@ const RULES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [new RegExp(String.raw`(\b(?:password|passwd|secret|client_secret|access_token|refresh_token|api_key|apikey)\s*:\s*)(?!\s)(?:"[^"]*"|'[^']*'|[^\s,;)]+)`, "gi"), `$1${REDACTED}`],
 ];
 
+/** A failed query's parameters (drizzle: "Failed query: <sql>\nparams: <values>") taken out of a text: for log lines. A value may hold line breaks: everything up to the stack's frames (or the end) goes. */
+export function withoutQueryParams(text: string): string {
+  return text.includes("params:") ? text.replace(/(\bparams:)[\s\S]*?(?=\n\s+at |$)/g, `$1 ${REDACTED}`) : text;
+}
+
 /** `text` with every obvious secret replaced by "[redacted]". */
 export function redactSecrets(text: string): string {
-  let out = text;
+  let out = withoutQueryParams(text);
   for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement as string);
   return out;
 }
