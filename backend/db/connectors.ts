@@ -21,7 +21,7 @@ export const linkedDestinations = sql<{ id: string; name: string }[]>`COALESCE((
 
 /** The newest run of the outer "connectors" row, or null. */
 export const lastRun = sql<Connector["last_run"]>`(
-    SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error)
+    SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error, 'records', r.records)
     FROM sync_runs r WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1)`;
 
 /**
