@@ -4,7 +4,8 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startSlowRelay, type SlowRelay } from "../support/slow-relay.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { createLogger } from "../../backend/lib/log.js";
 import * as schema from "../../backend/db/schema.js";
@@ -19,18 +20,20 @@ const logged: string[] = [];
 let t: TestBackend;
 let user: ApiUser;
 
-const saved = { SYNC_CONCURRENCY: process.env.SYNC_CONCURRENCY, RUN_STOP_WAIT_SECONDS: process.env.RUN_STOP_WAIT_SECONDS };
+const saved = { SYNC_CONCURRENCY: process.env.SYNC_CONCURRENCY, RUN_STOP_WAIT_SECONDS: process.env.RUN_STOP_WAIT_SECONDS, TRIBUTARY_ALLOW_PRIVATE_HOSTS: process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS };
+let relay: SlowRelay | undefined;
 
 beforeAll(async () => {
   const log = createLogger("info", "backend", { write: (line: string) => void logged.push(line) });
   // Read from the environment by the jobs and the delete routes of the backend running in this process.
-  Object.assign(process.env, { SYNC_CONCURRENCY: "1", RUN_STOP_WAIT_SECONDS: "60" });
-  t = await startTestBackend({ role: "all", log });
+  Object.assign(process.env, { SYNC_CONCURRENCY: "1", RUN_STOP_WAIT_SECONDS: "60", TRIBUTARY_ALLOW_PRIVATE_HOSTS: "true" });
+  t = await startTestBackend({ role: "all", log, env: { NODE_ENV: "test", TRIBUTARY_ALLOW_PRIVATE_HOSTS: "true" } });
   const session = await createUserSession(t, "stopper@example.com", "Stopper");
   user = { url: t.url, cookie: session.cookie };
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
+  await relay?.close();
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -141,6 +144,53 @@ describe("cancel tells the truth", () => {
     expect(lines.at(-1)).toBe(`Cancelled after ${records} records: the run stopped at a batch boundary; what it wrote before is complete.`);
     expect(lines.at(-2)).toMatch(new RegExp(`^Destination "Cancelled" written: ${records} records, `));
   }, 180_000);
+});
+
+describe("a slow link (a relay that delays every packet) in front of a PostgreSQL destination", () => {
+  /** A query on the destination's database, as the tests' Postgres administrator. */
+  async function onDestination(database: string, text: string): Promise<number> {
+    const url = new URL(inject("pgAdminUrl"));
+    url.pathname = `/${database}`;
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    try {
+      return Number((await client.query<{ n: string }>(text)).rows[0]?.n ?? 0);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("cancel: at most the batch in flight lands after the click, and the run's totals equal the destination's rows", async () => {
+    const admin = new URL(inject("pgAdminUrl"));
+    relay = await startSlowRelay({ host: "127.0.0.1", port: Number(admin.port) }, 15);
+    const name = `slow_${randomUUID().slice(0, 8)}`;
+    const adminClient = new pg.Client({ connectionString: admin.href });
+    await adminClient.connect();
+    await adminClient.query(`CREATE DATABASE ${name}`);
+    await adminClient.query(`CREATE ROLE ${name} LOGIN PASSWORD 'slow-link'`);
+    await adminClient.query(`GRANT CONNECT, CREATE ON DATABASE ${name} TO ${name}`);
+    await adminClient.end();
+    const fields = { host: "127.0.0.1", port: String(relay.port), database: name, schema: "slow", user: name };
+    const tested = await callApi(user, "POST", "/externalauth/postgres/test_connection", { ...fields, password: "slow-link" });
+    expect(tested.body.status).toBe("success");
+    const created = await callApi(user, "POST", "/destinations/create", { name: "Slow warehouse", description: "", integration_name: "postgres", ...fields, credential_id: tested.body.credential_id, validation_token: tested.body.validation_token });
+    expect(created.status).toBe(201);
+    const { connectorId } = await datagenConnector(user, { meetingsPerDay: 1000, lookbackDays: 3, destinationIds: [created.body.destination.id], name: "Slow" });
+    const started = await callApi(user, "POST", `/connectors/${connectorId}/sync`);
+    const runId = started.body.run.id as string;
+    await waitForRun(user, connectorId, runId, (r) => r.status === "running" && r.records > 0);
+    expect((await callApi(user, "POST", `/connectors/${connectorId}/cancel`)).status).toBe(202);
+    const atClick = await onDestination(name, "SELECT count(*) AS n FROM slow.meetings");
+    const run = await waitForRun(user, connectorId, runId, runFinished, 120_000);
+    expect(run.status).toBe("cancelled");
+    const landed = await onDestination(name, "SELECT count(*) AS n FROM slow.meetings");
+    expect(landed - atClick).toBeLessThanOrEqual(200);
+    expect(run.records).toBe(landed);
+    const details = (await callApi(user, "GET", `/connectors/${connectorId}/runs/${runId}`)).body.run;
+    expect(details.landed).toEqual([expect.objectContaining({ name: "Slow warehouse", records: landed })]);
+    const lines = (details.log as { message: string }[]).map((l) => l.message);
+    expect(lines.at(-1)).toBe(`Cancelled after ${landed.toLocaleString("en-US")} records: the run stopped at a batch boundary; what it wrote before is complete.`);
+  }, 240_000);
 });
 
 describe("no query parameter reaches the log", () => {
