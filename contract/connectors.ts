@@ -58,11 +58,20 @@ export const connectorSchema = z.object({
   schedule: recordScheduleSchema.optional(),
   next_run_at: z.string().nullable().optional(),
   last_run: z
-    .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable() })
+    .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable(), records: z.number().int().optional() })
     .nullable()
     .optional(),
 });
 export type Connector = z.infer<typeof connectorSchema>;
+
+/**
+ * What health shows of a newest run that Cancel stopped after it wrote data (issue 39): "Cancelled after 1,400
+ * records"; null for any other run (a cancelled run that wrote nothing changes nothing a user sees).
+ */
+export function cancelledAfter(run: { status: string; records?: number } | null | undefined): string | null {
+  if (!run || run.status !== "cancelled" || !run.records) return null;
+  return `Cancelled after ${run.records.toLocaleString("en-US")} ${run.records === 1 ? "record" : "records"}`;
+}
 
 export const syncRunSchema = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import type { Connector } from "@contract/connectors";
+import { cancelledAfter, type Connector } from "@contract/connectors";
 import { notScheduledReason } from "@contract/schedule-words";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime, SoonTime } from "~/components/date-time";
@@ -29,6 +29,7 @@ const pickConnector = (c: Connector) => ({
   next_run_at: c.next_run_at ?? null,
   not_scheduled: notScheduledReason(c.schedule),
   last_run: c.last_run ? { status: c.last_run.status, error: c.last_run.error, at: c.last_run.finished_at ?? c.last_run.started_at ?? c.last_run.created_at } : null,
+  cancelled_after: cancelledAfter(c.last_run),
 });
 type ConnectorRow = ReturnType<typeof pickConnector>;
 
@@ -112,7 +113,22 @@ export default function Connectors() {
       ),
       className: "min-w-40 max-w-xs",
     },
-    { header: "Status", cell: (c) => <StatusBadge status={c.health} />, className: "whitespace-nowrap" },
+    {
+      header: "Status",
+      // A newest run that Cancel stopped after writing says so (with its time) instead of "Never run" or beside the health.
+      cell: (c) =>
+        c.cancelled_after && c.last_run ? (
+          <span className="flex flex-col gap-1">
+            {c.health !== "never_run" ? <StatusBadge status={c.health} /> : null}
+            <span className="text-sm text-slate-700">
+              {c.cancelled_after}, <DateTime value={c.last_run.at} timeZone={timeZone} />
+            </span>
+          </span>
+        ) : (
+          <StatusBadge status={c.health} />
+        ),
+      className: "whitespace-nowrap",
+    },
     { header: "Description", cell: (c) => <span className="line-clamp-2 text-slate-600">{c.description}</span>, className: "max-w-xs" },
     { header: "Source", cell: (c) => c.source_name ?? "Unknown Source" },
     {

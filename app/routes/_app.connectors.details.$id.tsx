@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
-import { CONNECTOR_MESSAGES as M, connectorIntentSchema, type Connector, type SyncRun } from "@contract/connectors";
+import { cancelledAfter, CONNECTOR_MESSAGES as M, connectorIntentSchema, type Connector, type SyncRun } from "@contract/connectors";
 import { BACKFILL_MESSAGES, backfillFormSchema } from "@contract/run-operations";
 import { BackfillForm, RunTrigger } from "~/components/backfill-form";
 import { IntentButton } from "~/components/record-actions";
@@ -88,6 +88,11 @@ function Details({ connector }: { connector: Connector }) {
       <DetailRow label="Status">{connector.paused ? "Paused" : "Active"}</DetailRow>
       <ScheduleRows record={connector} paused={connector.paused ?? false} scheduleTo={`/connectors/details/${connector.id}/schedule`} timeZone={timeZone} />
       <DetailRow label="Last synced">{connector.last_synced_at ? <DateTime value={connector.last_synced_at} timeZone={timeZone} /> : "Never"}</DetailRow>
+      {cancelledAfter(connector.last_run) ? (
+        <DetailRow label="Last run">
+          {cancelledAfter(connector.last_run)}, <DateTime value={connector.last_run!.finished_at ?? connector.last_run!.created_at} timeZone={timeZone} />
+        </DetailRow>
+      ) : null}
       <TimestampRows createdAt={connector.created_at} updatedAt={connector.updated_at} timeZone={timeZone} />
     </DetailsCard>
   );

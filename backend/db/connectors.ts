@@ -21,7 +21,7 @@ export const linkedDestinations = sql<{ id: string; name: string }[]>`COALESCE((
 
 /** The newest run of the outer "connectors" row, or null. */
 export const lastRun = sql<Connector["last_run"]>`(
-    SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error)
+    SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error, 'records', r.records)
     FROM sync_runs r WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1)`;
 
 /**
@@ -187,6 +187,11 @@ export async function setPaused(db: Database, ownerId: string, id: string, pause
 
 export type DeleteResult = { deleted: true } | { deleted: false; reason: "not_found" } | { deleted: false; reason: "in_use"; transforms: { id: string; name: string }[] };
 
+/** The transforms that read a connector's data (a connector they use cannot be deleted). */
+export function transformsUsing(db: Executor, id: string): Promise<{ id: string; name: string }[]> {
+  return db.select({ id: transforms.id, name: transforms.name }).from(transforms).where(eq(transforms.connectorId, id)).orderBy(asc(transforms.name));
+}
+
 /** Deletes a connector unless transforms use it; check and delete in one transaction with the row locked. */
 export async function deleteConnector(db: Database, ownerId: string, id: string): Promise<DeleteResult> {
   if (!isUuid(id)) return { deleted: false, reason: "not_found" };
@@ -197,7 +202,7 @@ export async function deleteConnector(db: Database, ownerId: string, id: string)
       .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)))
       .for("update");
     if (!row) return { deleted: false, reason: "not_found" } as const;
-    const using = await tx.select({ id: transforms.id, name: transforms.name }).from(transforms).where(eq(transforms.connectorId, id)).orderBy(asc(transforms.name));
+    const using = await transformsUsing(tx, id);
     if (using.length) return { deleted: false, reason: "in_use", transforms: using } as const;
     await tx.delete(connectors).where(eq(connectors.id, id));
     return { deleted: true } as const;

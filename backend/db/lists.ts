@@ -51,6 +51,10 @@ const sort = sql.placeholder("sort");
 const nameMatches = (table: string) => sql`(${pattern}::text IS NULL OR ${sql.raw(`"${table}"."name"`)} ILIKE ${pattern}::text)`;
 const equalsUnlessNull = (param: Placeholder, value: SQL) => sql`(${param}::text IS NULL OR ${value} = ${param}::text)`;
 
+/** The time the list's last-sync column shows of the outer "connectors" row (app: LastConnection). */
+const lastShownSync = sql`COALESCE((SELECT COALESCE(r.finished_at, r.started_at, r.created_at) FROM sync_runs r
+  WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1), "connectors"."last_synced_at")`;
+
 /** The order a sort names, then newest first (and the id, so pages never overlap). */
 function orderBy(table: string, lastSync: SQL | null) {
   const column = (name: string) => sql.raw(`"${table}"."${name}"`);
@@ -126,7 +130,8 @@ const connectorsPage = (db: Database) =>
       .from(connectors)
       .leftJoin(sources, eq(sources.id, connectors.sourceId))
       .where(connectorsWhere())
-      .orderBy(...orderBy("connectors", sql`"connectors"."last_synced_at"`))
+      // The "Last sync" sort follows the column the user sees: the newest run's time, else the last successful sync's.
+      .orderBy(...orderBy("connectors", lastShownSync))
       .limit(limit)
       .offset(offset)
       .prepare("list_connectors"),

@@ -196,10 +196,13 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
       const [running] = await db.select({ id: t.id }).from(t).where(and(eq(key, keyValue), eq(t.status, "running"))).limit(1);
       return running ? { outcome: "already_stopping", runId: running.id } : { outcome: "none" };
     },
-    /** Whether Cancel asked the run to stop (read by its worker every CANCEL_POLL_SECONDS). */
+    /**
+     * Whether Cancel asked the run to stop (read by its worker every CANCEL_POLL_SECONDS and before each write), or the
+     * run is gone: its connector or transform was deleted, and nothing may land after that.
+     */
     async cancelRequested(db: Executor, id: string): Promise<boolean> {
       const [found] = await db.select({ at: t.cancelRequestedAt }).from(t).where(eq(t.id, id));
-      return !!found?.at;
+      return !found || !!found.at;
     },
     /** A running run's counts so far (live progress); nothing once it is no longer running. */
     async progress(db: Executor, id: string, values: RunProgress): Promise<void> {

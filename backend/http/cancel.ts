@@ -4,6 +4,8 @@ import { cancelMessage, type CancelResponse } from "../../contract/run-operation
 import { cancelRun } from "../runs/cancel.js";
 import type { RunKind } from "../runs/engine.js";
 import { runQueue } from "../runs/queues.js";
+import { stopRuns } from "../runs/stop.js";
+import { ApiError } from "./context.js";
 
 /**
  * POST /connectors/{id}/cancel and /transforms/{id}/cancel, once the caller's ownership of `key` is checked: 200 when
@@ -13,4 +15,13 @@ export async function answerCancel(c: Context<ApiEnv>, kind: RunKind<unknown>, k
   const result = await cancelRun(kind, c.var.services.db, runQueue(c.var.services.config.DATABASE_URL), key);
   const body: CancelResponse = { status: "success", outcome: result.outcome, run_id: result.outcome === "none" ? null : result.runId, message: cancelMessage(result.outcome, noun) };
   return c.json(body, result.outcome === "stopping" || result.outcome === "already_stopping" ? 202 : 200);
+}
+
+/**
+ * Before a delete of `key` (the caller's own, checked): its queued and running runs are stopped, and the delete waits for
+ * the worker to let go (backend/runs/stop.ts). A worker that does not let go in time: 409, and nothing is deleted.
+ */
+export async function stopBeforeDelete(c: Context<ApiEnv>, kind: RunKind<unknown>, key: string, noun: "sync" | "run") {
+  if (await stopRuns(kind, c.var.services.db, runQueue(c.var.services.config.DATABASE_URL), key)) return;
+  throw new ApiError(409, `Its ${noun} is still stopping after the batch it was writing. Try deleting again in a few seconds.`);
 }

@@ -14,6 +14,7 @@ import {
   ownedSource,
   setConnectorSchedule,
   setPaused,
+  transformsUsing,
   updateConnectorRow,
 } from "../db/connectors.js";
 import { addScheduleRoutes } from "./schedules.js";
@@ -28,7 +29,7 @@ import {
 import { isSourceIntegration } from "../../contract/sources.js";
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
 import { runQueue } from "../runs/queues.js";
-import { answerCancel } from "./cancel.js";
+import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
 
 export const connectorsRoutes = new Hono<ApiEnv>();
@@ -142,6 +143,9 @@ connectorsRoutes.put("/connectors/update/:id", async (c) => {
 
 connectorsRoutes.delete("/connectors/delete/:id", async (c) => {
   const id = c.req.param("id");
+  // Its sync is stopped first (nothing lands after the delete), unless the delete is refused anyway.
+  const connector = await findConnector(c.var.services.db, c.var.user.id, id);
+  if (connector && (await transformsUsing(c.var.services.db, connector.id)).length === 0) await stopBeforeDelete(c, SYNC_RUNS, connector.id, "sync");
   const result = await deleteConnector(c.var.services.db, c.var.user.id, id);
   if (result.deleted) return c.json({ message: "Connector deleted" });
   if (result.reason === "not_found") throw new ApiError(404, M.notFound);

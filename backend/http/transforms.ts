@@ -29,7 +29,7 @@ import { allDefinitions } from "../transforms/catalogue.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { resultTables } from "../transforms/runner.js";
 import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
-import { answerCancel } from "./cancel.js";
+import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { runQueue } from "../runs/queues.js";
 import { openWarehouse } from "../transforms/warehouse.js";
 import { dataFileTypes, ownedWarehouseDestination } from "../transforms/warehouse.js";
@@ -106,6 +106,9 @@ function requireTemplateInBody(id: string) {
 }
 
 transformsRoutes.delete("/transforms/delete/:id", async (c) => {
+  // Its run is stopped first: nothing lands after the delete.
+  const transform = await ownedTransformRow(c.var.services.db, c.var.user.id, c.req.param("id"));
+  if (transform) await stopBeforeDelete(c, TRANSFORM_RUNS, transform.id, "run");
   if (!(await deleteTransform(c.var.services.db, c.var.user.id, c.req.param("id")))) throw new ApiError(404, M.notFound);
   return c.json({ message: "Transform deleted" });
 });

@@ -10,6 +10,6 @@ import { syncConnector, SYNC_RUNS, type SyncServices } from "../sync/index.js";
  */
 export const syncConnectorJob = (services: SyncServices, onOutcome?: OutcomeListener) =>
   runJob(SYNC_RUNS, services.db, { concurrency: process.env.SYNC_CONCURRENCY, defaultConcurrency: 4, expireInSeconds: process.env.SYNC_JOB_EXPIRE_SECONDS }, async (run) =>
-    syncConnector(services, run.key, run.startedAt, { range: await syncRunRange(services.db, run.id), signal: run.signal, log: run.log, onProgress: run.progress }),
+    syncConnector(services, run.key, run.startedAt, { range: await syncRunRange(services.db, run.id), signal: run.signal, stopRequested: run.stopRequested, log: run.log, onProgress: run.progress }),
     onOutcome,
   );

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { redactValues } from "./redact.js";
+import { redactValues, withoutQueryParams } from "./redact.js";
 
 /** Paths that may hold secrets are censored wherever they appear in a log line. */
 const redact = [
@@ -25,8 +25,9 @@ export function serializeError(e: unknown, depth = 0): LoggedError | unknown {
     out.query = error.query;
     out.stack = stackFrames(error.stack);
   } else {
-    out.message = error.message;
-    out.stack = error.stack;
+    // An error that quotes a failed query's message (a destination's write failure, a wrapped driver error) keeps no parameter.
+    out.message = typeof error.message === "string" ? withoutQueryParams(error.message) : error.message;
+    out.stack = typeof error.stack === "string" ? withoutQueryParams(error.stack) : error.stack;
   }
   if (error.code !== undefined) out.code = error.code;
   if (typeof error.table === "string") out.table = error.table;
@@ -43,14 +44,33 @@ function stackFrames(stack: string | undefined): string | undefined {
   return at === -1 ? undefined : `Error: Failed query${stack.slice(at)}`;
 }
 
+/**
+ * Every string of a log line's object without a failed query's parameters, however it got there (an error's message
+ * logged as a plain string, a field quoting one). Errors are left to serializeError, which pino applies afterwards.
+ */
+function scrubbed(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return withoutQueryParams(value);
+  if (!value || typeof value !== "object" || value instanceof Error || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubbed(v, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubbed(v, depth + 1)]));
+}
+
 export function createLogger(level = process.env.LOG_LEVEL ?? "info", name = "backend", destination?: pino.DestinationStream) {
   const options: pino.LoggerOptions = {
     name,
     level,
     redact: { paths: redact, censor: "[redacted]" },
     serializers: { err: serializeError, error: serializeError },
-    // The exact secrets in play (a provider's error quoting a password), whatever field or message holds them.
-    hooks: { streamWrite: (line) => redactValues(line) },
+    // No query parameter reaches a log line, on any path: the line's fields, and its message.
+    formatters: { log: (object) => scrubbed(object) as Record<string, unknown> },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((a) => (typeof a === "string" ? withoutQueryParams(a) : a)) as Parameters<typeof method>);
+      },
+      // The exact secrets in play (a provider's error quoting a password), whatever field or message holds them.
+      streamWrite: (line) => redactValues(line),
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }

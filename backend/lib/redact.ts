@@ -28,6 +28,11 @@ const RULES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [new RegExp(String.raw`(\b(?:password|passwd|secret|client_secret|access_token|refresh_token|api_key|apikey)\s*:\s*)(?!\s)(?:"[^"]*"|'[^']*'|[^\s,;)]+)`, "gi"), `$1${REDACTED}`],
 ];
 
+/** A failed query's parameters (drizzle: "Failed query: <sql>\nparams: <values>") taken out of a text: for log lines. A value may hold line breaks: everything up to the stack's frames (or the end) goes. */
+export function withoutQueryParams(text: string): string {
+  return text.includes("params:") ? text.replace(/(\bparams:)[\s\S]*?(?=\n\s+at |$)/g, `$1 ${REDACTED}`) : text;
+}
+
 /**
  * The exact secrets in play. A provider's error may quote a password or a token in any shape ("password
  * authentication failed: hunter2-x"), so the values themselves are taken out too: every secret opened from the
@@ -93,7 +98,7 @@ export function redactValues(text: string, extra: Iterable<string> = []): string
 
 /** `text` with every secret in play (redactValues) and every obvious secret replaced by "[redacted]". */
 export function redactSecrets(text: string, extra: Iterable<string> = []): string {
-  let out = redactValues(text, extra);
+  let out = withoutQueryParams(redactValues(text, extra));
   for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement as string);
   return out;
 }

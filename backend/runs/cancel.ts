@@ -22,17 +22,20 @@ export class RunCancelledError extends Error {
   }
 }
 
-/** An attempt's cancel signal, aborted (with a RunCancelledError) once Cancel asks the run to stop; `stop` ends the watch. */
+/**
+ * An attempt's cancel signal, aborted (with a RunCancelledError) once Cancel asks the run to stop, or once its row is
+ * gone (its connector or transform deleted, perhaps by another process); `check` reads the flag now (the work asks
+ * before each write, so that none starts after the click whatever the poll's pace); `stop` ends the watch.
+ */
 export function watchCancel(runs: { cancelRequested(db: Executor, id: string): Promise<boolean> }, db: Database, runId: string, log?: RunLog) {
   const controller = new AbortController();
-  const stop = keepBeating(
-    async () => {
-      if (!controller.signal.aborted && (await runs.cancelRequested(db, runId))) controller.abort(new RunCancelledError());
-    },
-    CANCEL_POLL_SECONDS,
-    (error) => log?.warn({ runId, err: (error as Error).message }, "reading a run's cancel request failed"),
-  );
-  return { signal: controller.signal, stop };
+  const check = async (): Promise<boolean> => {
+    if (controller.signal.aborted) return true;
+    if (await runs.cancelRequested(db, runId)) controller.abort(new RunCancelledError());
+    return controller.signal.aborted;
+  };
+  const stop = keepBeating(check, CANCEL_POLL_SECONDS, (error) => log?.warn({ runId, err: (error as Error).message }, "reading a run's cancel request failed"));
+  return { signal: controller.signal, stop, check };
 }
 
 /**

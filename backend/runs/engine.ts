@@ -125,6 +125,8 @@ export interface RunContext {
   progress(values: RunProgress): void;
   /** Aborted when Cancel asks the run to stop: the work stops at its next boundary and throws RunCancelledError (runs/cancel.ts). */
   signal: AbortSignal;
+  /** Reads the cancel flag now (true also once the run's row is gone): asked before each write, so none starts after Cancel. */
+  stopRequested(): Promise<boolean>;
 }
 
 /** One attempt's work. Answers what to record. */
@@ -166,6 +168,9 @@ function progressWriter(write: (values: RunProgress) => Promise<void>, onError: 
   };
 }
 
+/** A cancelled run's closing words: "Cancelled after 1,400 records", or just "Cancelled" when it wrote nothing. */
+const cancelledAfter = (records: number | undefined) => (records ? `Cancelled after ${records.toLocaleString("en-US")} ${records === 1 ? "record" : "records"}` : "Cancelled");
+
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** Runs one queued run: a retried job (worker died, transient error) picks the same run up again. */
@@ -201,7 +206,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
   /** The attempt's entry as it ended. */
   const ended = (outcome: string, error: string | null) => ({ ...entry, finished_at: new Date().toISOString(), outcome, error });
   try {
-    const result = await work({ id: run.id, key: run.key, startedAt, attempt: attempts, log: runLog, progress: progress.report, signal: cancel.signal });
+    const result = await work({ id: run.id, key: run.key, startedAt, attempt: attempts, log: runLog, progress: progress.report, signal: cancel.signal, stopRequested: cancel.check });
     await progress.stop();
     const finishedAt = new Date();
     runLog.closing("info", `Run succeeded in ${seconds(finishedAt.getTime() - startedAt.getTime())}: ${(result.records ?? 0).toLocaleString("en-US")} records.`);
@@ -214,9 +219,10 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     await progress.stop();
     // Stopped by Cancel (or failing once asked to stop): cancelled, never retried.
     if (error instanceof RunCancelledError || cancel.signal.aborted) {
-      runLog.closing("info", "Cancelled: the run stopped at a batch boundary; what it wrote before is complete.");
+      const values = error instanceof RunCancelledError ? error.values : {};
+      runLog.closing("info", `${cancelledAfter(values.records)}: the run stopped at a batch boundary; what it wrote before is complete.`);
       await runLog.close();
-      return endCancelled(kind, db, run, { ...(error instanceof RunCancelledError ? error.values : {}), attempt: ended("cancelled", null) }, log, onOutcome);
+      return endCancelled(kind, db, run, { ...values, attempt: ended("cancelled", null) }, log, onOutcome);
     }
     // The error is shown to the user and sent in alerts: a secret a provider's message quotes is taken out.
     const message = redactSecrets((error as Error).message || String(error));

@@ -7,6 +7,7 @@ import type { LandedData } from "../integrations/destinations/plugin.js";
 import { PermanentReadError, platformOf, READABLE_INTEGRATIONS, readRecords } from "../integrations/sources/index.js";
 import { integrationLabel } from "../../contract/sources.js";
 import { PermanentRunError } from "../runs/engine.js";
+import { RunCancelledError } from "../runs/cancel.js";
 import type { RunLogSink } from "../db/run-logs.js";
 import type { RunProgress } from "../db/runs.js";
 import { formatBytes, type Landed } from "../../contract/runs.js";
@@ -34,6 +35,8 @@ export interface SyncOptions {
   range?: { from: Date; to: Date } | null;
   /** Aborted by Cancel: the sync stops at the next batch boundary (writeRecords). */
   signal?: AbortSignal;
+  /** Reads the cancel flag now: asked before each destination write (writeRecords). */
+  stopRequested?: () => Promise<boolean>;
   /** The run's log: what the sync reads and writes, in a few lines. */
   log?: RunLogSink;
   /** The counts so far, each time a batch has landed at every destination. */
@@ -63,13 +66,21 @@ function landedData() {
   };
 }
 
-/** Each destination's share of the counts (every batch goes to every destination) and where it landed. */
+/** What each destination committed (its own counts: a cancel may stop a batch between two) and where it landed. */
 function landedAt(destinations: Destination[], soFar: SyncResult, data: LandedData): Landed[] {
-  const bytes = destinations.length ? Math.round(soFar.bytes / destinations.length) : 0;
-  return destinations.map((d) => {
+  const even = destinations.length ? Math.round(soFar.bytes / destinations.length) : 0;
+  return destinations.map((d, i) => {
     const location = pluginOf(d).location?.(d, data) ?? (data.tables.length ? `tables ${data.tables.join(", ")}` : "");
-    return { name: d.name, type: d.integration_name, records: soFar.records, bytes, location };
+    const own = soFar.destinations?.[i];
+    return { name: d.name, type: d.integration_name, records: own?.records ?? soFar.records, bytes: own?.bytes ?? even, location };
   });
+}
+
+/** Each destination's closing line in the run's log: what it holds of this run. */
+function logLanded(log: RunLogSink | undefined, landed: Landed[]): void {
+  for (const l of landed) {
+    log?.info(`Destination "${l.name}" written: ${l.records.toLocaleString("en-US")} records, ${formatBytes(l.bytes)}${l.location ? ` — ${l.location}` : ""}.`);
+  }
 }
 
 /**
@@ -123,14 +134,23 @@ export async function syncConnector(services: SyncServices, connectorId: string,
       landed.note(made);
       return made;
     };
-    const result = await writeRecords(writers, records, toBatch, options.batchSize, { signal: options.signal, onProgress: log || options.onProgress ? onProgress : undefined });
-    const outcome = { ...result, landed: landedAt(destinations, result, landed.get()) };
+    const result = await writeRecords(writers, records, toBatch, options.batchSize, {
+      signal: options.signal,
+      stopRequested: options.stopRequested,
+      onProgress: log || options.onProgress ? onProgress : undefined,
+    });
+    const outcome = { records: result.records, bytes: result.bytes, landed: landedAt(destinations, result, landed.get()) };
     if (result.records === 0) log?.info("No records in the window: nothing to write.");
-    for (const l of outcome.landed) {
-      log?.info(`Destination "${l.name}" written: ${l.records.toLocaleString("en-US")} records, ${formatBytes(l.bytes)}${l.location ? ` — ${l.location}` : ""}.`);
-    }
+    logLanded(log, outcome.landed);
     return outcome;
   } catch (error) {
+    // Stopped by Cancel: the run's counts and each destination's are what each one committed, and the log says so last.
+    if (error instanceof RunCancelledError) {
+      const soFar = error.values as SyncResult;
+      const landedSoFar = landedAt(destinations, soFar, landed.get());
+      logLanded(log, landedSoFar);
+      throw new RunCancelledError({ records: soFar.records ?? 0, bytes: soFar.bytes ?? 0, landed: landedSoFar });
+    }
     // Revoked consent, a missing scope, a deleted user: retrying cannot help; the message says what to fix.
     if (error instanceof PermanentReadError) throw new PermanentRunError(error.message);
     throw error;

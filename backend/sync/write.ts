@@ -8,11 +8,6 @@ import { BATCH_MEETINGS, type SyncBatch } from "./batch.js";
 
 const YIELD_EVERY_MS = 2;
 
-export interface SyncResult {
-  records: number;
-  bytes: number;
-}
-
 export interface NamedWriter {
   name: string;
   writer: DestinationWriter;
@@ -43,43 +38,98 @@ function writeError(name: string, error: unknown): Error {
   return Object.assign(new Error(message), { cause: error });
 }
 
+/** Bytes of a batch's objects at one destination. */
+const objectBytes = (batch: SyncBatch) => batch.objects.reduce((n, o) => n + (typeof o.body === "string" ? Buffer.byteLength(o.body) : o.body.byteLength), 0);
+
+/** Writes one batch to one destination: its files, then its rows table by table (side by side for a writer that can). */
+async function writeOne({ name, writer }: NamedWriter, batch: SyncBatch): Promise<void> {
+  try {
+    // A writer that writes side by side gets the batch's files and every table's rows at once (the local
+    // warehouse stages one table while it prepares the next); any other, one after the other.
+    if (writer.concurrentWrites) {
+      await settleAll([writer.writeObjects(batch.objects), ...batch.tables.map(({ table, rows, key }) => writer.upsertRows(table, rows, key))]);
+    } else {
+      await writer.writeObjects(batch.objects);
+      for (const { table, rows, key } of batch.tables) await writer.upsertRows(table, rows, key);
+    }
+  } catch (error) {
+    throw writeError(name, error);
+  }
+}
+
 /** Writes one batch to every destination; answers the bytes of objects written (over all destinations). */
 export async function writeBatch(writers: NamedWriter[], batch: SyncBatch): Promise<number> {
-  for (const { name, writer } of writers) {
-    try {
-      // A writer that writes side by side gets the batch's files and every table's rows at once (the local
-      // warehouse stages one table while it prepares the next); any other, one after the other.
-      if (writer.concurrentWrites) {
-        await settleAll([writer.writeObjects(batch.objects), ...batch.tables.map(({ table, rows, key }) => writer.upsertRows(table, rows, key))]);
-      } else {
-        await writer.writeObjects(batch.objects);
-        for (const { table, rows, key } of batch.tables) await writer.upsertRows(table, rows, key);
-      }
-    } catch (error) {
-      throw writeError(name, error);
-    }
-  }
-  return batch.objects.reduce((n, o) => n + (typeof o.body === "string" ? Buffer.byteLength(o.body) : o.body.byteLength), 0) * writers.length;
+  for (const writer of writers) await writeOne(writer, batch);
+  return objectBytes(batch) * writers.length;
+}
+
+/** What one destination has taken of a sync so far: the records and bytes of the batches it committed. */
+export interface DestinationCount {
+  records: number;
+  bytes: number;
+}
+
+/** What a sync wrote: `records` landed at some destination (the most any one took), `bytes` over all of them, and each one's share. */
+export interface SyncResult {
+  records: number;
+  bytes: number;
+  /** Each destination's counts, in the writers' order (they differ only when Cancel stopped a batch between two). */
+  destinations?: DestinationCount[];
+}
+
+/** The run's totals from each destination's counts. */
+function totals(destinations: DestinationCount[]): SyncResult {
+  return {
+    records: destinations.reduce((n, d) => Math.max(n, d.records), 0),
+    bytes: destinations.reduce((n, d) => n + d.bytes, 0),
+    destinations: destinations.map((d) => ({ ...d })),
+  };
+}
+
+export interface WriteOptions {
+  /** Aborted when Cancel asks the run to stop (a timer's view of the flag, runs/cancel.ts). */
+  signal?: AbortSignal;
+  /** Reads the cancel flag now (one primary-key read): asked before each destination write, so none starts after the click. */
+  stopRequested?: () => Promise<boolean>;
+  onProgress?: (soFar: SyncResult) => void;
 }
 
 /**
  * Writes records to every destination in batches of `batchSize` (by default what the writers ask for), in order. The
  * next batch is read and rendered while the previous one is being written
- * (at most two batches in memory, whatever the volume); a batch counts once
- * every destination has it, and `onProgress` hears the counts so far each time one does.
+ * (at most two batches in memory, whatever the volume); each destination's counts grow as it commits a batch, and
+ * `onProgress` hears the counts so far each time a batch has reached every destination.
  *
- * Once `signal` is aborted (Cancel, runs/cancel.ts) no new batch starts: the batch in flight finishes, the writers
- * flush what they hold (nothing is left half-written: every write is idempotent by merge key and object path), and a
- * RunCancelledError carries what was written.
+ * Once Cancel asks the run to stop (`signal`, and `stopRequested` read before each destination write) no new write
+ * starts, not even of the batch in flight to a destination that has not begun it: what is being written finishes, the
+ * writers flush what they hold (nothing is left half-written: every write is idempotent by merge key and object path),
+ * and a RunCancelledError carries what each destination committed.
  */
 export async function writeRecords<T>(
   writers: NamedWriter[],
   records: Iterable<T> | AsyncIterable<T>,
   toBatch: (items: T[]) => SyncBatch,
   batchSize = batchSizeFor(writers),
-  options: { signal?: AbortSignal; onProgress?: (soFar: SyncResult) => void } = {},
+  options: WriteOptions = {},
 ): Promise<SyncResult> {
-  const result: SyncResult = { records: 0, bytes: 0 };
+  const counts: DestinationCount[] = writers.map(() => ({ records: 0, bytes: 0 }));
+  let cancelled = false;
+  const stopNow = async () => {
+    if (cancelled || options.signal?.aborted) return (cancelled = true);
+    if (options.stopRequested && (await options.stopRequested())) return (cancelled = true);
+    return false;
+  };
+  /** The batch to each destination in turn, counted as each commits it; none started once Cancel asked to stop. */
+  const writeAll = async (batch: SyncBatch) => {
+    const bytes = objectBytes(batch);
+    for (const [i, writer] of writers.entries()) {
+      if (await stopNow()) return;
+      await writeOne(writer, batch);
+      counts[i]!.records += batch.records;
+      counts[i]!.bytes += bytes;
+    }
+    options.onProgress?.(totals(counts));
+  };
   let writing: Promise<void> | undefined;
   let items: T[] = [];
   const flush = async () => {
@@ -87,22 +137,17 @@ export async function writeRecords<T>(
     const batch = toBatch(items);
     items = [];
     await writing;
-    writing = writeBatch(writers, batch).then((bytes) => {
-      result.records += batch.records;
-      result.bytes += bytes;
-      options.onProgress?.({ ...result });
-    });
+    writing = writeAll(batch);
     // A failed write must not go unobserved while the next batch is read; it is rethrown where awaited.
     writing.catch(() => {});
   };
   let turn = performance.now();
-  let cancelled = false;
   try {
     for await (const item of records) {
       items.push(item);
       if (items.length >= batchSize) {
-        // A batch boundary: the cheap check (the signal is set by a timer, see watchCancel).
-        if (options.signal?.aborted) {
+        // A batch boundary: the cheap check (the signal is set by a timer, see watchCancel); writeAll reads the flag.
+        if (cancelled || options.signal?.aborted) {
           cancelled = true;
           break;
         }
@@ -129,6 +174,6 @@ export async function writeRecords<T>(
       throw writeError(name, error);
     }
   }
-  if (cancelled) throw new RunCancelledError({ ...result });
-  return result;
+  if (cancelled) throw new RunCancelledError(totals(counts));
+  return totals(counts);
 }

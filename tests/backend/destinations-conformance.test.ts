@@ -10,6 +10,8 @@ import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { destinationsConfigs, type ConformanceContext } from "../support/destinations/configs.js";
+import { writeRecords } from "../../backend/sync/index.js";
+import { RunCancelledError } from "../../backend/runs/cancel.js";
 
 /**
  * One suite over every destination (dlt's destinations_configs() pattern): the writers a sync gets from
@@ -147,5 +149,34 @@ describe.each(destinationsConfigs())("destination $name", (config) => {
     await writing;
     await sync("closed", batch());
     await expectExactly("closed", batch());
+  });
+
+  it("a sync cancelled mid-run: the batch in flight lands, nothing after it, and the counts are what the destination holds", async () => {
+    const writer = await open();
+    const rows = Array.from({ length: 12 }, (_, i) => ({ id: `c${String(i).padStart(2, "0")}`, topic: `topic ${i}`, minutes: i + 1 }));
+    const batches: Row[][] = [];
+    // Cancel is clicked while the second batch is being written: it lands, the third and fourth do not start.
+    let clicked = false;
+    const toBatch = (items: Row[]) => {
+      batches.push(items);
+      return { records: items.length, objects: config.objectsPending ? [] : files("cancelled", items), tables: [{ table: "cancelled", rows: items, key: ["id"] }] };
+    };
+    const watched = new Proxy(writer, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== "upsertRows" || typeof value !== "function") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        return (table: string, batchRows: Row[], key: string[]) => {
+          if (batchRows[0]?.id === rows[3]!.id) clicked = true;
+          return (value as DestinationWriter["upsertRows"]).call(target, table, batchRows, key);
+        };
+      },
+    });
+    const stopped = await writeRecords([{ name: config.name, writer: watched }], rows, toBatch, 3, { stopRequested: async () => clicked }).catch((e: unknown) => e);
+    await writer.close();
+    expect(stopped).toBeInstanceOf(RunCancelledError);
+    const values = (stopped as RunCancelledError).values as { records: number; destinations: { records: number }[] };
+    expect(values.records).toBe(6);
+    expect(values.destinations).toEqual([expect.objectContaining({ records: 6 })]);
+    await expectExactly("cancelled", rows.slice(0, 6));
   });
 });

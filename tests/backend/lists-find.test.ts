@@ -167,8 +167,10 @@ describe("sort", () => {
     expect(await names("/sources/list?sort=name")).toEqual(["A Meetings", "A zoom_calls 100%", "A zoomXcalls 1000"].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
   });
 
-  it("by last sync: the most recent first, never synced last", async () => {
-    expect(await names("/connectors/list?sort=last_sync")).toEqual(["A bravo", "A Echo", "A Alpha", "A Charlie", "A foxtrot", "A delta"]);
+  it("by last sync: the time the list's column shows (the newest run's, else the last sync's), most recent first, never synced last", async () => {
+    // Issue 39: each fixture's newest run was recorded after its last sync, in creation order, so the runs' times decide;
+    // a failing connector with a time is never sorted below one that never ran (foxtrot, last).
+    expect(await names("/connectors/list?sort=last_sync")).toEqual(["A Echo", "A delta", "A Charlie", "A bravo", "A Alpha", "A foxtrot"]);
     expect(await names("/transforms/list?sort=last_sync")).toEqual(["A Risks", "A Topics", "A Words"]);
   });
 
