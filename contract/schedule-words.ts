@@ -23,7 +23,7 @@ export const recordScheduleSchema = z.custom<Schedule>((v) => typeof v === "obje
 /** The choices of a schedule form's kind: "frequency" goes back to the Daily/Hourly slot (no schedule). */
 export const SCHEDULE_CHOICES = [
   { value: "frequency", label: "Its frequency", hint: "Daily or hourly, as set on its form." },
-  { value: "interval", label: "Every few minutes or hours", hint: "At most every 15 minutes." },
+  { value: "interval", label: "Every few minutes or hours", hint: "At least 15 minutes apart." },
   { value: "daily", label: "Every day at a time", hint: "In the time zone you choose." },
   { value: "cron", label: "A cron expression", hint: "Five fields: minute, hour, day of month, month, day of week." },
   { value: "manual", label: "Manual only", hint: "Never on a schedule: only when you press Sync now or Run now." },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CronExpressionParser } from "cron-parser";
 import { storable } from "./text.js";
+import { currentTimeZones } from "./time-zones.js";
 import { INTERVAL_UNITS, type Schedule } from "./schedule-words.js";
 
 export { describeSchedule, notScheduledReason, INTERVAL_UNITS, SCHEDULE_CHOICES, type Schedule, type ScheduleChoice } from "./schedule-words.js";
@@ -40,9 +41,10 @@ export const SCHEDULE_MESSAGES = {
 } as const;
 const M = SCHEDULE_MESSAGES;
 
-/** Every IANA time zone this runtime knows, and UTC. */
-export const TIME_ZONES: readonly string[] = [...new Set(["UTC", ...Intl.supportedValuesOf("timeZone")])].sort();
-const ZONES = new Set(TIME_ZONES);
+/** Every IANA time zone this runtime knows under its current name (contract/time-zones.ts), and UTC. */
+export const TIME_ZONES: readonly string[] = currentTimeZones();
+/** Those and the names Intl itself lists (its older CLDR names among them): a schedule saved under one stays valid. */
+const ZONES = new Set([...TIME_ZONES, ...Intl.supportedValuesOf("timeZone")]);
 
 /**
  * Whether a zone is one of TIME_ZONES, or another IANA name of one (browsers say "Asia/Kolkata" where this runtime's
@@ -71,6 +73,40 @@ function smallestGapMinutes(fields: { second: { values: readonly unknown[] }; mi
   return gap;
 }
 
+/** The five fields of a cron expression, with the values each takes. */
+const CRON_FIELDS = [
+  { name: "minute", from: 0, to: 59 },
+  { name: "hour", from: 0, to: 23 },
+  { name: "day of month", from: 1, to: 31 },
+  { name: "month", from: 1, to: 12 },
+  { name: "day of week", from: 0, to: 7 },
+] as const;
+
+/**
+ * Which field cron-parser refused, said plainly: the field is the one whose replacement by "*" makes the expression
+ * parse (the library decides, never a hand-written parser); its words say what it takes.
+ */
+function whichFieldIsWrong(fields: string[]): string {
+  const parses = (candidate: string[]) => {
+    try {
+      CronExpressionParser.parse(candidate.join(" "), { tz: "UTC" }).next();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const index = fields.length === 5 ? fields.findIndex((_, i) => parses(fields.map((f, j) => (j === i ? "*" : f)))) : -1;
+  if (index < 0) return "check each of its five fields (minute, hour, day of month, month, day of week).";
+  const field = CRON_FIELDS[index]!;
+  const value = fields[index]!;
+  const range = `from ${field.from} to ${field.to}`;
+  if (/^\d+$/.test(value)) {
+    const n = Number(value);
+    return n < field.from || n > field.to ? `the ${field.name} is ${value}; it goes ${range}.` : `its ${field.name} (${value}) never comes with its other fields (as February 30).`;
+  }
+  return `its ${field.name} ("${value}") is not understood: use a number ${range}, a range like 1-5, a list like 1,15, a step like */15 or *.`;
+}
+
 /** Why a cron expression cannot be a schedule (a plain sentence), or null when it can. */
 export function cronProblem(expression: string): string | null {
   const text = expression.trim();
@@ -81,9 +117,8 @@ export function cronProblem(expression: string): string | null {
   try {
     parsed = CronExpressionParser.parse(text, { tz: "UTC" });
     parsed.next();
-  } catch (error) {
-    const why = (error as Error).message.replace(/\.$/, "");
-    return M.cronInvalid(`${why}.`);
+  } catch {
+    return M.cronInvalid(whichFieldIsWrong(fields));
   }
   return smallestGapMinutes(parsed.fields) < MIN_INTERVAL_MINUTES ? M.tooOften : null;
 }

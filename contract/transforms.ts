@@ -2,6 +2,7 @@ import { z } from "zod";
 import { storable, storableRecord } from "./text.js";
 import { wizardIntegrationKeys } from "./integrations/destinations.js";
 import { recordScheduleSchema } from "./schedule-words.js";
+import { warehouseKindsInWords } from "./labels.js";
 
 /**
  * Transforms and templates: spec §3 (entities), §5 "Transform create", §7
@@ -67,38 +68,13 @@ export const TRANSFORM_MESSAGES = {
   runOpen: "A run of this transform is already queued or running.",
   queueUnavailable: "The job queue is not running on this server.",
   connectorNotFound: "Connector not found",
-  noWarehouse: "The connector has no destination with a warehouse: add a local, BigQuery or Snowflake destination to it.",
+  noWarehouse: `The connector has no destination with a warehouse: add a ${warehouseKindsInWords()} destination to it.`,
   unknownResultTable: "This transform has no such result table.",
 } as const;
 
 /* ---- words for stored values ----------------------------------------------------------------------- */
 
-/** Each template's transform type as people read it: the catalogue's labels, the lists, the details page. */
-export const TRANSFORM_TYPE_LABELS = {
-  topic_modeling: "Topic Modeling",
-  sentiment_analysis: "Sentiment Analysis",
-  action_items: "Action Items",
-  speaker_metrics: "Speaker Metrics",
-  keyword_tracking: "Keyword Tracking",
-  deal_risk: "Deal Risk",
-} as const;
-
-/** The choices of the templates' option inputs (who labels topics, whose lines count, the period) as people read them. */
-const OPTION_LABELS: Record<string, string> = {
-  local: "On this server",
-  hosted_llm: "Hosted model",
-  all: "Everyone",
-  internal: "Our side (internal)",
-  external: "Their side (external)",
-  day: "Day",
-  week: "Week",
-};
-
-/** A transform type's words ("Topic Modeling"); an unknown one as stored. */
-export const transformTypeLabel = (type: string): string => (TRANSFORM_TYPE_LABELS as Record<string, string>)[type] ?? type;
-
-/** A template option's words ("Hosted model" for hosted_llm); an unknown one as stored. */
-export const optionLabel = (value: string): string => OPTION_LABELS[value] ?? value;
+export { optionLabel, TRANSFORM_TYPE_LABELS, transformTypeLabel } from "./labels.js";
 
 /* ---- transforms ---------------------------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import type { UserInfo } from "@contract/auth";
 import { Logo } from "./logo";
 
@@ -51,7 +51,8 @@ function ProfileMenu({ user }: { user: UserInfo }) {
     <details ref={ref} className="relative">
       <summary
         className="flex h-9 w-9 cursor-pointer list-none items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white ring-offset-2 hover:ring-2 hover:ring-brand-300"
-        aria-label={`Profile menu for ${user.name}`}
+        // The name holds the initials it shows (WCAG 2.5.3: a voice user says what they see).
+        aria-label={`Profile menu for ${user.name} (${initials(user.name)})`}
       >
         <span aria-hidden="true">{initials(user.name)}</span>
       </summary>
@@ -74,7 +75,35 @@ function ProfileMenu({ user }: { user: UserInfo }) {
   );
 }
 
+/**
+ * After a form sent with JavaScript leads to another page (a create, a save, a delete), focus would stay on the
+ * <body> the submit button left: it moves to that page's status message, else its heading, where a screen reader
+ * picks up. A page that focuses something itself (an error banner) keeps it.
+ */
+function useFocusAfterSubmit() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const submittedFrom = useRef<string | null>(null);
+  const submitting = navigation.state !== "idle" && !!navigation.formMethod && navigation.formMethod.toUpperCase() !== "GET";
+  useEffect(() => {
+    if (submitting) submittedFrom.current = location.key;
+  }, [submitting, location.key]);
+  useEffect(() => {
+    if (navigation.state !== "idle") return;
+    const from = submittedFrom.current;
+    submittedFrom.current = null;
+    if (from === null || from === location.key) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const target = document.querySelector<HTMLElement>('#main [role="status"], #main h1');
+    if (!target) return;
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }, [location.key, navigation.state]);
+}
+
 export function AppShell({ user, children }: { user: UserInfo; children: React.ReactNode }) {
+  useFocusAfterSubmit();
   return (
     <div className="flex min-h-full flex-col">
       <a href="#main" className="sr-only rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-700 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-30">

@@ -3,6 +3,8 @@ import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from "@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { describeSchedule, INTERVAL_UNITS, SCHEDULE_CHOICES, type Schedule, type ScheduleChoice } from "@contract/schedule-words";
+import { scheduleInWords } from "@contract/cron-words";
+import { currentZoneName, type ZoneChoice } from "@contract/time-zones";
 import { BackLink } from "~/components/ui/back-link";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { controlClasses, controlProps, Field } from "~/components/ui/field";
@@ -29,7 +31,7 @@ export interface ScheduleFormRecord {
 
 interface PageData {
   record: ScheduleFormRecord | null;
-  zones: string[];
+  zones: ZoneChoice[];
   defaultZone: string;
   saved: boolean;
   error: string | null;
@@ -55,7 +57,7 @@ function startingValues(record: ScheduleFormRecord, typed: Record<string, unknow
     unit: s?.kind === "interval" ? s.unit : "minutes",
     time: s?.kind === "daily" ? s.time : "09:00",
     expression: s?.kind === "cron" ? s.expression : "",
-    time_zone: s?.kind === "daily" || s?.kind === "cron" ? s.time_zone : defaultZone,
+    time_zone: s?.kind === "daily" || s?.kind === "cron" ? currentZoneName(s.time_zone) : defaultZone,
   };
   if (!typed) return saved;
   const pick = (name: FieldName) => (typeof typed[name] === "string" ? (typed[name] as string) : name === "kind" || name === "unit" || name === "time_zone" ? saved[name] : "");
@@ -89,7 +91,7 @@ export function SchedulePage({ noun }: { noun: "connector" | "transform" }) {
       {record ? (
         <>
           <p className="mt-1 mb-6 text-sm text-slate-600">
-            When {record.name} runs on its own. Now: <span className="font-medium text-slate-800">{describeSchedule(record.schedule, record.frequency)}</span>
+            When {record.name} runs on its own. Now: <span className="font-medium text-slate-800">{scheduleInWords(record.schedule, record.frequency)}</span>
             {record.paused ? " (the connector is paused: nothing runs on a schedule until it is resumed)" : ""}.
           </p>
           <ScheduleForm key={JSON.stringify(record.schedule)} record={record} zones={zones} defaultZone={defaultZone} saved={saved} />
@@ -103,7 +105,7 @@ export function SchedulePage({ noun }: { noun: "connector" | "transform" }) {
   );
 }
 
-function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleFormRecord; zones: string[]; defaultZone: string; saved: boolean }) {
+function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleFormRecord; zones: ZoneChoice[]; defaultZone: string; saved: boolean }) {
   const answer = useActionData<ScheduleAnswer>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -121,7 +123,8 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
     setPreviewBeforeLoad(fetcher.data);
   }
 
-  const errorOf = (name: FieldName) => fields[name].errors?.[0];
+  // A field's error: the last submit's, else (JavaScript) the live preview's, so the field is marked as it is typed.
+  const errorOf = (name: FieldName) => fields[name].errors?.[0] ?? liveFieldError(name);
   const banner = [...(form.errors ?? []), ...FIELDS.flatMap((n) => fields[n].errors ?? [])];
   const shows = (...kinds: ScheduleChoice[]) => !hydrated || kinds.includes(kind as ScheduleChoice);
   const busy = navigation.state === "submitting";
@@ -145,6 +148,9 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
   // The next run shown: the live preview's (JavaScript), else the posted preview's, else the saved schedule's.
   const live = hydrated && fetcher.data && fetcher.data !== previewBeforeLoad ? fetcher.data : answer?.preview ? answer : null;
   const liveError = live && !live.preview ? (Object.values(live.result.error ?? {}).flat().find(Boolean) ?? null) : null;
+  function liveFieldError(name: FieldName): string | undefined {
+    return live && !live.preview && live !== answer ? (live.result.error?.[name]?.[0] ?? undefined) : undefined;
+  }
 
   return (
     <>
@@ -220,8 +226,8 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
           <Field name="time_zone" label="Time zone" idPrefix={PREFIX} error={errorOf("time_zone")} hint="For a time of day or a cron expression.">
             <select {...controlProps(PREFIX, "time_zone", errorOf("time_zone"), true)} defaultValue={start.time_zone} className={controlClasses}>
               {zones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone}
+                <option key={zone.value} value={zone.value}>
+                  {zone.label}
                 </option>
               ))}
             </select>

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { describeSchedule, notScheduledReason, type Schedule } from "@contract/schedule-words";
+import { notScheduledReason, type Schedule } from "@contract/schedule-words";
+import { scheduleInWords } from "@contract/cron-words";
 import { DetailRow } from "~/components/ui/detail-row";
 import { DateTime } from "~/components/date-time";
 
@@ -12,7 +13,7 @@ export function ScheduleRows({ record, paused, scheduleTo, timeZone }: { record:
     <>
       <DetailRow label="Schedule">
         <span className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-          <span data-testid="schedule-words">{describeSchedule(record.schedule, record.frequency)}</span>
+          <span data-testid="schedule-words">{scheduleInWords(record.schedule, record.frequency)}</span>
           <Link to={scheduleTo} className="link text-sm font-medium">
             Change schedule
           </Link>

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { destinationKindsInWords } from "@contract/labels";
 import { Logo } from "./logo";
 
 function GoogleIcon() {
@@ -28,7 +29,7 @@ export function SignInCard(props: {
           <p className="text-3xl font-semibold leading-tight">Meetings and e-mail in your warehouse, analysed — without writing a pipeline.</p>
           <ul className="mt-8 space-y-3 text-brand-50">
             <li>Zoom, Microsoft Teams and Gmail on a schedule</li>
-            <li>Into Cloud Storage, BigQuery or Snowflake</li>
+            <li>Into {destinationKindsInWords()}</li>
             <li>Topics, sentiment and risks from ready-made templates</li>
           </ul>
         </div>

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { INPUT_GROUP_ORDER, optionLabel, TRANSFORM_FILE_TYPES, transformTypeLabel, type PreviewResponse, type TemplateInput } from "@contract/transforms";
 import { INPUT_MESSAGES, inputWords } from "@contract/transform-forms";
+import { plainWords } from "@contract/labels";
 import { fieldClasses } from "~/components/ui/field";
 import { controlClasses } from "./transform-fields";
 import { TableHead } from "./table-head";
@@ -190,7 +191,10 @@ export function TransformPreview({ preview, fileType, connectorId }: { preview: 
             Preview
           </h2>
           <p className="mt-1 text-sm text-slate-600">
-            {preview.template_name} · {transformTypeLabel(preview.transform_type)}
+            {/* "Topic modeling · Topic Modeling" says one thing twice: the type only when the name does not say it. */}
+            {preview.template_name.toLowerCase() === transformTypeLabel(preview.transform_type).toLowerCase()
+              ? transformTypeLabel(preview.transform_type)
+              : `${preview.template_name} · ${transformTypeLabel(preview.transform_type)}`}
           </p>
         </div>
         <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
@@ -225,8 +229,8 @@ export function TransformPreview({ preview, fileType, connectorId }: { preview: 
               <tbody className="divide-y divide-slate-100">
                 {p.primitives.map((primitive) => (
                   <tr key={primitive.name}>
-                    <td className="px-3 py-2 font-medium text-slate-900">{primitive.name}</td>
-                    <td className="px-3 py-2 text-slate-700">{primitive.type}</td>
+                    <td className="px-3 py-2 font-medium text-slate-900">{plainWords(primitive.name)}</td>
+                    <td className="px-3 py-2 text-slate-700">{plainWords(primitive.type)}</td>
                     <td className="px-3 py-2 text-slate-700">{optionLabel(primitive.parameters.provider)}</td>
                     <td className="px-3 py-2 font-mono text-xs text-slate-700">{primitive.parameters.model}</td>
                   </tr>
@@ -241,7 +245,7 @@ export function TransformPreview({ preview, fileType, connectorId }: { preview: 
             <ul className="space-y-1 text-sm text-slate-700">
               {p.signals.aggregations.map((a) => (
                 <li key={a.name}>
-                  {a.name} <span className="text-slate-500">({a.function})</span>
+                  {plainWords(a.name)} <span className="text-slate-500">({plainWords(a.function).toLowerCase()})</span>
                 </li>
               ))}
             </ul>
@@ -249,7 +253,7 @@ export function TransformPreview({ preview, fileType, connectorId }: { preview: 
           <div>
             <h3 className="mb-2 text-sm font-semibold text-slate-900">Outcome</h3>
             <p className="text-sm text-slate-700">
-              Model type: <span className="font-medium">{p.outcome.model_type}</span>
+              Model type: <span className="font-medium">{plainWords(p.outcome.model_type)}</span>
             </p>
           </div>
         </div>

@@ -1,4 +1,5 @@
 import { DATAGEN_MAX_MEETINGS_PER_DAY } from "@contract/integrations/datagen";
+import { dataStyleLabel } from "@contract/labels";
 import { Field } from "~/components/ui/field";
 import { controlProps, FIELD_PREFIX, setupClasses, type SourceSetup } from "./source-setup";
 
@@ -20,8 +21,8 @@ export const datagenSetup: SourceSetup = {
       />
       <Field name="format" label="Data style" idPrefix={FIELD_PREFIX} error={errors.format?.[0]}>
         <select {...controlProps("format", errors.format?.[0])} defaultValue={setup.format ?? "zoom"} className={setupClasses.input}>
-          <option value="zoom">zoom</option>
-          <option value="gong">gong</option>
+          <option value="zoom">{dataStyleLabel("zoom")}</option>
+          <option value="gong">{dataStyleLabel("gong")}</option>
         </select>
       </Field>
       <Field

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { cancelledAfter, type Connector } from "@contract/connectors";
+import { destinationKindsInWords } from "@contract/labels";
 import { notScheduledReason } from "@contract/schedule-words";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime, SoonTime } from "~/components/date-time";
@@ -39,7 +40,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 const STEPS = [
   { n: 1, title: "Create a source", body: "Connect Zoom, Microsoft Teams, Gmail or the data generator.", to: "/sources/add", cta: "Create source" },
-  { n: 2, title: "Create a destination", body: "Choose where the data lands: Cloud Storage, BigQuery or Snowflake.", to: "/destinations/add", cta: "Create destination" },
+  { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKindsInWords()}.`, to: "/destinations/add", cta: "Create destination" },
   { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs.", to: "/connectors/add", cta: "Create connector" },
 ];
 

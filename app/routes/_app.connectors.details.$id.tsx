@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { cancelledAfter, CONNECTOR_MESSAGES as M, connectorIntentSchema, type Connector, type SyncRun } from "@contract/connectors";
+import { platformLabel } from "@contract/labels";
 import { BACKFILL_MESSAGES, backfillFormSchema } from "@contract/run-operations";
 import { BackfillForm, RunTrigger } from "~/components/backfill-form";
 import { IntentButton } from "~/components/record-actions";
@@ -82,8 +83,9 @@ function Details({ connector }: { connector: Connector }) {
     <DetailsCard record={connector}>
       <DetailRow label="Source">{connector.source_name ?? "Unknown Source"}</DetailRow>
       <DetailRow label="Destinations">{connector.destinations.length ? connector.destinations.map((d) => d.name).join(", ") : "Unknown Destination"}</DetailRow>
-      {connector.platform ? <DetailRow label="Platform">{connector.platform.toUpperCase()}</DetailRow> : null}
-      <DetailRow label="Frequency">{frequencyLabel(connector.frequency)}</DetailRow>
+      {connector.platform ? <DetailRow label="Platform">{platformLabel(connector.platform)}</DetailRow> : null}
+      {/* A schedule of its own replaces the frequency: both side by side would say two things. */}
+      {connector.schedule ? null : <DetailRow label="Frequency">{frequencyLabel(connector.frequency)}</DetailRow>}
       <DetailRow label="Lookback days">{connector.lookback_days}</DetailRow>
       <DetailRow label="Status">{connector.paused ? "Paused" : "Active"}</DetailRow>
       <ScheduleRows record={connector} paused={connector.paused ?? false} scheduleTo={`/connectors/details/${connector.id}/schedule`} timeZone={timeZone} />

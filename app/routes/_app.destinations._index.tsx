@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { Destination } from "@contract/destinations";
+import { destinationKindsInWords } from "@contract/labels";
 import { RecordList } from "~/components/ui/record-list";
 import { listData, loadListPage } from "~/services/lists.server";
 import { useTimeZone } from "~/root";
@@ -28,7 +29,7 @@ export default function Destinations() {
       title="Destinations"
       description="The buckets and warehouses your data lands in."
       noun="destination"
-      emptyBody="Add a Cloud Storage bucket, a BigQuery dataset or Snowflake to send data to."
+      emptyBody={`Add a destination to send data to: ${destinationKindsInWords()}.`}
     />
   );
 }

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { z } from "zod";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DESTINATION_MESSAGES as M, type Destination } from "@contract/destinations";
+import { categoryLabel } from "@contract/labels";
 import { DeleteDialog } from "~/components/ui/confirm-dialog";
 import { EditDeleteLinks } from "~/components/record-actions";
 import { destinationManifest } from "~/integrations";
@@ -14,7 +15,7 @@ import { readForm, STALE_FORM } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
-import { StatusBadge, titleCase } from "~/components/ui/status-badge";
+import { StatusBadge } from "~/components/ui/status-badge";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.destination?.name ?? "Destination"} · Tributary` }];
 
@@ -53,7 +54,6 @@ const CONFIG_LABELS: [string, string][] = [
   ["database", "Database"],
   ["schema", "Schema"],
   ["stage_name", "Stage name"],
-  ["folder", "Folder (under the data directory)"],
 ];
 
 function configRows(destination: Destination): [string, string, string][] {
@@ -72,7 +72,7 @@ function Details({ destination }: { destination: Destination }) {
   return (
     <DetailsCard record={destination}>
       <DetailRow label="Type">{destination.integration_label}</DetailRow>
-      <DetailRow label="Category">{titleCase(destination.category)}</DetailRow>
+      <DetailRow label="Category">{categoryLabel(destination.category)}</DetailRow>
       <DetailRow label="Status">
         <StatusBadge status={destination.status} />
       </DetailRow>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { SOURCE_MESSAGES } from "@contract/sources";
+import { dataStyleLabel, scopeLabel } from "@contract/labels";
 import { DeleteDialog } from "~/components/ui/confirm-dialog";
 import { EditDeleteLinks } from "~/components/record-actions";
 import { ErrorBlock } from "~/components/ui/error-block";
@@ -47,7 +48,6 @@ const METADATA_LABELS: Record<string, string> = {
   company: "Company name",
   format: "Data style",
 };
-const SCOPE_TEXT: Record<string, string> = { ORG: "Entire organization", GROUP: "A specific group", TEAM: "A specific team", INDIVIDUAL: "Individual mailbox" };
 
 export default function SourceDetails() {
   const { source, error } = useLoaderData<typeof loader>();
@@ -83,7 +83,7 @@ export default function SourceDetails() {
         </DetailRow>
         {metadata.map(([key, value]) => (
           <DetailRow key={key} label={METADATA_LABELS[key]!}>
-            {key.endsWith("_extraction_scope") ? (SCOPE_TEXT[String(value)] ?? String(value)) : String(value)}
+            {key.endsWith("_extraction_scope") ? scopeLabel(String(value)) : key === "format" ? dataStyleLabel(String(value)) : String(value)}
           </DetailRow>
         ))}
         <DetailRow label="Connectors">{source.connector_count}</DetailRow>

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod";
-import { TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform, type TransformRun } from "@contract/transforms";
-import { foundNoInput, INPUT_MESSAGES } from "@contract/transform-forms";
+import { optionLabel, TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform, type TransformRun } from "@contract/transforms";
+import { foundNoInput, INPUT_MESSAGES, inputWords } from "@contract/transform-forms";
 import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { StatusBadge, titleCase } from "~/components/ui/status-badge";
@@ -91,6 +91,7 @@ const FREQUENCY_LABEL: Record<string, string> = { daily: "Daily", hourly: "Hourl
 const formatSetting = (value: unknown): string => {
   if (Array.isArray(value)) return value.length ? value.map(String).join(", ") : "—";
   if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "string") return optionLabel(value);
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 };
 
@@ -146,7 +147,7 @@ function Details({ transform }: { transform: Transform }) {
           <ul className="space-y-0.5">
             {Object.entries(transform.inputs).map(([key, value]) => (
               <li key={key}>
-                <span className="text-slate-600">{key}:</span> {formatSetting(value)}
+                <span className="text-slate-600">{inputWords(key)}:</span> {formatSetting(value)}
               </li>
             ))}
           </ul>

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { CONNECTOR_MESSAGES } from "@contract/connectors";
 import { TRANSFORM_MESSAGES } from "@contract/transforms";
 import { isScheduleTimeZone, SCHEDULE_MESSAGES as M, scheduleBodySchema, TIME_ZONES } from "@contract/schedules";
+import { currentZoneName, timeZoneChoices, type ZoneChoice } from "@contract/time-zones";
 import { readTimeZone } from "~/components/date-time";
 import type { ScheduleFormRecord } from "~/components/schedule-form";
 import { loadConnector } from "./connectors.server";
@@ -37,13 +38,16 @@ async function loadRecord(request: Request, kind: ScheduledKind, id: string) {
 export async function scheduleLoader({ request, params }: LoaderFunctionArgs, kind: ScheduledKind) {
   await requireUser(request);
   const userZone = readTimeZone(request.headers.get("cookie"));
-  const zones = isScheduleTimeZone(userZone) && !TIME_ZONES.includes(userZone) ? [...TIME_ZONES, userZone].sort() : [...TIME_ZONES];
-  const defaultZone = isScheduleTimeZone(userZone) ? userZone : "UTC";
+  const ownZone = isScheduleTimeZone(userZone) ? currentZoneName(userZone) : "UTC";
+  const names = TIME_ZONES.includes(ownZone) ? [...TIME_ZONES] : [...TIME_ZONES, ownZone].sort();
+  // Each with its offset now (a label: what is posted is the zone's name).
+  const zones = timeZoneChoices(names, new Date());
+  const defaultZone = ownZone;
   const saved = new URL(request.url).searchParams.get("saved") === "1";
   const outcome = await loadRecord(request, kind, params.id ?? "");
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
-    return pageData({ record: null, zones: [] as string[], defaultZone, saved: false, error: notFound ? NOT_FOUND[kind] : FAILED[kind] }, notFound);
+    return pageData({ record: null, zones: [] as ZoneChoice[], defaultZone, saved: false, error: notFound ? NOT_FOUND[kind] : FAILED[kind] }, notFound);
   }
   return pageData({ record: outcome.record, zones, defaultZone, saved, error: null as string | null }, false);
 }

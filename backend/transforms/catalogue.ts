@@ -1,4 +1,4 @@
-import { DEFAULT_TEMPLATE_ID, TRANSFORM_TYPE_LABELS, type Template, type TemplateCategory, type TemplateInput } from "../../contract/transforms.js";
+import { DEFAULT_TEMPLATE_ID, optionLabel, TRANSFORM_TYPE_LABELS, type Template, type TemplateCategory, type TemplateInput } from "../../contract/transforms.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import { setupStepsFor } from "./setup-steps.js";
 import { hostedProvider } from "./provider.js";
@@ -64,7 +64,7 @@ export const LOCAL_PROVIDER = "local";
 export const HOSTED_PROVIDER = "hosted_llm";
 
 /** Topic labels: the local model's top words, or a hosted LLM's name for them (only when one is configured). */
-function providerInput(localModel: string): TemplateInput {
+function providerInput(): TemplateInput {
   const hosted = hostedProvider();
   return {
     type: "enum",
@@ -74,8 +74,8 @@ function providerInput(localModel: string): TemplateInput {
     label: "Topic labels by",
     group: "primitives",
     description: hosted
-      ? `local labels each topic with its top words (${localModel}); hosted_llm asks the configured hosted model (${hosted.model}) to name each topic from its top words (only the words are sent, never transcripts).`
-      : `local labels each topic with its top words (${localModel}); hosted_llm is unavailable (no hosted LLM is configured on this server).`,
+      ? `${optionLabel(LOCAL_PROVIDER)}: each topic is labelled with its top words. ${optionLabel(HOSTED_PROVIDER)}: the configured hosted model (${hosted.model}) names each topic from its top words (only the words are sent, never transcripts).`
+      : `${optionLabel(LOCAL_PROVIDER)}: each topic is labelled with its top words. ${optionLabel(HOSTED_PROVIDER)} is unavailable: no hosted model is configured on this server.`,
   };
 }
 
@@ -114,7 +114,7 @@ const definitions = (): TemplateDefinition[] => [
     inputs: {
       num_topics: { type: "integer", min: 2, max: 20, default: 6, required: true, label: "Number of topics", group: "general", description: "How many topics to find (2 to 20)." },
       top_words: { type: "integer", min: 3, max: 20, default: 8, required: true, label: "Words per topic", group: "general", description: "How many top words describe each topic (3 to 20)." },
-      provider: providerInput("top-words"),
+      provider: providerInput(),
       extra_stopwords: { type: "list[string]", default: [], required: false, label: "Extra stop words", group: "primitives", description: "Comma-separated words to ignore besides the usual English stop words (e.g. your company name)." },
       speakers: speakersInput,
       min_document_words: { type: "integer", min: 1, max: 1000, default: 20, required: false, label: "Minimum words per meeting", group: "signals", description: "Meetings with fewer words (after stop words) are left out." },

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { dataDir, filesUnder, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test } from "./fixtures";
+import { detailValue, expect, signIn, test } from "./fixtures";
 
 /**
  * Issue 5, JS on and off: a connector datagen → local folder created through
@@ -49,8 +49,10 @@ test("create datagen → local folder through the cascade, Sync now, data on dis
   await page.getByLabel("Connector name").fill("  Demo to disk  ");
   await chooseSource(page, /Demo meetings/, jsEnabled);
   await expect(page.getByLabel("Connector name")).toHaveValue("  Demo to disk  ");
-  await expect(page.getByLabel("Platform", { exact: true }).locator("option")).toHaveText(["Select a platform", "ZOOM"]);
-  await choosePlatform(page, "ZOOM", jsEnabled);
+  await expect(page.getByLabel("Platform", { exact: true }).locator("option")).toHaveText(["Select a platform", "Zoom"]);
+  await choosePlatform(page, "Zoom", jsEnabled);
+  // Its type and category in words (issue 35, defect 5), never "(Local folder, STORAGE)".
+  await expect(page.getByRole("group", { name: "Destinations" })).toContainText("Laptop folder (Local folder: storage)");
   await page.getByLabel(/Laptop folder/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Hourly" });
   await page.getByLabel("Lookback days").selectOption({ label: "3 days" });
@@ -66,7 +68,7 @@ test("create datagen → local folder through the cascade, Sync now, data on dis
   const details = page.locator("dl");
   await expect(details).toContainText("No description provided");
   await expect(details).toContainText("Hourly");
-  await expect(details).toContainText("ZOOM");
+  await expect(detailValue(page, "Platform")).toHaveText("Zoom");
   await expect(details.getByText("Never")).toBeVisible();
   await expect(details.getByText("Unknown")).toBeVisible();
   await expect(page.getByText("No runs yet.")).toBeVisible();
@@ -120,7 +122,7 @@ test("every connector validation message, once", async ({ page, user, jsEnabled,
   await expect(banner(page)).toHaveText("Please select a platform");
 
   // No destinations at all.
-  await choosePlatform(page, "ZOOM", jsEnabled);
+  await choosePlatform(page, "Zoom", jsEnabled);
   await expect(page.getByText("No compatible destinations found for this source and platform combination. Please ensure destinations are configured.")).toBeVisible();
   await page.getByLabel("Connector name").fill("Nightly");
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });

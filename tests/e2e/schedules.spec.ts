@@ -78,7 +78,9 @@ test("a cron schedule in New York: its next run across the March change, on the 
   await expectAccessible(page);
 
   await page.getByRole("link", { name: "Weekly export" }).click();
-  await expect(page.getByTestId("schedule-words")).toHaveText("Cron 0 9 14 3 * (America/New_York)");
+  // The expression in words (issue 35, defect 8), and no Frequency row beside a schedule of its own.
+  await expect(page.getByTestId("schedule-words")).toHaveText("At 09:00, on day 14 of the month, only in March (America/New_York)");
+  await expect(page.locator("dl dt").getByText("Frequency", { exact: true })).toHaveCount(0);
   // In the reader's zone: 13:00 UTC is 2:00 PM in Paris (still on standard time on 14 March).
   await expect(detailValue(page, "Next run").locator("time")).toHaveAttribute("datetime", expected);
   await expect(detailValue(page, "Next run")).toContainText("Mar 14");
@@ -102,6 +104,14 @@ test("a bad cron expression: its error at the field, what was typed kept, nothin
   await expect(page.locator("#schedule-expression-error")).toHaveText(message);
   await expect(expression(page)).toHaveValue("61 * * * *");
   await expect(kind(page, "A cron expression")).toBeChecked();
+
+  // Issue 35, defect 8: a plain sentence at the field, never the library's "Constraint error, got value 25 …".
+  await expression(page).fill("0 25 * * *");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.locator("#schedule-expression-error")).toHaveText("This is not a valid cron expression: the hour is 25; it goes from 0 to 23.");
+  await expect(expression(page)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("main")).not.toContainText(/Constraint error|got value|expected range/);
+  await expect(expression(page)).toHaveValue("0 25 * * *");
 
   // Too often is refused too, at the field of its kind.
   await expression(page).fill("*/5 * * * *");
@@ -181,4 +191,40 @@ test("the schedule page at phone width", async ({ page, user }) => {
   await page.goto(`/connectors/details/${connectorId}/schedule`);
   await expect(page.getByRole("button", { name: "Save schedule" })).toBeVisible();
   await expectNoHorizontalOverflow(page);
+});
+
+test("time zones: current names with their offsets, and the interval rule said the right way round", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
+  allowConsoleErrors(BAD_REQUEST);
+  await readerZone(page);
+  await signIn(page, user);
+  const { connectorId } = await seed(user.email, "Zoned");
+  await page.goto(`/connectors/details/${connectorId}/schedule`);
+  await expect(page.getByRole("radio", { name: /Every few minutes or hours/ })).toHaveAccessibleName(/At least 15 minutes apart\./);
+  await expect(page.getByRole("main")).not.toContainText("At most every 15 minutes");
+  const zones = page.locator('select[name="time_zone"] option');
+  // Offsets that never change (no daylight saving), so the test does not depend on the date.
+  await expect(zones.filter({ hasText: /^Asia\/Kolkata \(UTC\+05:30\)$/ })).toHaveCount(1);
+  await expect(zones.filter({ hasText: /^UTC \(UTC\+00:00\)$/ })).toHaveCount(1);
+  await expect(zones.filter({ hasText: /^Europe\/Kyiv \(UTC[+-]\d\d:\d\d\)$/ })).toHaveCount(1);
+  const values = await zones.evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(values).not.toContain("Asia/Calcutta");
+  expect(values).not.toContain("Europe/Kiev");
+  expect(values).toContain("Asia/Kolkata");
+  // Chosen and saved under its current name, it reads so on the details.
+  await kind(page, "Every day at a time").check();
+  await page.getByLabel("Time of day").fill("07:30");
+  await timeZone(page).selectOption("Asia/Kolkata");
+  await page.getByRole("button", { name: "Save schedule" }).click();
+  await expect(page.getByText("Schedule saved.")).toBeVisible();
+  await expect(timeZone(page)).toHaveValue("Asia/Kolkata");
+  await page.goto(`/connectors/details/${connectorId}`);
+  await expect(page.getByTestId("schedule-words")).toHaveText("Daily at 07:30 (Asia/Kolkata)");
+  if (jsEnabled) {
+    // With JavaScript the live preview marks the field as it is typed.
+    await page.goto(`/connectors/details/${connectorId}/schedule`);
+    await kind(page, "A cron expression").check();
+    await expression(page).fill("0 9 * 13 *");
+    await expect(page.locator("#schedule-expression-error")).toHaveText("This is not a valid cron expression: the month is 13; it goes from 1 to 12.");
+    await expect(expression(page)).toHaveAttribute("aria-invalid", "true");
+  }
 });

@@ -81,7 +81,8 @@ test("data generator: create, read, update and delete", async ({ page, user, jsE
   await expect(detailValue(page, "Integration type")).toHaveText("Data Generator");
   await expect(detailValue(page, "Status")).toHaveText("Active");
   await expect(details).toContainText("Acme Rockets");
-  await expect(details).toContainText("gong");
+  // The data style in words (issue 35, defect 5), never its stored "gong".
+  await expect(detailValue(page, "Data style")).toHaveText("Gong calls");
   await expect(details.getByText("Unknown")).toBeVisible(); // never updated
   await expect(details.locator("time")).toHaveText(/^[A-Z][a-z]{2} \d{1,2},\d{4} \d{1,2}:\d{2}:\d{2} (AM|PM)$/);
   await expectAccessible(page);

@@ -150,11 +150,15 @@ test("create a transform through the template flow, preview, create, first run a
   await page.getByRole("button", { name: "Preview" }).click();
   const preview = page.getByTestId("transform-preview");
   await expect(preview).toBeVisible();
-  await expect(preview).toContainText("topic_summary");
+  // Issue 35 (defect 5): the pipeline in words, never its identifiers, and the type said once.
+  await expect(preview).toContainText("Model type: Topic summary");
   await expect(preview).toContainText("kmeans-tfidf");
-  await expect(preview).toContainText("top_weighted_terms");
+  await expect(preview).toContainText("(top weighted terms)");
   await expect(preview).toContainText("Topic Modeling");
   await expect(preview).not.toContainText("topic_modeling");
+  await expect(preview).not.toContainText("topic_summary");
+  await expect(preview).not.toContainText("top_weighted_terms");
+  await expect(preview).not.toContainText(/Topic modeling · Topic Modeling/i);
   expect(Number((await page.getByTestId("record-count").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
   await expect(page.getByLabel("Number of topics")).toHaveValue("3");
   await page.getByRole("button", { name: "Create Transform" }).click();
@@ -168,6 +172,9 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(details).toContainText("Hourly");
   await expect(details).toContainText("Sales calls");
   await expect(details).toContainText("acme, rockets");
+  // Its settings in words (issue 35, defect 5): never "provider: local".
+  await expect(details).toContainText("Provider: On this server");
+  await expect(details).not.toContainText("provider: local");
   const run = page.locator("tbody tr[data-run-status]").first();
   await expect(run).toHaveAttribute("data-run-status", "succeeded", { timeout: 90_000 });
   expect(Number((await run.locator("td").nth(3).textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);

@@ -168,6 +168,13 @@ describe("a cron expression in a time zone", () => {
     expect(cronProblem("@daily")).toBeNull();
     expect(cronProblem("0 9 * * 1-5")).toBeNull();
     expect(firstError({ kind: "cron", expression: "61 * * * *", time_zone: "UTC" })?.field).toBe("expression");
+    // Issue 35, defect 8: the field cron-parser refused, in plain words, never the library's own.
+    expect(cronProblem("0 25 * * *")).toBe("This is not a valid cron expression: the hour is 25; it goes from 0 to 23.");
+    expect(cronProblem("61 * * * *")).toBe("This is not a valid cron expression: the minute is 61; it goes from 0 to 59.");
+    expect(cronProblem("0 9 * 13 *")).toBe("This is not a valid cron expression: the month is 13; it goes from 1 to 12.");
+    expect(cronProblem("0 9 30 2 *")).toBe("This is not a valid cron expression: its day of month (30) never comes with its other fields (as February 30).");
+    expect(cronProblem("0 9 * * mon-xyz")).toMatch(/^This is not a valid cron expression: its day of week \("mon-xyz"\) is not understood: use a number from 0 to 7/);
+    for (const bad of ["0 25 * * *", "a * * * *", "*/0 * * * *", "5-2 * * * *"]) expect(cronProblem(bad)).not.toMatch(/Constraint|Invalid|got value/);
     expect(firstError({ kind: "cron", expression: "", time_zone: "UTC" })).toEqual({ field: "expression", message: M.expressionRequired });
     expect(firstError({ kind: "cron", expression: "0 9 * * *", time_zone: "" })).toEqual({ field: "time_zone", message: "Choose a time zone." });
   });

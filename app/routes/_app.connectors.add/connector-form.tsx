@@ -3,6 +3,7 @@ import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { CONNECTOR_MESSAGES as M, FREQUENCIES } from "@contract/connectors";
+import { categoryLabel, platformLabel } from "@contract/labels";
 import { controlClasses, controlProps, DescriptionField, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { Field, fieldClasses } from "~/components/ui/field";
@@ -68,7 +69,7 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
                 <option value="">Select a platform</option>
                 {data.platforms.map((p) => (
                   <option key={p} value={p}>
-                    {p.toUpperCase()}
+                    {platformLabel(p)}
                   </option>
                 ))}
               </select>
@@ -94,7 +95,7 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
                         aria-invalid={errors.destination_ids ? true : undefined}
                         className="h-4 w-4 rounded border-slate-300"
                       />
-                      {d.name} <span className="text-slate-500">({d.integration_label}, {d.category})</span>
+                      {d.name} <span className="text-slate-500">({d.integration_label}: {categoryLabel(d.category).toLowerCase()})</span>
                     </label>
                   </li>
                 ))}
