@@ -166,6 +166,22 @@ describe("alert settings", () => {
     expect((await fetch(`${url}/alerts/settings`)).status).toBe(401);
   });
 
+  it("saves one channel alone, and removes each saved one (an empty or missing field means none)", async () => {
+    const carol = await createUser("carol-channels@example.com");
+    const onlyHook = await save(carol, { webhook_url: receiver.url });
+    expect(onlyHook.status).toBe(200);
+    expect(onlyHook.body).toMatchObject({ email: "", webhook_url: receiver.url });
+    const onlyMail = await save(carol, { email: "carol@example.com", webhook_url: "" });
+    expect(onlyMail.status).toBe(200);
+    expect(onlyMail.body).toMatchObject({ email: "carol@example.com", webhook_url: "" });
+    // Fields left out (or null) are empty too: the saved e-mail is removed.
+    const none = await call(carol, "PUT", "/alerts/settings", { email: null, warn_after: 3, pause_after: 10 });
+    expect(none.status).toBe(200);
+    expect(await settingsOf(carol)).toMatchObject({ email: "", webhook_url: "" });
+    // A value of the wrong kind is still a sentence, never "Required" nor "Expected string".
+    expect(await save(carol, { email: 42 })).toEqual({ status: 400, body: { message: "Please enter a valid e-mail address" } });
+  });
+
   it("refuses a webhook that is not https or not on the public internet without TRIBUTARY_ALLOW_PRIVATE_HOSTS (production)", async () => {
     delete process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS;
     expect(await save(bob, { webhook_url: receiver.url })).toEqual({ status: 400, body: { message: "The webhook URL must start with https://" } });
