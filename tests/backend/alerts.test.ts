@@ -96,7 +96,7 @@ async function connector(user: User, name: string) {
   const source = await call(user, "POST", "/sources/create", { name, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
   await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', 2) WHERE id = $1", [source.body.id]);
   const destination = await call(user, "POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
-  const created = await call(user, "POST", "/connectors/create", { name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
+  const created = await call(user, "POST", "/connectors/create", { first_sync: false, name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
   return {
