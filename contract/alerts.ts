@@ -26,6 +26,9 @@ export const ALERT_MESSAGES = {
   threshold: (what: string) => `${what} must be a whole number from 1 to ${MAX_THRESHOLD}`,
   pauseAfterWarn: "Auto-pause must come after the warning: choose a number greater than the warning's",
   emailUnavailable: "E-mail alerts are unavailable on this server.",
+  noSecretYet: "Save your settings once to get a signing secret.",
+  secretRolled: "Signing secret rolled: webhooks are now signed with the new secret only.",
+  rollFailed: "Failed to roll the signing secret.",
   saveFailed: "Failed to save alert settings.",
   fetchFailed: "Failed to fetch alert settings",
 } as const;

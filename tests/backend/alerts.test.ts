@@ -318,6 +318,30 @@ describe("alerts from the runs engine", () => {
     expect((await receiver.waitFor((h) => h.json.data.run.id === fixed.id)).json.type).toBe("transform.recovered");
   });
 
+  it("Roll signing secret: a new secret at once, the old one no longer signs (finding F7)", async () => {
+    const dave = await createUser("dave-roll@example.com");
+    expect(await call(dave, "POST", "/alerts/signing-secret/roll", {})).toEqual({ status: 409, body: { message: "Save your settings once to get a signing secret." } });
+    expect((await save(dave, { webhook_url: receiver.url })).status).toBe(200);
+    const old = (await settingsOf(dave)).signing_secret!;
+    const rolled = await call(dave, "POST", "/alerts/signing-secret/roll", {});
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.message).toBe("Signing secret rolled: webhooks are now signed with the new secret only.");
+    const fresh = rolled.body.signing_secret as string;
+    expect(fresh).toMatch(/^whsec_[\w-]{43}$/);
+    expect(fresh).not.toBe(old);
+    expect((await settingsOf(dave)).signing_secret).toBe(fresh);
+    // Another user's secret is untouched by Dave's roll, and the roll needs a session.
+    expect((await settingsOf(alice)).signing_secret).not.toBe(fresh);
+    expect((await fetch(`${url}/alerts/signing-secret/roll`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+
+    const c = await connector(dave, "Signed anew");
+    await c.breakIt();
+    const run = await c.sync();
+    const hook = await receiver.waitFor((h) => h.json.data.run.id === run.id);
+    expect(verifySignature(hook.headers["tributary-signature"] as string, hook.body, fresh)).toBe(true);
+    expect(verifySignature(hook.headers["tributary-signature"] as string, hook.body, old)).toBe(false);
+  });
+
   it("re-checks the webhook's address at send time: a loopback URL saved while allowed is not called once it is not", async () => {
     const hook = `https://127.0.0.1:${receiver.port}/hooks/tributary`;
     expect((await save(bob, { email: "", webhook_url: hook })).status).toBe(200);

@@ -150,3 +150,34 @@ test("alert settings: every problem at once, each at its field, in plain sentenc
   await expect(email(page)).toHaveValue("ops@");
   await expect(pauseAfter(page)).toHaveValue("zero");
 });
+
+test("the signing secret: never cached, and rolled after a confirmation (the old one is gone)", async ({ page, user }) => {
+  await signIn(page, user);
+  const first = await page.goto("/settings/alerts");
+  expect(first!.headers()["cache-control"]).toBe("no-store");
+  await webhook(page).fill("https://127.0.0.1:9/hooks/roll");
+  await save(page);
+  const old = await page.getByTestId("signing-secret").textContent();
+  expect(old).toMatch(/^whsec_[\w-]{43}$/);
+
+  // Cancel keeps it.
+  await page.getByRole("link", { name: "Roll signing secret" }).click();
+  const dialog = page.getByRole("dialog", { name: "Roll the signing secret?" });
+  await expect(dialog).toContainText("webhooks are signed with the new secret only");
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByTestId("signing-secret")).toHaveText(old!);
+
+  await page.getByRole("link", { name: "Roll signing secret" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Roll secret" }).click();
+  await expect(page).toHaveURL(/\/settings\/alerts\?rolled=1$/);
+  await expect(page.getByRole("status")).toHaveText("Signing secret rolled: webhooks are now signed with the new secret only.");
+  const fresh = await page.getByTestId("signing-secret").textContent();
+  expect(fresh).toMatch(/^whsec_[\w-]{43}$/);
+  expect(fresh).not.toBe(old);
+  // The page after the roll is not cached either, and a fresh load shows the new secret only.
+  const again = await page.goto("/settings/alerts");
+  expect(again!.headers()["cache-control"]).toBe("no-store");
+  await expect(page.getByTestId("signing-secret")).toHaveText(fresh!);
+  await expect(page.getByText(old!)).toHaveCount(0);
+});
