@@ -26,6 +26,9 @@ export const ALERT_MESSAGES = {
   threshold: (what: string) => `${what} must be a whole number from 1 to ${MAX_THRESHOLD}`,
   pauseAfterWarn: "Auto-pause must come after the warning: choose a number greater than the warning's",
   emailUnavailable: "E-mail alerts are unavailable on this server.",
+  noSecretYet: "Save your settings once to get a signing secret.",
+  secretRolled: "Signing secret rolled: webhooks are now signed with the new secret only.",
+  rollFailed: "Failed to roll the signing secret.",
   saveFailed: "Failed to save alert settings.",
   fetchFailed: "Failed to fetch alert settings",
 } as const;
@@ -34,16 +37,31 @@ const M = ALERT_MESSAGES;
 /** Whether a backend message is about the webhook URL (the page shows it at that field). */
 export const isWebhookMessage = (message: string) => message.startsWith("The webhook URL");
 
-const blankToEmpty = (v: unknown) => (v === null || v === undefined ? "" : v);
+/**
+ * A text field a user may leave empty. conform turns an empty input into undefined before any schema of ours runs,
+ * and would do the same again to a `z.string()` nested in a preprocess or a pipe (a bare "Required"): the field is
+ * read as unknown, missing or blank meaning "", and `inner` checks the text itself.
+ */
+const optionalText = (inner: z.ZodType<string, z.ZodTypeDef, unknown>, invalid: string) =>
+  z.unknown().transform((raw, ctx): string => {
+    const value = raw === null || raw === undefined ? "" : raw;
+    if (typeof value !== "string") {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: invalid });
+      return z.NEVER;
+    }
+    const result = inner.safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue({ code: z.ZodIssueCode.custom, message: issue.message });
+    return z.NEVER;
+  });
 
-const emailSchema = z.preprocess(
-  blankToEmpty,
-  storable(z.string({ invalid_type_error: M.emailInvalid }).trim().max(320, M.emailInvalid), "E-mail").pipe(z.union([z.literal(""), z.string().email(M.emailInvalid)])),
+const emailSchema = optionalText(
+  storable(z.string().trim().max(320, M.emailInvalid), "E-mail").pipe(z.union([z.literal(""), z.string().email(M.emailInvalid)])),
+  M.emailInvalid,
 );
 
-const webhookSchema = z.preprocess(
-  blankToEmpty,
-  storable(z.string({ invalid_type_error: M.webhookInvalid }).trim().max(2000, M.webhookTooLong), "Webhook URL").superRefine((value, ctx) => {
+const webhookSchema = optionalText(
+  storable(z.string().trim().max(2000, M.webhookTooLong), "Webhook URL").superRefine((value, ctx) => {
     if (!value) return;
     let url: URL;
     try {
@@ -56,6 +74,7 @@ const webhookSchema = z.preprocess(
     if (url.protocol !== "https:" && url.protocol !== "http:") ctx.addIssue({ code: z.ZodIssueCode.custom, message: M.webhookScheme });
     else if (!url.hostname || url.username || url.password) ctx.addIssue({ code: z.ZodIssueCode.custom, message: M.webhookInvalid });
   }),
+  M.webhookInvalid,
 );
 
 const threshold = (required: string, what: string) =>

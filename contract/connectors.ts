@@ -183,19 +183,41 @@ export const createConnectorBodySchema = z.object({
   ),
   frequency: frequencySchema,
   lookback_days: lookbackSchema,
+  /** Beyond the spec's payload: false creates the connector without queuing its first sync (issue 35 item 3: queued by default). */
+  first_sync: z.boolean({ invalid_type_error: "first_sync must be true or false" }).optional(),
 });
 export type CreateConnectorBody = z.infer<typeof createConnectorBodySchema>;
 
-/** PUT /connectors/update/{id}: every field required, one destination (spec §2 "Update Connector"). */
-export const updateConnectorBodySchema = z.object({
-  name: connectorNameSchema,
-  description: requiredText(M.descriptionRequired, 2000, "Description must be 2,000 characters or fewer", "Description"),
-  source_id: idSchema(M.sourceRequired),
-  destination_id: idSchema(M.destinationRequired),
-  frequency: frequencySchema,
-  /** Kept as it is when left out. */
-  lookback_days: lookbackSchema.optional(),
-});
+/**
+ * PUT /connectors/update/{id}. Where the spec's single destination and the user's data disagree, the data wins
+ * (issue 35 item 2): `destination_ids` lists every destination the connector keeps (the edit page shows and changes
+ * them all), at least one; the spec's single `destination_id` is still taken, as a list of one. The description is
+ * optional, as on create.
+ */
+export const updateConnectorBodySchema = z.preprocess(
+  (v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const { destination_id, ...rest } = v as Record<string, unknown>;
+    if (rest.destination_ids !== undefined && rest.destination_ids !== null) return rest;
+    return { ...rest, destination_ids: destination_id === undefined || destination_id === null ? [] : [destination_id] };
+  },
+  z.object({
+    name: connectorNameSchema,
+    description: connectorDescriptionSchema,
+    source_id: idSchema(M.sourceRequired),
+    destination_ids: z.preprocess(
+      (v) => (v === null || v === undefined ? [] : typeof v === "string" ? [v] : v),
+      z
+        .array(z.string({ invalid_type_error: M.destinationRequired }).trim().max(100, M.destinationNotFound), { invalid_type_error: M.destinationRequired })
+        .max(50)
+        .transform((ids) => ids.filter(Boolean))
+        .refine((ids) => ids.length > 0, M.destinationRequired),
+    ),
+    frequency: frequencySchema,
+    /** Kept as it is when left out. */
+    lookback_days: lookbackSchema.optional(),
+  }),
+);
 export type UpdateConnectorBody = z.infer<typeof updateConnectorBodySchema>;
 
 /** The form of a connector's details page: which of its buttons was pressed. */

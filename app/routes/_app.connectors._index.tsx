@@ -8,6 +8,7 @@ import { DateTime, SoonTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { PageHeader } from "~/components/ui/page-header";
 import { Pagination } from "~/components/ui/pagination";
+import { loadAllDestinations, loadSources } from "~/services/connectors.server";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
@@ -35,37 +36,62 @@ const pickConnector = (c: Connector) => ({
 type ConnectorRow = ReturnType<typeof pickConnector>;
 
 export async function loader(args: LoaderFunctionArgs) {
-  return listData(await loadListPage(args, "connectors", "Failed to fetch connectors", pickConnector));
+  const page = await loadListPage(args, "connectors", "Failed to fetch connectors", pickConnector);
+  // No connector yet: the welcome's steps say which are done (a source, a destination) from the user's own records.
+  if (page.error || page.total > 0 || page.find.filtered) return listData({ ...page, onboarding: null });
+  const [sources, destinations] = await Promise.all([loadSources(args.request), loadAllDestinations(args.request)]);
+  const onboarding = { sources: sources.ok ? sources.data.length : 0, destinations: destinations.ok ? destinations.data.length : 0 };
+  return listData({ ...page, onboarding });
 }
 
 const STEPS = [
-  { n: 1, title: "Create a source", body: "Connect Zoom, Microsoft Teams, Gmail or the data generator.", to: "/sources/add", cta: "Create source" },
-  { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKindsInWords()}.`, to: "/destinations/add", cta: "Create destination" },
-  { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs.", to: "/connectors/add", cta: "Create connector" },
+  { n: 1, title: "Create a source", body: "Connect Zoom, Microsoft Teams, Gmail or the data generator.", to: "/sources/add", cta: "Create source", more: "Add another source" },
+  { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKindsInWords()}.`, to: "/destinations/add", cta: "Create destination", more: "Add another destination" },
+  { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs. Its first sync starts at once.", to: "/connectors/add", cta: "Create connector", more: "" },
 ];
 
-function Welcome() {
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The three steps, each done once the user has what it makes; the next one to do is the one highlighted. */
+function Welcome({ progress }: { progress: { sources: number; destinations: number } }) {
   const user = useUser();
   const firstName = user.given_name || user.name.split(/\s+/)[0] || "there";
+  const done = [
+    progress.sources > 0 ? `Done: ${plural(progress.sources, "source", "sources")}` : null,
+    progress.destinations > 0 ? `Done: ${plural(progress.destinations, "destination", "destinations")}` : null,
+    null,
+  ];
+  const next = done.findIndex((d) => d === null);
+  const count = done.filter(Boolean).length;
   return (
     <section aria-labelledby="welcome" className="max-w-4xl">
       <h1 id="welcome" className="text-3xl font-bold tracking-tight">
         Hi {firstName}, let&apos;s get your data flowing
       </h1>
-      <p className="mt-2 text-slate-600">You have no connectors yet. Three steps and your first sync is on its way.</p>
+      <p className="mt-2 text-slate-600">
+        You have no connectors yet. Three steps and your first sync is on its way.
+        {count > 0 ? ` ${count} of 3 done.` : ""}
+      </p>
       <ol className="mt-8 grid gap-4 md:grid-cols-3">
-        {STEPS.map((step) => (
-          <li key={step.n} className="card flex flex-col p-6">
-            <span className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
-              {step.n}
-            </span>
-            <h2 className="mt-4 font-semibold text-slate-900">{step.title}</h2>
-            <p className="mt-1 flex-1 text-sm text-slate-600">{step.body}</p>
-            <Link to={step.to} className="btn-secondary mt-6 self-start">
-              {step.cta}
-            </Link>
-          </li>
-        ))}
+        {STEPS.map((step, i) => {
+          const status = done[i];
+          return (
+            <li key={step.n} className={`card flex flex-col p-6 ${i === next ? "ring-2 ring-brand-600" : ""}`} data-step-done={status ? "true" : "false"}>
+              <span
+                className={`flex h-8 w-8 items-center justify-center rounded-full text-sm font-bold text-white ${status ? "bg-green-700" : "bg-brand-600"}`}
+                aria-hidden="true"
+              >
+                {status ? "✓" : step.n}
+              </span>
+              <h2 className="mt-4 font-semibold text-slate-900">{step.title}</h2>
+              {status ? <p className="mt-1 text-sm font-medium text-green-800">{status}</p> : null}
+              <p className="mt-1 flex-1 text-sm text-slate-600">{step.body}</p>
+              <Link to={step.to} className={`${i === next ? "btn-primary" : "btn-secondary"} mt-6 self-start`}>
+                {status ? step.more : step.cta}
+              </Link>
+            </li>
+          );
+        })}
       </ol>
     </section>
   );
@@ -103,7 +129,7 @@ export default function Connectors() {
   // A sync queued or running: the list follows it live (its status, then its outcome).
   const live = data.rows.some((c) => c.health === "running" || c.health === "queued");
   useRefreshWhile(live);
-  if (!data.error && data.total === 0 && !data.find.filtered) return <Welcome />;
+  if (data.onboarding && !data.error && data.total === 0 && !data.find.filtered) return <Welcome progress={data.onboarding} />;
   const columns: Column<ConnectorRow>[] = [
     {
       header: "Name",

@@ -6,7 +6,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { CONNECTOR_MESSAGES as M, updateConnectorBodySchema, type Connector, type LookbackOption } from "@contract/connectors";
 import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
-import { controlClasses, controlProps, DescriptionField, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
+import { controlClasses, controlProps, DescriptionField, DestinationChoices, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { FormBanner } from "~/components/ui/form-banner";
 import { BackLink } from "~/components/ui/back-link";
@@ -83,9 +83,13 @@ export default function EditConnector() {
 }
 
 /**
- * The Update Connector form (spec §5 "Connector edit": every field required, one destination, frequency as free
- * text). It starts from the stored connector; after a refused post, from what was sent (conform's reply carries it).
+ * The Update Connector form (spec §5 "Connector edit", frequency as free text). Where the spec's single destination
+ * select would drop the user's data, every destination of the connector is shown and can be changed (issue 35 item
+ * 2), with the create form's ticks; the description is optional, as on create. It starts from the stored connector;
+ * after a refused post, from what was sent (conform's reply carries it).
  */
+const checkedDestinations = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" ? [value] : []);
+
 function EditForm(props: {
   connector: Connector;
   sources: Source[];
@@ -103,7 +107,7 @@ function EditForm(props: {
       name: connector.name,
       description: connector.description,
       source_id: connector.source_id,
-      destination_id: connector.destination_ids[0] ?? "",
+      destination_ids: connector.destination_ids,
       frequency: connector.frequency,
       lookback_days: String(connector.lookback_days),
     },
@@ -116,7 +120,7 @@ function EditForm(props: {
     name: firstError(fields.name.errors),
     description: firstError(fields.description.errors),
     source_id: firstError(fields.source_id.errors),
-    destination_id: firstError(fields.destination_id.errors),
+    destination_ids: firstError(fields.destination_ids.errors),
     frequency: firstError(fields.frequency.errors),
     lookback_days: firstError(fields.lookback_days.errors),
   };
@@ -133,16 +137,7 @@ function EditForm(props: {
             <SourceOptions sources={props.sources} />
           </select>
         </Field>
-        <Field idPrefix="connector" name="destination_id" label="Destination" error={errors.destination_id}>
-          <select {...controlProps("destination_id", errors.destination_id)} defaultValue={initial(fields.destination_id)} className={controlClasses}>
-            <option value="">Select a destination</option>
-            {props.destinations.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name} ({d.integration_label})
-              </option>
-            ))}
-          </select>
-        </Field>
+        <DestinationChoices destinations={props.destinations} checked={checkedDestinations(fields.destination_ids.initialValue)} error={errors.destination_ids} empty={M.noDestinations} />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field idPrefix="connector" name="frequency" label="Frequency" hint="daily or hourly" error={errors.frequency}>
             <input {...controlProps("frequency", errors.frequency, true)} type="text" list="frequency-options" defaultValue={initial(fields.frequency)} className={controlClasses} autoComplete="off" />

@@ -1,9 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { ALERT_MESSAGES as M, alertSettingsBodySchema, isWebhookMessage, type AlertSettings } from "@contract/alerts";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { CopyButton } from "~/components/ui/copy-button";
 import { DateTime } from "~/components/date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
@@ -12,23 +13,40 @@ import { FormBanner } from "~/components/ui/form-banner";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { TableHead } from "~/components/table-head";
 import { useTimeZone } from "~/root";
-import { loadAlertSettings, saveAlertSettings } from "~/services/alerts.server";
+import { loadAlertSettings, rollSigningSecret, saveAlertSettings } from "~/services/alerts.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Alerts · Tributary" }];
 
+/** The page shows the webhook signing secret: never kept by a browser's or a proxy's cache (finding F7). */
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const outcome = await loadAlertSettings(request);
-  const saved = new URL(request.url).searchParams.get("saved") === "1";
-  return outcome.ok ? { settings: outcome.data, error: null, saved } : { settings: null as AlertSettings | null, error: M.fetchFailed as string, saved: false };
+  const query = new URL(request.url).searchParams;
+  const saved = query.get("saved") === "1";
+  const rolled = query.get("rolled") === "1";
+  const confirmRoll = query.get("roll") === "1";
+  return outcome.ok
+    ? { settings: outcome.data, error: null, saved, rolled, confirmRoll }
+    : { settings: null as AlertSettings | null, error: M.fetchFailed as string, saved: false, rolled: false, confirmRoll: false };
 }
 
-/** PUT /alerts/settings with the parsed form; every problem at its field and in the banner, the backend's too. */
+/**
+ * PUT /alerts/settings with the parsed form; every problem at its field and in the banner, the backend's too. The
+ * Roll signing secret dialog posts `intent=roll` instead.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const submission = parseWithZod(await readForm(request), { schema: alertSettingsBodySchema });
+  const form = await readForm(request);
+  if (form.get("intent") === "roll") {
+    const rolled = await rollSigningSecret(request);
+    if (!rolled.ok) return Response.json({ rollError: rolled.status >= 500 ? M.rollFailed : rolled.message }, { status: rolled.status === 409 ? 409 : 400 });
+    return redirect("/settings/alerts?rolled=1");
+  }
+  const submission = parseWithZod(form, { schema: alertSettingsBodySchema });
   if (submission.status !== "success") return Response.json({ result: submission.reply() }, { status: 400 });
   const outcome = await saveAlertSettings(request, submission.value);
   if (!outcome.ok) {
@@ -88,8 +106,8 @@ function Deliveries({ deliveries }: { deliveries: AlertSettings["deliveries"] })
 }
 
 export default function AlertSettingsPage() {
-  const { settings, error, saved } = useLoaderData<typeof loader>();
-  const actionData = useActionData<{ result: SubmissionResult<string[]> }>();
+  const { settings, error, saved, rolled, confirmRoll } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ result?: SubmissionResult<string[]>; rollError?: string }>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "alert-settings",
@@ -105,7 +123,7 @@ export default function AlertSettingsPage() {
       </div>
     );
   }
-  const typed = actionData?.result.initialValue ?? null;
+  const typed = actionData?.result?.initialValue ?? null;
   const value = (name: "email" | "webhook_url" | "warn_after" | "pause_after") => {
     const t = typed?.[name];
     return typeof t === "string" ? t : String(settings[name]);
@@ -196,6 +214,9 @@ export default function AlertSettingsPage() {
                     {settings.signing_secret}
                   </code>
                   <CopyButton text={() => settings.signing_secret ?? ""} label="Copy secret" />
+                  <Link to="/settings/alerts?roll=1" className="btn-secondary" preventScrollReset>
+                    Roll signing secret
+                  </Link>
                 </>
               ) : (
                 <span className="text-slate-600">Save your settings once to get a signing secret.</span>
@@ -204,7 +225,23 @@ export default function AlertSettingsPage() {
           </div>
         </dl>
       </section>
+      {rolled && !confirmRoll ? (
+        <p role="status" className="mt-4 rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-800">
+          {M.secretRolled}
+        </p>
+      ) : null}
       <Deliveries deliveries={settings.deliveries} />
+      {confirmRoll || actionData?.rollError ? (
+        <ConfirmDialog
+          title="Roll the signing secret?"
+          body="A new signing secret replaces this one at once: webhooks are signed with the new secret only, so a receiver still checking the old one will refuse them until you give it the new one."
+          confirmLabel="Roll secret"
+          busyLabel="Rolling..."
+          cancelTo="/settings/alerts"
+          hidden={{ intent: "roll" }}
+          error={actionData?.rollError ?? null}
+        />
+      ) : null}
     </div>
   );
 }

@@ -10,3 +10,7 @@ export function loadAlertSettings(request: Request): Promise<Outcome<AlertSettin
 export function saveAlertSettings(request: Request, body: AlertSettingsBody): Promise<Outcome<AlertSettings>> {
   return callBackend(request, "/alerts/settings", { method: "PUT", json: body, schema: alertSettingsSchema.passthrough() }, M.saveFailed);
 }
+
+export function rollSigningSecret(request: Request): Promise<Outcome<AlertSettings>> {
+  return callBackend(request, "/alerts/signing-secret/roll", { method: "POST", json: {}, schema: alertSettingsSchema.passthrough() }, M.rollFailed);
+}

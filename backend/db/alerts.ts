@@ -33,6 +33,12 @@ export async function saveAlertSettings(db: Database, ownerId: string, values: A
   return row!;
 }
 
+/** Replaces the owner's signing secret (Roll signing secret); null when they never saved settings (no secret yet). */
+export async function rollSigningSecret(db: Database, ownerId: string, sealedSecret: string): Promise<AlertSettingsRow | null> {
+  const [row] = await db.update(alertSettings).set({ signingSecret: sealedSecret, updatedAt: new Date() }).where(eq(alertSettings.ownerId, ownerId)).returning();
+  return row ?? null;
+}
+
 /** The owner's newest deliveries, newest first. */
 export async function listDeliveries(db: Executor, ownerId: string, limit = 20): Promise<AlertDelivery[]> {
   const rows = await db.select().from(alertDeliveries).where(eq(alertDeliveries.ownerId, ownerId)).orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id)).limit(limit);

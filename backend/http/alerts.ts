@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
-import { findAlertSettings, listDeliveries, saveAlertSettings, type AlertSettingsRow } from "../db/alerts.js";
+import { findAlertSettings, listDeliveries, rollSigningSecret, saveAlertSettings, type AlertSettingsRow } from "../db/alerts.js";
 import { checkWebhookUrl, newSigningSecret, WebhookRefused } from "../alerts/webhook.js";
-import { alertSettingsBodySchema, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, SIGNATURE_HEADER, type AlertSettings } from "../../contract/alerts.js";
+import { ALERT_MESSAGES as M, alertSettingsBodySchema, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, SIGNATURE_HEADER, type AlertSettings } from "../../contract/alerts.js";
 import { iso } from "../db/values.js";
 
 /** The caller's alert settings (issue 27 item 6): theirs only, the signing secret included (shown to them alone). */
@@ -48,4 +48,16 @@ alertsRoutes.put("/alerts/settings", async (c) => {
     secrets.seal(newSigningSecret()),
   );
   return c.json({ ...(await answer(c, row)), message: "Alert settings saved" });
+});
+
+/**
+ * POST /alerts/signing-secret/roll: a new signing secret replaces the old one at once (finding F7): webhooks sent from
+ * now on are signed with the new one only. 409 before the settings were ever saved (there is no secret to roll).
+ */
+alertsRoutes.post("/alerts/signing-secret/roll", async (c) => {
+  const { db, secrets, log } = c.var.services;
+  const row = await rollSigningSecret(db, c.var.user.id, secrets.seal(newSigningSecret()));
+  if (!row) throw new ApiError(409, M.noSecretYet);
+  log.info({ userId: c.var.user.id }, "webhook signing secret rolled");
+  return c.json({ ...(await answer(c, row)), message: M.secretRolled });
 });

@@ -118,24 +118,32 @@ connectorsRoutes.post("/connectors/create", async (c) => {
     { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days },
     destinations.map((d) => d.id),
   );
+  // The first sync, at once (issue 35 item 3), unless the connector is manual only or the caller asks not to
+  // (`first_sync: false`, for a client that syncs on its own). Without a queue (an API-only
+  // process that lost it) its schedule's first slot runs it.
+  const created = (await findConnector(c.var.services.db, c.var.user.id, id))!;
+  const boss = body.first_sync === false || created.schedule?.kind === "manual" ? null : runQueue(c.var.services.config.DATABASE_URL);
+  if (boss) await enqueueSyncRun(c.var.services.db, boss, { id, ownerId: c.var.user.id }, "create");
   const connector = (await findConnector(c.var.services.db, c.var.user.id, id))!;
   return c.json({ ...connector, message: "Connector created" }, 201);
 });
 
-/** PUT /connectors/update/{id}: all fields required; the single destination replaces the connector's destinations. */
+/** PUT /connectors/update/{id}: the connector's fields and every destination it keeps (at least one, as on create). */
 connectorsRoutes.put("/connectors/update/:id", async (c) => {
   const body = parse(updateConnectorBodySchema, await jsonBody(c));
   const { db } = c.var.services;
   const existing = await findConnector(db, c.var.user.id, c.req.param("id"));
   if (!existing) throw new ApiError(404, M.notFound);
   const sameSource = existing.source_id === body.source_id;
-  const { source, platform } = await checkLinks(c, body.source_id, sameSource ? (existing.platform ?? undefined) : undefined, [body.destination_id]);
+  const { source, platform, destinations } = await checkLinks(c, body.source_id, sameSource ? (existing.platform ?? undefined) : undefined, body.destination_ids);
+  const missing = source.requiredIntegrationCategories.filter((category) => !destinations.some((d) => d.category.toUpperCase() === category.toUpperCase()));
+  if (missing.length) throw new ApiError(400, M.missingCategories(missing));
   await updateConnectorRow(
     db,
     c.var.user.id,
     existing.id,
     { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days ?? existing.lookback_days },
-    [body.destination_id],
+    destinations.map((d) => d.id),
   );
   const connector = (await findConnector(db, c.var.user.id, existing.id))!;
   return c.json({ ...connector, message: "Connector updated" });

@@ -28,7 +28,7 @@ export const SYNC_RUNS: RunKind<SyncRun> = {
  * Records a queued run and sends its job; null when the connector already has a run queued or running. A backfill
  * reads its `range` [from, to) instead of the lookback window.
  */
-export function enqueueSyncRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRun | null> {
+export function enqueueSyncRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "create" | "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRun | null> {
   return enqueueRun(SYNC_RUNS, db, boss, { key: connector.id, ownerId: connector.ownerId }, trigger, range);
 }
 

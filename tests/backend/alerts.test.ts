@@ -96,7 +96,7 @@ async function connector(user: User, name: string) {
   const source = await call(user, "POST", "/sources/create", { name, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
   await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', 2) WHERE id = $1", [source.body.id]);
   const destination = await call(user, "POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
-  const created = await call(user, "POST", "/connectors/create", { name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
+  const created = await call(user, "POST", "/connectors/create", { first_sync: false, name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
   return {
@@ -164,6 +164,22 @@ describe("alert settings", () => {
     expect(await settingsOf(bob)).toMatchObject({ email: "bob@example.com", webhook_url: "" });
 
     expect((await fetch(`${url}/alerts/settings`)).status).toBe(401);
+  });
+
+  it("saves one channel alone, and removes each saved one (an empty or missing field means none)", async () => {
+    const carol = await createUser("carol-channels@example.com");
+    const onlyHook = await save(carol, { webhook_url: receiver.url });
+    expect(onlyHook.status).toBe(200);
+    expect(onlyHook.body).toMatchObject({ email: "", webhook_url: receiver.url });
+    const onlyMail = await save(carol, { email: "carol@example.com", webhook_url: "" });
+    expect(onlyMail.status).toBe(200);
+    expect(onlyMail.body).toMatchObject({ email: "carol@example.com", webhook_url: "" });
+    // Fields left out (or null) are empty too: the saved e-mail is removed.
+    const none = await call(carol, "PUT", "/alerts/settings", { email: null, warn_after: 3, pause_after: 10 });
+    expect(none.status).toBe(200);
+    expect(await settingsOf(carol)).toMatchObject({ email: "", webhook_url: "" });
+    // A value of the wrong kind is still a sentence, never "Required" nor "Expected string".
+    expect(await save(carol, { email: 42 })).toEqual({ status: 400, body: { message: "Please enter a valid e-mail address" } });
   });
 
   it("refuses a webhook that is not https or not on the public internet without TRIBUTARY_ALLOW_PRIVATE_HOSTS (production)", async () => {
@@ -300,6 +316,30 @@ describe("alerts from the runs engine", () => {
     const fixed = await waitForRun((await call(alice, "POST", `/transforms/${id}/run`)).body.run.id);
     expect(fixed.status).toBe("succeeded");
     expect((await receiver.waitFor((h) => h.json.data.run.id === fixed.id)).json.type).toBe("transform.recovered");
+  });
+
+  it("Roll signing secret: a new secret at once, the old one no longer signs (finding F7)", async () => {
+    const dave = await createUser("dave-roll@example.com");
+    expect(await call(dave, "POST", "/alerts/signing-secret/roll", {})).toEqual({ status: 409, body: { message: "Save your settings once to get a signing secret." } });
+    expect((await save(dave, { webhook_url: receiver.url })).status).toBe(200);
+    const old = (await settingsOf(dave)).signing_secret!;
+    const rolled = await call(dave, "POST", "/alerts/signing-secret/roll", {});
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.message).toBe("Signing secret rolled: webhooks are now signed with the new secret only.");
+    const fresh = rolled.body.signing_secret as string;
+    expect(fresh).toMatch(/^whsec_[\w-]{43}$/);
+    expect(fresh).not.toBe(old);
+    expect((await settingsOf(dave)).signing_secret).toBe(fresh);
+    // Another user's secret is untouched by Dave's roll, and the roll needs a session.
+    expect((await settingsOf(alice)).signing_secret).not.toBe(fresh);
+    expect((await fetch(`${url}/alerts/signing-secret/roll`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+
+    const c = await connector(dave, "Signed anew");
+    await c.breakIt();
+    const run = await c.sync();
+    const hook = await receiver.waitFor((h) => h.json.data.run.id === run.id);
+    expect(verifySignature(hook.headers["tributary-signature"] as string, hook.body, fresh)).toBe(true);
+    expect(verifySignature(hook.headers["tributary-signature"] as string, hook.body, old)).toBe(false);
   });
 
   it("re-checks the webhook's address at send time: a loopback URL saved while allowed is not called once it is not", async () => {

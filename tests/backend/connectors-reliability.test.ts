@@ -103,7 +103,7 @@ async function setup(name: string, meetingsPerDay: number, lookbackDays = 1) {
   const source = await call("POST", "/sources/create", { name, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
   await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
   const destination = await call("POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
-  const connector = await call("POST", "/connectors/create", { name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookbackDays });
+  const connector = await call("POST", "/connectors/create", { first_sync: false, name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookbackDays });
   expect(connector.status).toBe(201);
   return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
 }

@@ -67,7 +67,7 @@ async function setup(format: "zoom" | "gong", lookback = 3) {
   expect(source.status).toBe(201);
   const destination = await call("POST", "/destinations/create", { name: `Disk ${format}`, integration_name: "local" });
   expect(destination.status).toBe(201);
-  const connector = await call("POST", "/connectors/create", { name: `Sync ${format}`, description: "", frequency: "hourly", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookback });
+  const connector = await call("POST", "/connectors/create", { first_sync: false, name: `Sync ${format}`, description: "", frequency: "hourly", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookback });
   expect(connector.status).toBe(201);
   return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
 }
@@ -105,6 +105,25 @@ async function warehouse(folder: string, sql: string) {
 }
 
 describe("sync engine: datagen → local destination with a real worker", () => {
+  it("a new connector's first sync is queued when it is created, without a click (issue 35 item 3)", async () => {
+    const credential = await call("POST", "/externalauth/datagen/callback", {});
+    const source = await call("POST", "/sources/create", { name: "Gen first", credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme Rockets", format: "zoom" } });
+    const destination = await call("POST", "/destinations/create", { name: "Disk first", integration_name: "local" });
+    const created = await call("POST", "/connectors/create", { name: "First by itself", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
+    expect(created.status).toBe(201);
+    const connectorId = created.body.id as string;
+    const { body } = await call("GET", `/connectors/${connectorId}/runs`);
+    const runs = body.runs as SyncRun[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ trigger: "create" });
+    expect(await waitForRun(connectorId, runs[0]!.id)).toMatchObject({ status: "succeeded", error: null });
+    // Queued once: a Sync now while it was open would have been refused, and nothing else was queued.
+    expect(((await call("GET", `/connectors/${connectorId}/runs`)).body.runs as SyncRun[]).length).toBe(1);
+    // Asked not to, nothing is queued.
+    const quiet = await call("POST", "/connectors/create", { first_sync: false, name: "Not now", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 1 });
+    expect(((await call("GET", `/connectors/${quiet.body.id}/runs`)).body.runs as SyncRun[]).length).toBe(0);
+  });
+
   it("Sync now runs, writes files and rows exactly once after two runs, and moves last_synced_at only on success", async () => {
     const { connectorId, folder, sourceId } = await setup("zoom");
     const first = await call("POST", `/connectors/${connectorId}/sync`);

@@ -148,7 +148,7 @@ describe("POST /connectors/create", () => {
 });
 
 describe("update, delete, isolation", () => {
-  it("PUT /connectors/update/{id}: all fields required, one destination, daily|hourly only", async () => {
+  it("PUT /connectors/update/{id}: fields required as on create, the spec's one destination or a list, daily|hourly only", async () => {
     const created = await (await post("/connectors/create", alice.cookie, { ...valid(), destination_ids: [disk.id, disk2.id] })).json();
     expect(created.destination_ids).toHaveLength(2);
     const body = { name: " Hourly one ", description: " d ", source_id: source.id, destination_id: disk2.id, frequency: "hourly" };
@@ -159,16 +159,30 @@ describe("update, delete, isolation", () => {
     expect(updated.updated_at).not.toBeNull();
     const cases: [Record<string, unknown>, string][] = [
       [{ name: "" }, M.nameRequired],
-      [{ description: "" }, M.descriptionRequired],
       [{ source_id: undefined }, M.sourceRequired],
       [{ destination_id: "" }, M.destinationRequired],
       [{ frequency: "every tuesday" }, M.frequencyInvalid],
       [{ frequency: "" }, M.frequencyRequired],
-      [{ destination_ids: [disk.id], destination_id: undefined }, M.destinationRequired],
+      [{ destination_ids: [], destination_id: undefined }, M.destinationRequired],
+      [{ destination_ids: [disk.id, "8d4f1a52-0000-4000-8000-000000000000"], destination_id: undefined }, M.destinationNotFound],
     ];
     for (const [change, message] of cases) await expectMessage(await put(`/connectors/update/${created.id}`, alice.cookie, { ...body, ...change }), 400, message);
     await expectMessage(await put(`/connectors/update/${created.id}`, bob.cookie, body), 404, M.notFound);
     await expectMessage(await put("/connectors/update/not-a-uuid", alice.cookie, body), 404, M.notFound);
+  });
+
+  it("PUT /connectors/update/{id} keeps every destination it is given, and needs no description (issue 35 item 2)", async () => {
+    const created = await (await post("/connectors/create", alice.cookie, { ...valid(), description: "", destination_ids: [disk.id, disk2.id] })).json();
+    const body = { name: "Renamed only", source_id: source.id, destination_ids: [disk.id, disk2.id], frequency: "daily" };
+    expect((await put(`/connectors/update/${created.id}`, alice.cookie, body)).status).toBe(200);
+    const kept = await (await get(t, `/connectors/list-by-id/${created.id}`, alice.cookie)).json();
+    expect(kept).toMatchObject({ name: "Renamed only", description: "" });
+    expect([...kept.destination_ids].sort()).toEqual([disk.id, disk2.id].sort());
+    // One taken away, then added back.
+    expect((await put(`/connectors/update/${created.id}`, alice.cookie, { ...body, destination_ids: [disk2.id] })).status).toBe(200);
+    expect((await (await get(t, `/connectors/list-by-id/${created.id}`, alice.cookie)).json()).destination_ids).toEqual([disk2.id]);
+    expect((await put(`/connectors/update/${created.id}`, alice.cookie, { ...body, destination_ids: [disk2.id, disk.id, disk.id] })).status).toBe(200);
+    expect([...(await (await get(t, `/connectors/list-by-id/${created.id}`, alice.cookie)).json()).destination_ids].sort()).toEqual([disk.id, disk2.id].sort());
   });
 
   it("another user's connector is a 404 everywhere", async () => {

@@ -154,7 +154,7 @@ beforeAll(async () => {
       integration_name: "local",
     })
   ).destination as { id: string };
-  const connector = await call("POST", "/connectors/create", {
+  const connector = await call("POST", "/connectors/create", { first_sync: false,
     name: "Fuzz connector",
     description: "x",
     source_id: source.id,

@@ -83,7 +83,7 @@ async function connector(user: { cookie: string }, name: string, meetingsPerDay?
   if (meetingsPerDay) await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
   const destination = await call(user, "POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
   expect(destination.status).toBe(201);
-  const created = await call(user, "POST", "/connectors/create", { name, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 });
+  const created = await call(user, "POST", "/connectors/create", { first_sync: false, name, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 });
   expect(created.status).toBe(201);
   return { id: created.body.id as string, sourceId: source.body.id as string, destinationId: destination.body.destination.id as string, folder: destination.body.destination.config.folder as string };
 }

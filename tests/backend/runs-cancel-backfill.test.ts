@@ -45,7 +45,7 @@ async function setup(t: TestBackend, cookie: string, meetingsPerDay: number, loo
   await t.db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
   const destination = await call(t, cookie, "POST", "/destinations/create", { name: "Disk", integration_name: "local" });
   expect(destination.status).toBe(201);
-  const connector = await call(t, cookie, "POST", "/connectors/create", { name: "Sync", description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookback });
+  const connector = await call(t, cookie, "POST", "/connectors/create", { first_sync: false, name: "Sync", description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookback });
   expect(connector.status).toBe(201);
   return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
 }

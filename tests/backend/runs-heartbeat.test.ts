@@ -90,7 +90,7 @@ async function connector(name: string, meetingsPerDay: number, lookbackDays: num
   const source = await call("POST", "/sources/create", { name, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
   await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
   const destination = await call("POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
-  const created = await call("POST", "/connectors/create", { name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookbackDays });
+  const created = await call("POST", "/connectors/create", { first_sync: false, name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookbackDays });
   expect(created.status).toBe(201);
   return created.body.id as string;
 }

@@ -126,7 +126,7 @@ const sourceStatus = async (sourceId: string) => (await pool.query("SELECT statu
 async function syncToLocal(sourceId: string, platform: string, days: number) {
   const destination = await call("POST", "/destinations/create", { name: `Disk for ${platform} ${randomBytes(3).toString("hex")}`, integration_name: "local" });
   expect(destination.status, JSON.stringify(destination.body)).toBe(201);
-  const connector = await call("POST", "/connectors/create", {
+  const connector = await call("POST", "/connectors/create", { first_sync: false,
     name: `Sync ${platform} ${randomBytes(3).toString("hex")}`,
     frequency: "daily",
     source_id: sourceId,

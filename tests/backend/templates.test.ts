@@ -40,7 +40,7 @@ async function localConnector(as = cookie, format: "zoom" | "gong" = "zoom") {
   expect(source.status).toBe(201);
   const destination = await call("POST", "/destinations/create", { name: `Disk ${Math.random()}`, integration_name: "local" }, as);
   expect(destination.status).toBe(201);
-  const connector = await call("POST", "/connectors/create", { name: `Sync ${Math.random()}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 }, as);
+  const connector = await call("POST", "/connectors/create", { first_sync: false, name: `Sync ${Math.random()}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 }, as);
   expect(connector.status).toBe(201);
   return { connectorId: connector.body.id as string, folder: destination.body.destination.config.folder as string, destinationId: destination.body.destination.id as string };
 }

@@ -107,7 +107,7 @@ async function connectorTo(destinationId: string) {
   const credential = await call("POST", "/externalauth/datagen/callback", {});
   const source = await call("POST", "/sources/create", { name: `Gen ${randomBytes(3).toString("hex")}`, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme Rockets", format: "zoom" } });
   expect(source.status).toBe(201);
-  const connector = await call("POST", "/connectors/create", { name: `Sync ${randomBytes(3).toString("hex")}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destinationId], lookback_days: 3 });
+  const connector = await call("POST", "/connectors/create", { first_sync: false, name: `Sync ${randomBytes(3).toString("hex")}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destinationId], lookback_days: 3 });
   expect(connector.status).toBe(201);
   return { connectorId: connector.body.id as string, sourceId: source.body.id as string };
 }

@@ -77,7 +77,7 @@ async function localConnector(as = cookie, sync = true) {
   const credential = await call("POST", "/externalauth/datagen/callback", {}, as);
   const source = await call("POST", "/sources/create", { name: `Gen ${randomBytes(3).toString("hex")}`, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme Rockets", format: "zoom" } }, as);
   const destination = await call("POST", "/destinations/create", { name: `Disk ${randomBytes(3).toString("hex")}`, integration_name: "local" }, as);
-  const connector = await call("POST", "/connectors/create", { name: `Sync ${randomBytes(3).toString("hex")}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 }, as);
+  const connector = await call("POST", "/connectors/create", { first_sync: false, name: `Sync ${randomBytes(3).toString("hex")}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 }, as);
   expect(connector.status).toBe(201);
   const connectorId = connector.body.id as string;
   if (sync) {

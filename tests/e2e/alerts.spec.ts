@@ -82,3 +82,102 @@ test("alert settings: errors at their field, a save, and the signing secret", as
   await expect(pauseAfter(page)).toHaveValue("8");
   await expect(page.getByTestId("signing-secret")).toHaveText(secret!);
 });
+
+async function save(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/settings\/alerts\?saved=1$/);
+  await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
+  await expect(banner(page)).toHaveCount(0);
+}
+
+test("alert settings: one channel is enough, and each saved one can be removed", async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto("/settings/alerts");
+
+  // Only a webhook: the e-mail field (unavailable on this server) is left empty.
+  await webhook(page).fill("https://127.0.0.1:9/hooks/only-webhook");
+  await save(page);
+  await expect(email(page)).toHaveValue("");
+  await expect(webhook(page)).toHaveValue("https://127.0.0.1:9/hooks/only-webhook");
+  await expect(page.getByText("Required")).toHaveCount(0);
+
+  // Only an e-mail: the saved webhook is removed.
+  await email(page).fill("only-mail@example.com");
+  await webhook(page).fill("");
+  await save(page);
+  await expect(email(page)).toHaveValue("only-mail@example.com");
+  await expect(webhook(page)).toHaveValue("");
+
+  // The saved e-mail removed too: no channel at all is a choice, and the numbers alone are saved.
+  await email(page).fill("");
+  await warnAfter(page).fill("4");
+  await save(page);
+  await expect(email(page)).toHaveValue("");
+  await expect(webhook(page)).toHaveValue("");
+  await expect(warnAfter(page)).toHaveValue("4");
+
+  // Blank-looking input is empty too (spaces only).
+  await webhook(page).fill("   ");
+  await save(page);
+  await expect(webhook(page)).toHaveValue("");
+
+  await page.goto("/settings/alerts");
+  await expect(email(page)).toHaveValue("");
+  await expect(webhook(page)).toHaveValue("");
+  await expect(warnAfter(page)).toHaveValue("4");
+});
+
+test("alert settings: every problem at once, each at its field, in plain sentences", async ({ page, user, allowConsoleErrors }) => {
+  allowConsoleErrors(BAD_REQUEST);
+  await signIn(page, user);
+  await page.goto("/settings/alerts");
+  // The thresholds emptied and nonsense, the e-mail wrong, the webhook empty: one save shows all of it.
+  await email(page).fill("ops@");
+  await warnAfter(page).fill("");
+  await pauseAfter(page).fill("zero");
+  await page.getByRole("button", { name: "Save" }).click();
+  const errors = {
+    email: "Please enter a valid e-mail address",
+    warn_after: "Please enter after how many failures in a row to warn",
+    pause_after: "The auto-pause threshold must be a whole number from 1 to 1000",
+  };
+  for (const [field, message] of Object.entries(errors)) {
+    await expect(page.locator(`#alerts-${field}-error`)).toHaveText(message);
+    await expect(banner(page)).toContainText(message);
+  }
+  await expect(page.locator("#alerts-webhook_url-error")).toHaveCount(0);
+  await expect(banner(page)).not.toContainText("Required");
+  await expect(email(page)).toHaveValue("ops@");
+  await expect(pauseAfter(page)).toHaveValue("zero");
+});
+
+test("the signing secret: never cached, and rolled after a confirmation (the old one is gone)", async ({ page, user }) => {
+  await signIn(page, user);
+  const first = await page.goto("/settings/alerts");
+  expect(first!.headers()["cache-control"]).toBe("no-store");
+  await webhook(page).fill("https://127.0.0.1:9/hooks/roll");
+  await save(page);
+  const old = await page.getByTestId("signing-secret").textContent();
+  expect(old).toMatch(/^whsec_[\w-]{43}$/);
+
+  // Cancel keeps it.
+  await page.getByRole("link", { name: "Roll signing secret" }).click();
+  const dialog = page.getByRole("dialog", { name: "Roll the signing secret?" });
+  await expect(dialog).toContainText("webhooks are signed with the new secret only");
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByTestId("signing-secret")).toHaveText(old!);
+
+  await page.getByRole("link", { name: "Roll signing secret" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Roll secret" }).click();
+  await expect(page).toHaveURL(/\/settings\/alerts\?rolled=1$/);
+  await expect(page.getByRole("status")).toHaveText("Signing secret rolled: webhooks are now signed with the new secret only.");
+  const fresh = await page.getByTestId("signing-secret").textContent();
+  expect(fresh).toMatch(/^whsec_[\w-]{43}$/);
+  expect(fresh).not.toBe(old);
+  // The page after the roll is not cached either, and a fresh load shows the new secret only.
+  const again = await page.goto("/settings/alerts");
+  expect(again!.headers()["cache-control"]).toBe("no-store");
+  await expect(page.getByTestId("signing-secret")).toHaveText(fresh!);
+  await expect(page.getByText(old!)).toHaveCount(0);
+});

@@ -119,26 +119,29 @@ test("edit: each error at its field and in the banner, the typed values kept", a
   await signIn(page, user, { from: "/connectors" });
   const { ownerId, first, warehouse } = await seed(user.email);
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "To edit", description: "before", sourceId: first, destinationIds: [warehouse] }));
+  const destination = () => page.getByRole("checkbox", { name: /^Team warehouse/ });
   await page.goto(`/connectors/edit/${id}`);
   await page.getByLabel("Connector name").fill("   ");
   await page.getByLabel("Description").fill("");
   await page.getByLabel("Frequency").fill("weekly");
   await page.getByRole("button", { name: "Update Connector" }).click();
   await expect(banner(page)).toContainText(M.nameRequired);
-  await expect(banner(page)).toContainText(M.descriptionRequired);
   await expect(banner(page)).toContainText(M.frequencyInvalid);
+  // The description is optional, as on create.
+  await expect(banner(page)).not.toContainText(M.descriptionRequired);
+  await expectFieldValid(page.getByLabel("Description"));
   await expectFieldError(page.getByLabel("Connector name"), M.nameRequired);
-  await expectFieldError(page.getByLabel("Description"), M.descriptionRequired);
   // The frequency's hint is read with its error.
   await expect(page.getByLabel("Frequency")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Frequency")).toHaveAccessibleDescription(`daily or hourly ${M.frequencyInvalid}`);
   await expect(page.locator("#connector-frequency-error")).toHaveText(M.frequencyInvalid);
   await expectFieldValid(page.getByLabel("Source"));
-  await expectFieldValid(page.getByLabel("Destination"));
+  await expectFieldValid(destination());
+  await expect(destination()).toBeChecked();
   await expect(page.getByLabel("Frequency")).toHaveValue("weekly");
   await expectAccessible(page);
 
-  await page.getByLabel("Destination").selectOption("");
+  await destination().uncheck();
   await page.getByLabel("Connector name").fill("Edited");
   await page.getByLabel("Description").fill("after");
   await page.getByLabel("Frequency").fill("");
@@ -146,17 +149,62 @@ test("edit: each error at its field and in the banner, the typed values kept", a
   await expect(banner(page)).toContainText(M.destinationRequired);
   await expect(banner(page)).toContainText(M.frequencyRequired);
   await expect(banner(page)).not.toContainText(M.nameRequired);
-  await expectFieldError(page.getByLabel("Destination"), M.destinationRequired);
+  await expect(destination()).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("group", { name: "Destinations" })).toHaveAccessibleDescription(M.destinationRequired);
+  await expect(page.locator("#connector-destination_ids-error")).toHaveText(M.destinationRequired);
+  await expect(destination()).not.toBeChecked();
   await expectFieldValid(page.getByLabel("Connector name"));
   await expect(page.getByLabel("Connector name")).toHaveValue("Edited");
 
-  await page.getByLabel("Destination").selectOption({ label: "Team warehouse (BigQuery)" });
+  await destination().check();
   await page.getByLabel("Frequency").fill("Hourly");
   await page.getByRole("button", { name: "Update Connector" }).click();
   await expect(page).toHaveURL(`/connectors/details/${id}`);
   await expect(page.getByRole("heading", { name: "Edited" })).toBeVisible();
   await expect(page.locator("dl")).toContainText("after");
   await expect(page.locator("dl")).toContainText("Hourly");
+});
+
+test("edit keeps every destination: a name change alone keeps both, and one can be removed and added back", async ({ page, user }) => {
+  await signIn(page, user, { from: "/connectors" });
+  const { ownerId, first, warehouse } = await seed(user.email);
+  const second = await withDb((client) => insertDestination(client, ownerId, { name: "Second warehouse" }));
+  const id = await withDb((client) => insertConnector(client, ownerId, { name: "Two places", description: "", sourceId: first, destinationIds: [warehouse, second] }));
+  const tick = (name: string) => page.getByRole("checkbox", { name: new RegExp(`^${name}`) });
+  const destinationsOnDetails = async () => {
+    const ids = await withDb(async (client) => (await client.query<{ destination_id: string }>("SELECT destination_id FROM connector_destinations WHERE connector_id = $1", [id])).rows.map((r) => r.destination_id));
+    return ids.sort();
+  };
+
+  // Only the name changes (no description, as on create): both destinations stay.
+  await page.goto(`/connectors/edit/${id}`);
+  await expect(tick("Team warehouse")).toBeChecked();
+  await expect(tick("Second warehouse")).toBeChecked();
+  await page.getByLabel("Connector name").fill("Two places renamed");
+  await page.getByRole("button", { name: "Update Connector" }).click();
+  await expect(page).toHaveURL(`/connectors/details/${id}`);
+  await expect(page.getByRole("heading", { name: "Two places renamed" })).toBeVisible();
+  await expect(page.locator("dl")).toContainText("Team warehouse");
+  await expect(page.locator("dl")).toContainText("Second warehouse");
+  expect(await destinationsOnDetails()).toEqual([warehouse, second].sort());
+
+  // One removed.
+  await page.goto(`/connectors/edit/${id}`);
+  await tick("Team warehouse").uncheck();
+  await page.getByRole("button", { name: "Update Connector" }).click();
+  await expect(page).toHaveURL(`/connectors/details/${id}`);
+  await expect(page.locator("dl")).toContainText("Second warehouse");
+  await expect(page.locator("dl")).not.toContainText("Team warehouse");
+  expect(await destinationsOnDetails()).toEqual([second]);
+
+  // And added back.
+  await page.goto(`/connectors/edit/${id}`);
+  await expect(tick("Team warehouse")).not.toBeChecked();
+  await tick("Team warehouse").check();
+  await page.getByRole("button", { name: "Update Connector" }).click();
+  await expect(page).toHaveURL(`/connectors/details/${id}`);
+  await expect(page.locator("dl")).toContainText("Team warehouse");
+  expect(await destinationsOnDetails()).toEqual([warehouse, second].sort());
 });
 
 test("details: only its own buttons' intents are taken", async ({ page, user }) => {

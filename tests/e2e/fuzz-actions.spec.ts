@@ -90,7 +90,7 @@ function routes(ids: Ids): Route[] {
     { path: `/connectors/details/${ids.connector}`, fields: { intent: ["sync", "pause", "resume", "delete"] } },
     {
       path: `/connectors/edit/${ids.connector}`,
-      fields: { name: ["Renamed"], description: ["d"], source_id: [ids.source], destination_id: [ids.destination], frequency: ["daily", "hourly"], lookback_days: ["7"] },
+      fields: { name: ["Renamed"], description: ["d"], source_id: [ids.source], destination_ids: [ids.destination], frequency: ["daily", "hourly"], lookback_days: ["7"] },
     },
     ...[`/connectors/details/${ids.connector}/schedule`, `/transforms/details/${ids.transform}/schedule`].map((path) => ({
       path,

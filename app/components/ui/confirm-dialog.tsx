@@ -9,6 +9,8 @@ interface ConfirmDialogProps {
   title: string;
   body: React.ReactNode;
   confirmLabel: string;
+  /** The confirm button's words while it posts. */
+  busyLabel?: string;
   cancelTo: string;
   hidden: Record<string, string>;
   error?: string | null;
@@ -37,7 +39,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             Cancel
           </Link>
           <button type="submit" className="btn-danger" disabled={busy}>
-            {busy ? "Deleting..." : props.confirmLabel}
+            {busy ? (props.busyLabel ?? "Deleting...") : props.confirmLabel}
           </button>
         </Form>
       </section>

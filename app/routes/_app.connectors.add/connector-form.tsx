@@ -3,10 +3,10 @@ import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { CONNECTOR_MESSAGES as M, FREQUENCIES } from "@contract/connectors";
-import { categoryLabel, platformLabel } from "@contract/labels";
-import { controlClasses, controlProps, DescriptionField, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
+import { platformLabel } from "@contract/labels";
+import { controlClasses, controlProps, DescriptionField, DestinationChoices, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
 import { ContinueButton } from "~/components/ui/continue-button";
-import { Field, fieldClasses } from "~/components/ui/field";
+import { Field } from "~/components/ui/field";
 import { FormBanner } from "~/components/ui/form-banner";
 import { cascadeRules, createFormSchema, type PageData } from "./schema";
 
@@ -78,35 +78,7 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
           </Field>
         ) : null}
         {data.destinations ? (
-          <fieldset key={`${v.source}|${v.platform}`} aria-describedby={errors.destination_ids ? "connector-destination_ids-error" : undefined}>
-            <legend className={fieldClasses.label}>Destinations</legend>
-            {data.destinations.length === 0 ? (
-              <p className="mt-1 text-sm text-slate-600">{M.noDestinations}</p>
-            ) : (
-              <ul className="mt-2 space-y-2">
-                {data.destinations.map((d) => (
-                  <li key={d.id}>
-                    <label className="flex items-center gap-2 text-sm text-slate-800">
-                      <input
-                        type="checkbox"
-                        name="destination_ids"
-                        value={d.id}
-                        defaultChecked={v.destination_ids.includes(d.id)}
-                        aria-invalid={errors.destination_ids ? true : undefined}
-                        className="h-4 w-4 rounded border-slate-300"
-                      />
-                      {d.name} <span className="text-slate-500">({d.integration_label}: {categoryLabel(d.category).toLowerCase()})</span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            )}
-            {errors.destination_ids ? (
-              <p id="connector-destination_ids-error" className="mt-1 text-sm text-red-700">
-                {errors.destination_ids}
-              </p>
-            ) : null}
-          </fieldset>
+          <DestinationChoices key={`${v.source}|${v.platform}`} destinations={data.destinations} checked={v.destination_ids} error={errors.destination_ids} empty={M.noDestinations} />
         ) : null}
         <div className="grid gap-5 sm:grid-cols-2">
           <Field idPrefix="connector" name="frequency" label="Frequency" error={errors.frequency}>
