@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // VITEST_MAX_WORKERS runs that many test files at once (the backend tests mostly wait on Postgres and worker
+    // processes). Unset: vitest's default (CPUs - 1). Three at once on a loaded 2-core machine timed tests out.
+    ...(Number(process.env.VITEST_MAX_WORKERS) > 0 ? { maxWorkers: Number(process.env.VITEST_MAX_WORKERS) } : {}),
   },
 });

@@ -16,11 +16,24 @@ const reports = path.join(root, "test-results");
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+/** Each step's name, wall-clock seconds and outcome, for the closing table. */
+const timings: { name: string; seconds: number; ok: boolean }[] = [];
+
+/** Seconds as "12.3 s", or "2 min 05.1 s" past a minute. */
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${(seconds - minutes * 60).toFixed(1).padStart(4, "0")} s`;
+}
 
 function step(name: string, command: string, args: string[], count?: () => { passed: number; failed: number }) {
   console.log(`\n=== ${name} ===`);
+  const started = performance.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  const seconds = (performance.now() - started) / 1000;
   const ok = result.status === 0;
+  timings.push({ name, seconds, ok });
+  console.log(`=== ${name}: ${ok ? "done" : "FAILED"} (${duration(seconds)}) ===`);
   if (count) {
     try {
       const counted = count();
@@ -54,6 +67,10 @@ if (built) {
   failures.push("browser tests (not run: the build failed)");
 }
 
+const width = Math.max(...timings.map((t) => t.name.length));
+console.log("\nStep durations:");
+for (const t of timings) console.log(`  ${t.name.padEnd(width)}  ${duration(t.seconds).padStart(14)}${t.ok ? "" : "  (failed)"}`);
+console.log(`  ${"total".padEnd(width)}  ${duration(timings.reduce((sum, t) => sum + t.seconds, 0)).padStart(14)}`);
 if (failures.length) console.log(`\nFailed: ${failures.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && failures.length === 0 ? 0 : 1);

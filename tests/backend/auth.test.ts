@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizeAtLocalIdp, get, signIn, startTestBackend, type TestBackend } from "./harness.js";
+import { authorizeAtLocalIdp, get, signIn, startTestBackend, type TestBackend } from "../support/backend.js";
 import { startLocalIdp } from "../../backend/auth/local-idp.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";

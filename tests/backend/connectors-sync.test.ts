@@ -1,86 +1,35 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { startBackend, type RunningBackend } from "../../backend/server.js";
-import { createLogger } from "../../backend/lib/log.js";
-import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
 import PgBoss from "pg-boss";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import { resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { enqueueDueRuns, latestSlot } from "../../backend/sync/index.js";
-import { randomToken, sha256 } from "../../backend/lib/crypto.js";
-import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { SyncRun } from "../../contract/connectors.js";
 
+import { api, createUserSession, startTestBackend, waitForRun as waitForSyncRun, type TestBackend } from "../support/backend.js";
+import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
+
 /** A backend with the API and a real worker (role all), on a fresh database cloned from the migrated template. */
-let backend: RunningBackend;
-let db: pg.Pool;
-let handle: DatabaseHandle;
-let databaseUrl: string;
-let dataDir: string;
-let url: string;
+let t: TestBackend;
 let cookie: string;
-let userId: string;
 
 beforeAll(async () => {
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-sync-"));
-  backend = await startBackend({
-    role: "all",
-    log: createLogger("silent"),
-    env: { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir },
-  });
-  url = `http://127.0.0.1:${backend.port}`;
-  db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-  handle = connectDatabase(databaseUrl, 2);
-  const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'sync', 'sync@example.com', 'Sync User') RETURNING id");
-  userId = rows[0]!.id;
-  const token = randomToken();
-  await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [sha256(token), userId]);
-  cookie = `${SESSION_COOKIE}=${token}`;
+  t = await startTestBackend({ role: "all" });
+  cookie = (await createUserSession(t, "sync@example.com", "Sync User")).cookie;
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
-  await handle?.close();
-  await backend?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await t?.stop();
 });
 
-async function call(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${url}${route}`, { method, headers: { cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, route: string, body?: unknown) => api(t, cookie, method, route, body);
 
 async function setup(format: "zoom" | "gong", lookback = 3) {
-  const credential = await call("POST", "/externalauth/datagen/callback", {});
-  const source = await call("POST", "/sources/create", { name: `Gen ${format}`, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme Rockets", format } });
-  expect(source.status).toBe(201);
-  const destination = await call("POST", "/destinations/create", { name: `Disk ${format}`, integration_name: "local" });
-  expect(destination.status).toBe(201);
-  const connector = await call("POST", "/connectors/create", { first_sync: false, name: `Sync ${format}`, description: "", frequency: "hourly", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookback });
-  expect(connector.status).toBe(201);
-  return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
+  const { sourceId, folder, connectorId } = await seedDatagenConnector(t, cookie, { name: `Sync ${format}`, format, lookbackDays: lookback, frequency: "hourly" });
+  return { sourceId, folder, connectorId };
 }
 
-async function waitForRun(connectorId: string, runId: string): Promise<SyncRun> {
-  for (let i = 0; i < 300; i++) {
-    const { body } = await call("GET", `/connectors/${connectorId}/runs`);
-    const run = (body.runs as SyncRun[]).find((r) => r.id === runId)!;
-    if (run.status === "succeeded" || run.status === "failed") return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the run did not finish");
-}
+const waitForRun = (connectorId: string, runId: string) => waitForSyncRun<SyncRun>(t, cookie, `/connectors/${connectorId}`, runId);
 
 function filesUnder(root: string): string[] {
   const out: string[] = [];
@@ -95,14 +44,7 @@ function filesUnder(root: string): string[] {
   return out.sort();
 }
 
-async function warehouse(folder: string, sql: string) {
-  const reader = new LocalWriter(resolveLocalRoot(dataDir, folder));
-  try {
-    return await reader.query(sql);
-  } finally {
-    await reader.close();
-  }
-}
+const warehouse = (folder: string, query: string) => readWarehouse(t, folder, query);
 
 describe("sync engine: datagen → local destination with a real worker", () => {
   it("a new connector's first sync is queued when it is created, without a click (issue 35 item 3)", async () => {
@@ -135,7 +77,7 @@ describe("sync engine: datagen → local destination with a real worker", () => 
     expect(run1.records).toBeGreaterThan(5);
     const expected = [...generateMeetings({ sourceId, company: "Acme Rockets", from: new Date(new Date(run1.started_at!).getTime() - 3 * 86_400_000), to: new Date(run1.started_at!) })];
     expect(run1.records).toBe(expected.length);
-    const root = path.join(resolveLocalRoot(dataDir, folder), "files");
+    const root = path.join(resolveLocalRoot(t.dataDir, folder), "files");
     const files = filesUnder(root);
     expect(files).toHaveLength(expected.length * 2);
     expect(files.filter((f) => f.endsWith(".vtt"))).toHaveLength(expected.length);
@@ -169,7 +111,7 @@ describe("sync engine: datagen → local destination with a real worker", () => 
     const started = await call("POST", `/connectors/${connectorId}/sync`);
     const run = await waitForRun(connectorId, started.body.run.id);
     expect(run.status).toBe("succeeded");
-    const root = path.join(resolveLocalRoot(dataDir, folder), "files");
+    const root = path.join(resolveLocalRoot(t.dataDir, folder), "files");
     const json = filesUnder(root).filter((f) => f.endsWith(".json"));
     expect(json.length).toBe(run.records);
     const call1 = JSON.parse(readFileSync(path.join(root, json[0]!), "utf8"));
@@ -179,7 +121,7 @@ describe("sync engine: datagen → local destination with a real worker", () => 
 
   it("a permanent error fails the run with a readable reason and leaves last_synced_at alone", async () => {
     const { connectorId } = await setup("zoom", 1);
-    await db.query("UPDATE sources SET integration_name = 'zoom' WHERE id = (SELECT source_id FROM connectors WHERE id = $1)", [connectorId]);
+    await t.db.query("UPDATE sources SET integration_name = 'zoom' WHERE id = (SELECT source_id FROM connectors WHERE id = $1)", [connectorId]);
     const started = await call("POST", `/connectors/${connectorId}/sync`);
     const run = await waitForRun(connectorId, started.body.run.id);
     expect(run).toMatchObject({ status: "failed", records: 0 });
@@ -190,19 +132,19 @@ describe("sync engine: datagen → local destination with a real worker", () => 
 
   it("schedules: a due active connector gets one run per slot; a paused one none", async () => {
     const { connectorId } = await setup("zoom", 1);
-    const { rows } = await db.query<{ frequency: string }>("SELECT frequency FROM connectors WHERE id = $1", [connectorId]);
+    const { rows } = await t.db.query<{ frequency: string }>("SELECT frequency FROM connectors WHERE id = $1", [connectorId]);
     expect(rows[0]!.frequency).toBe("hourly");
     await call("POST", `/connectors/${connectorId}/pause`);
-    await db.query("UPDATE connectors SET created_at = now() - interval '2 hours' WHERE id = $1", [connectorId]);
-    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", supervise: false, schedule: false });
+    await t.db.query("UPDATE connectors SET created_at = now() - interval '2 hours' WHERE id = $1", [connectorId]);
+    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", supervise: false, schedule: false });
     await boss.start();
     try {
       const before = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs.length;
-      await enqueueDueRuns(handle.db, boss);
+      await enqueueDueRuns(t.handle.db, boss);
       expect((await call("GET", `/connectors/${connectorId}/runs`)).body.runs.length).toBe(before);
       await call("POST", `/connectors/${connectorId}/resume`);
-      await enqueueDueRuns(handle.db, boss);
-      await enqueueDueRuns(handle.db, boss);
+      await enqueueDueRuns(t.handle.db, boss);
+      await enqueueDueRuns(t.handle.db, boss);
       const runs = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs as SyncRun[];
       const scheduled = runs.filter((r) => r.trigger === "schedule");
       expect(scheduled).toHaveLength(1);

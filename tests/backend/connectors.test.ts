@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 import { CONNECTOR_MESSAGES as M, LOOKBACK_OPTIONS } from "../../contract/connectors.js";
 
 let t: TestBackend;

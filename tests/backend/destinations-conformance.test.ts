@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 import * as schema from "../../backend/db/schema.js";
 import { SecretBox } from "../../backend/lib/crypto.js";
 import { writerFor, type DestinationWriter, type Row } from "../../backend/integrations/destinations/index.js";

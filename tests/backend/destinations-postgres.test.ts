@@ -360,7 +360,7 @@ describe("warehouse for transforms", () => {
 const registered = await import("../../backend/integrations/destinations/registry.js").then((m) => Boolean(m.destinationPlugin("postgres")));
 
 describe.runIf(registered)("over HTTP", () => {
-  let t: import("./harness.js").TestBackend;
+  let t: import("../support/backend.js").TestBackend;
   let cookie: string;
   const send = async (route: string, body?: unknown) => {
     const response = await fetch(`${t.url}${route}`, body === undefined ? { headers: { cookie } } : { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -369,7 +369,7 @@ describe.runIf(registered)("over HTTP", () => {
   const form = (over: Record<string, string> = {}) => ({ host: "127.0.0.1", port: server.port, database: DATABASE, schema: "http_schema", user: ROLE, password: PASSWORD, ...over });
 
   beforeAll(async () => {
-    const harness = await import("./harness.js");
+    const harness = await import("../support/backend.js");
     t = await harness.startTestBackend();
     cookie = (await harness.createUserSession(t, "pg-http@example.com")).cookie;
   });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";

@@ -8,7 +8,7 @@ import {
   createUserSession,
   startTestBackend,
   type TestBackend,
-} from "./harness.js";
+} from "../support/backend.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { createApi } from "../../backend/http/app.js";
 import type { Services } from "../../backend/http/context.js";

@@ -9,7 +9,7 @@ import { freePort } from "../support/ports.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** URL of the test Postgres server's maintenance database; see tests/backend/harness.ts. */
+    /** URL of the test Postgres server's maintenance database; see tests/support/backend.ts. */
     pgAdminUrl: string;
   }
 }

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_URL, createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { APP_URL, createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 import { createLogger } from "../../backend/lib/log.js";
 
 /**

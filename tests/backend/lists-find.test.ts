@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 
 /** Issue 27 "Find things" and "Health at a glance": search, filters and sorts of the four list calls. */
 let t: TestBackend;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 
 let t: TestBackend;
 let alice: { userId: string; cookie: string };

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 import { SilentServer } from "../fakes/silent-server.js";
 import { writerFor } from "../../backend/integrations/destinations/index.js";
 import { localFolder, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";

@@ -15,7 +15,7 @@ import { SYNC_RUNS } from "../../backend/sync/index.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import type { RunFailure, SyncRunDetails } from "../../contract/runs.js";
-import { cloneTemplateDatabase } from "./harness.js";
+import { cloneTemplateDatabase } from "../support/backend.js";
 
 /**
  * What a run records of itself (issue 27): each attempt, a bounded and redacted log, its counts while it runs, and

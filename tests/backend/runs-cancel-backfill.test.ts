@@ -2,16 +2,17 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import { resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
-import { BACKFILL_MESSAGES } from "../../contract/run-operations.js";
+import { BACKFILL_MESSAGES, todayIn } from "../../contract/run-operations.js";
 import { connectDatabase } from "../../backend/db/client.js";
 import { failuresInARow } from "../../backend/db/alerts.js";
 import { SecretBox } from "../../backend/lib/crypto.js";
 import { RunCancelledError } from "../../backend/runs/cancel.js";
 import { runTransform } from "../../backend/transforms/runner.js";
 import type { SyncRun } from "../../contract/connectors.js";
-import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { api as call, createUserSession, runFinished, startTestBackend, waitForRun, type TestBackend } from "../support/backend.js";
+import { readWarehouse, seedDatagenConnector, seedTransform } from "../support/seed.js";
 
 /**
  * Cancel and backfill (issue 27) on real backends and a real Postgres: `worker` performs runs (role all), `api` only
@@ -32,47 +33,18 @@ afterAll(async () => {
   await api?.stop();
 }, 120_000);
 
-async function call(t: TestBackend, cookie: string, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${t.url}${route}`, { method, headers: { cookie, "content-type": "application/json" }, body: body === undefined ? (method === "GET" ? undefined : "{}") : JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
-
 /** A datagen source (its volume in meetings per day) → a local destination, through the API. */
 async function setup(t: TestBackend, cookie: string, meetingsPerDay: number, lookback = 1) {
-  const credential = await call(t, cookie, "POST", "/externalauth/datagen/callback", {});
-  const source = await call(t, cookie, "POST", "/sources/create", { name: "Gen", credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme Rockets", format: "zoom" } });
-  expect(source.status).toBe(201);
-  await t.db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
-  const destination = await call(t, cookie, "POST", "/destinations/create", { name: "Disk", integration_name: "local" });
-  expect(destination.status).toBe(201);
-  const connector = await call(t, cookie, "POST", "/connectors/create", { first_sync: false, name: "Sync", description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookback });
-  expect(connector.status).toBe(201);
-  return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
+  return seedDatagenConnector(t, cookie, { meetingsPerDay, lookbackDays: lookback });
 }
 
 async function runs(t: TestBackend, cookie: string, connectorId: string): Promise<SyncRun[]> {
   return (await call(t, cookie, "GET", `/connectors/${connectorId}/runs`)).body.runs;
 }
 
-async function waitFor(connectorId: string, runId: string, done: (run: SyncRun) => boolean, timeoutMs = 120_000): Promise<SyncRun> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = (await runs(worker, owner.cookie, connectorId)).find((r) => r.id === runId)!;
-    if (done(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} is still ${run.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const finished = (run: SyncRun) => run.status === "succeeded" || run.status === "failed" || run.status === "cancelled";
-
-async function warehouse(folder: string, sql: string) {
-  const reader = new LocalWriter(resolveLocalRoot(worker.dataDir, folder));
-  try {
-    return await reader.query(sql);
-  } finally {
-    await reader.close();
-  }
-}
+const waitFor = (connectorId: string, runId: string, until: (run: SyncRun) => boolean, timeoutMs?: number) => waitForRun(worker, owner.cookie, `/connectors/${connectorId}`, runId, { until, timeoutMs });
+const finished = runFinished;
+const warehouse = (folder: string, query: string) => readWarehouse(worker, folder, query);
 
 function fileCount(root: string): number {
   let n = 0;
@@ -109,11 +81,7 @@ describe("cancel", () => {
 
   it("a queued transform run is cancelled at once, and the transform reads Cancelled", async () => {
     const { connectorId } = await setup(api, apiOwner.cookie, 6);
-    const { rows } = await api.db.query<{ id: string }>(
-      "INSERT INTO transforms (owner_id, name, description, transform_type, connector_id) VALUES ($1, 'Topics', '', 'topic_modeling', $2) RETURNING id",
-      [apiOwner.userId, connectorId],
-    );
-    const transformId = rows[0]!.id;
+    const transformId = await seedTransform(api, apiOwner.userId, connectorId, "Topics");
     const queued = await call(api, apiOwner.cookie, "POST", `/transforms/${transformId}/run`);
     expect(queued.status).toBe(202);
     const cancel = await call(api, apiOwner.cookie, "POST", `/transforms/${transformId}/cancel`);
@@ -135,9 +103,7 @@ describe("cancel", () => {
     const transformId = created.body.transform_id as string;
     // Its first run (queued by the create) is cancelled while queued or stopped while running: never a failure.
     await call(worker, owner.cookie, "POST", `/transforms/${transformId}/cancel`);
-    const deadline = Date.now() + 30_000;
-    let first: { status: string; error: string | null } | undefined;
-    while (Date.now() < deadline && !["succeeded", "failed", "cancelled"].includes((first = (await call(worker, owner.cookie, "GET", `/transforms/${transformId}/runs`)).body.runs[0])!.status)) await new Promise((r) => setTimeout(r, 100));
+    const first = await waitForRun(worker, owner.cookie, `/transforms/${transformId}`, undefined, { timeoutMs: 30_000 });
     expect(["cancelled", "succeeded"]).toContain(first!.status);
     expect(first!.error).toBeNull();
     // The result tables (prefix tx_) and, in each, the rows of each run: a run writes its own run_id on its rows.
@@ -191,11 +157,8 @@ describe("cancel", () => {
     const queued = await call(api, apiOwner.cookie, "POST", `/connectors/${connectorId}/sync`);
     expect(await call(api, other.cookie, "POST", `/connectors/${connectorId}/cancel`)).toEqual({ status: 404, body: { message: "Connector not found" } });
     expect((await call(api, other.cookie, "POST", `/connectors/${connectorId}/backfill`, { from: "2026-01-01", to: "2026-01-02" })).status).toBe(404);
-    const { rows } = await api.db.query<{ id: string }>(
-      "INSERT INTO transforms (owner_id, name, description, transform_type, connector_id) VALUES ($1, 'Mine', '', 'topic_modeling', $2) RETURNING id",
-      [apiOwner.userId, connectorId],
-    );
-    expect((await call(api, other.cookie, "POST", `/transforms/${rows[0]!.id}/cancel`)).status).toBe(404);
+    const mine = await seedTransform(api, apiOwner.userId, connectorId, "Mine");
+    expect((await call(api, other.cookie, "POST", `/transforms/${mine}/cancel`)).status).toBe(404);
     expect((await call(api, other.cookie, "POST", "/connectors/not-an-id/cancel")).status).toBe(404);
     expect((await runs(api, apiOwner.cookie, connectorId))[0]).toMatchObject({ id: queued.body.run.id, status: "queued" });
   });
@@ -249,8 +212,9 @@ describe("backfill", () => {
 
   it("validates its range on the server with a plain sentence per problem", async () => {
     const { connectorId } = await setup(api, apiOwner.cookie, 6);
-    const today = new Date().toISOString().slice(0, 10);
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // No time zone given: days are UTC days.
+    const today = todayIn("UTC");
+    const tomorrow = todayIn("UTC", new Date(Date.now() + 86_400_000));
     const cases: [unknown, string][] = [
       [{ to: "2026-01-02" }, BACKFILL_MESSAGES.fromRequired],
       [{ from: "2026-01-02" }, BACKFILL_MESSAGES.toRequired],
@@ -271,8 +235,12 @@ describe("backfill", () => {
     expect(ok.body.run).toMatchObject({ trigger: "backfill", range_from: "2024-01-01T00:00:00.000Z", range_to: "2025-01-01T00:00:00.000Z" });
     expect(await post(connectorId, { from: "2024-01-01", to: "2024-01-02" })).toEqual({ status: 409, body: { message: BACKFILL_MESSAGES.open } });
     await call(api, apiOwner.cookie, "POST", `/connectors/${connectorId}/cancel`);
-    const zoned = await post(connectorId, { from: "2026-03-28", to: today, time_zone: "Europe/Paris" });
-    expect(zoned.body.run.range_from).toBe("2026-03-27T23:00:00.000Z");
+    // Through today in Paris (already tomorrow in UTC between 23:00 and 24:00), from the latest 15 January (UTC+1 there).
+    const parisToday = todayIn("Europe/Paris");
+    const year = Number(parisToday.slice(0, 4)) - (parisToday < `${parisToday.slice(0, 4)}-01-15` ? 1 : 0);
+    const zoned = await post(connectorId, { from: `${year}-01-15`, to: parisToday, time_zone: "Europe/Paris" });
+    expect(zoned.status).toBe(202);
+    expect(zoned.body.run.range_from).toBe(`${year}-01-14T23:00:00.000Z`);
     expect(Date.now() - new Date(zoned.body.run.range_to).getTime()).toBeLessThan(60_000);
   });
 

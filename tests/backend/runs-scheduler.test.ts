@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../backend/db/schema.js";
 import { enqueueDueRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
 import { enqueueDueTransformRuns, TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
-import { cloneTemplateDatabase } from "./harness.js";
+import { cloneTemplateDatabase } from "../support/backend.js";
 
 /**
  * The schedulers find what is due with one query per pass, however many connectors and transforms there are; the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CronExpressionParser } from "cron-parser";
-import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 import { SCHEDULE_MESSAGES as M } from "../../contract/schedules.js";
 
 /**

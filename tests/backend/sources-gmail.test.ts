@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { APP_URL, createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { APP_URL, createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 import { startFakeGoogle, type FakeGoogle } from "../fakes/google-admin.js";
 import { SOURCE_MESSAGES } from "../../contract/sources.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { APP_URL, createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { APP_URL, createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 import { startFakeZoom, type FakeZoom } from "../fakes/zoom.js";
 
 let t: TestBackend;

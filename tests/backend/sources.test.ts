@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserSession, get, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, get, startTestBackend, type TestBackend } from "../support/backend.js";
 import { SOURCE_MESSAGES } from "../../contract/sources.js";
 
 let t: TestBackend;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
 import { syncConnector } from "../../backend/sync/index.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";

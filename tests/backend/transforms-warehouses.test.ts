@@ -1,18 +1,11 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startBackend, type RunningBackend } from "../../backend/server.js";
-import { createLogger } from "../../backend/lib/log.js";
-import { randomToken, sha256 } from "../../backend/lib/crypto.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultTableName } from "../../backend/transforms/runner.js";
 import { BigQueryWriter } from "../../backend/integrations/destinations/bigquery/writer.js";
 import { platformServiceAccount } from "../../backend/integrations/destinations/kit/google.js";
-import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { TransformRun } from "../../contract/transforms.js";
 import type { SyncRun } from "../../contract/connectors.js";
+import { api, createUserSession, startTestBackend, waitForRun, type TestBackend } from "../support/backend.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 
@@ -23,10 +16,7 @@ import { FakeSnowflake } from "../fakes/snowflake.js";
  * writing their result tables there, and GET /transforms/{id}/results reading
  * them again.
  */
-let backend: RunningBackend;
-let db: pg.Pool;
-let dataDir: string;
-let url: string;
+let t: TestBackend;
 let cookie: string;
 const bigquery = new FakeBigQuery();
 const snowflake = new FakeSnowflake();
@@ -45,44 +35,18 @@ beforeAll(async () => {
   process.env.SNOWFLAKE_HOST_OVERRIDE = snowflake.url;
   process.env.GOOGLE_SERVICE_ACCOUNT_KEY = SA_KEY;
   delete process.env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE;
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-transforms-wh-"));
-  backend = await startBackend({
-    role: "all",
-    log: createLogger("silent"),
-    env: { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir },
-  });
-  url = `http://127.0.0.1:${backend.port}`;
-  db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'wh@example.com', 'wh@example.com', 'W') RETURNING id");
-  const token = randomToken();
-  await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [sha256(token), rows[0]!.id]);
-  cookie = `${SESSION_COOKIE}=${token}`;
+  t = await startTestBackend({ role: "all" });
+  cookie = (await createUserSession(t, "wh@example.com", "W")).cookie;
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
-  await backend?.stop();
+  await t?.stop();
   await Promise.all([bigquery.stop(), snowflake.stop()]);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   delete process.env.BIGQUERY_API_ENDPOINT;
   delete process.env.SNOWFLAKE_HOST_OVERRIDE;
   delete process.env.GOOGLE_SERVICE_ACCOUNT_KEY;
 });
 
-async function call(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${url}${route}`, {
-    method,
-    headers: { cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, route: string, body?: unknown) => api(t, cookie, method, route, body);
 
 async function bigQueryDestination(dataset: string) {
   const sa = await call("POST", "/externalauth/bigquery/service_account", { integration_name: "bigquery" });
@@ -115,25 +79,12 @@ async function connectorTo(destinationId: string) {
 async function sync(connectorId: string) {
   const queued = await call("POST", `/connectors/${connectorId}/sync`);
   expect(queued.status).toBe(202);
-  for (let i = 0; i < 600; i++) {
-    const runs = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs as SyncRun[];
-    const run = runs.find((r) => r.id === queued.body.run.id)!;
-    if (run.status === "failed") throw new Error(`sync failed: ${run.error}`);
-    if (run.status === "succeeded") return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the sync did not finish");
+  const run = await waitForRun<SyncRun>(t, cookie, `/connectors/${connectorId}`, queued.body.run.id, { timeoutMs: 120_000 });
+  if (run.status !== "succeeded") throw new Error(`sync ${run.status}: ${run.error}`);
+  return run;
 }
 
-async function waitForRun(transformId: string, runId: string): Promise<TransformRun> {
-  for (let i = 0; i < 600; i++) {
-    const runs = (await call("GET", `/transforms/${transformId}/runs`)).body.runs as TransformRun[];
-    const run = runs.find((r) => r.id === runId);
-    if (run && (run.status === "succeeded" || run.status === "failed")) return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the run did not finish");
-}
+const waitForTransformRun = (transformId: string, runId: string) => waitForRun<TransformRun>(t, cookie, `/transforms/${transformId}`, runId, { until: (r) => r.status === "succeeded" || r.status === "failed", timeoutMs: 120_000 });
 
 async function createTransform(connectorId: string, template: string, inputs: Record<string, unknown> = {}, requirement_inputs: Record<string, unknown> = {}) {
   const created = await call("POST", "/transforms/create", {
@@ -150,7 +101,7 @@ async function createTransform(connectorId: string, template: string, inputs: Re
   });
   expect(created.status).toBe(201);
   const id = created.body.transform_id as string;
-  const run = await waitForRun(id, created.body.run_id);
+  const run = await waitForTransformRun(id, created.body.run_id);
   expect({ template, status: run.status, error: run.error }).toEqual({ template, status: "succeeded", error: null });
   return { id, run };
 }
@@ -216,7 +167,7 @@ describe("transforms on BigQuery", () => {
     // Run now at once (inside the de-duplication window): the new run's rows are kept apart by run_id, and the results show that run only.
     const again = await call("POST", `/transforms/${id}/run`);
     expect(again.status).toBe(202);
-    const rerun = await waitForRun(id, again.body.run.id);
+    const rerun = await waitForTransformRun(id, again.body.run.id);
     expect(rerun).toMatchObject({ status: "succeeded", trigger: "manual", records: distinct });
     expect(bigquery.rows(PROJECT, "analytics", topics).filter((r) => r.run_id === rerun.id)).toHaveLength(rerun.outputs[0]!.rows);
     const latest = await call("GET", `/transforms/${id}/results?table=${topics}`);
@@ -308,7 +259,7 @@ describe("transforms on Snowflake", () => {
 
     // A re-run MERGEs by key and then deletes the rows the new run did not write.
     const again = await call("POST", `/transforms/${id}/run`);
-    const rerun = await waitForRun(id, again.body.run.id);
+    const rerun = await waitForTransformRun(id, again.body.run.id);
     expect(rerun.status).toBe("succeeded");
     const after = snowflake.rowsOf(`RAW.MEETINGS.${assignments}`);
     expect(after.length).toBe(rerun.outputs[1]!.rows);

@@ -1,116 +1,45 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { startBackend, type RunningBackend } from "../../backend/server.js";
-import { createLogger } from "../../backend/lib/log.js";
-import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
-import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 import { resultTableName } from "../../backend/transforms/runner.js";
 import { enqueueDueTransformRuns, recoverLostTransformRuns, TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
 import { HOSTED_UNAVAILABLE } from "../../backend/transforms/provider.js";
-import { SESSION_COOKIE } from "../../contract/auth.js";
 import { TRANSFORM_MESSAGES as M, transformSchema, type TransformRun } from "../../contract/transforms.js";
 import type { SyncRun } from "../../contract/connectors.js";
+import { api, createUserSession, startTestBackend, waitForRun, type TestBackend } from "../support/backend.js";
+import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
 
 /** Transforms over real HTTP with a real worker (role all): the §7 calls, the runner, and result tables in the local warehouse. */
-let backend: RunningBackend;
-let db: pg.Pool;
-let handle: DatabaseHandle;
-let databaseUrl: string;
-let dataDir: string;
-let url: string;
+let t: TestBackend;
 let cookie: string;
 let otherCookie: string;
 
-async function session(email: string) {
-  const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', $1, $1, 'T') RETURNING id", [email]);
-  const token = randomToken();
-  await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [sha256(token), rows[0]!.id]);
-  return `${SESSION_COOKIE}=${token}`;
-}
-
 beforeAll(async () => {
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-transforms-"));
-  backend = await startBackend({
-    role: "all",
-    log: createLogger("silent"),
-    env: { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir },
-  });
-  url = `http://127.0.0.1:${backend.port}`;
-  db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-  handle = connectDatabase(databaseUrl, 2);
-  cookie = await session("transforms@example.com");
-  otherCookie = await session("other@example.com");
+  t = await startTestBackend({ role: "all" });
+  cookie = (await createUserSession(t, "transforms@example.com", "T")).cookie;
+  otherCookie = (await createUserSession(t, "other@example.com", "T")).cookie;
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
-  await handle?.close();
-  await backend?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await t?.stop();
 });
 
-async function call(method: string, route: string, body?: unknown, as = cookie) {
-  const response = await fetch(`${url}${route}`, {
-    method,
-    headers: { cookie: as, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, route: string, body?: unknown, as = cookie) => api(t, as, method, route, body);
 
 async function localConnector(as = cookie, sync = true) {
-  const credential = await call("POST", "/externalauth/datagen/callback", {}, as);
-  const source = await call("POST", "/sources/create", { name: `Gen ${randomBytes(3).toString("hex")}`, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme Rockets", format: "zoom" } }, as);
-  const destination = await call("POST", "/destinations/create", { name: `Disk ${randomBytes(3).toString("hex")}`, integration_name: "local" }, as);
-  const connector = await call("POST", "/connectors/create", { first_sync: false, name: `Sync ${randomBytes(3).toString("hex")}`, description: "", frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: 3 }, as);
-  expect(connector.status).toBe(201);
-  const connectorId = connector.body.id as string;
+  const { connectorId, folder } = await seedDatagenConnector(t, as, { name: `Sync ${randomBytes(3).toString("hex")}` });
   if (sync) {
     const queued = await call("POST", `/connectors/${connectorId}/sync`, undefined, as);
-    for (let i = 0; i < 300; i++) {
-      const runs = (await call("GET", `/connectors/${connectorId}/runs`, undefined, as)).body.runs as SyncRun[];
-      const run = runs.find((r) => r.id === queued.body.run.id)!;
-      if (run.status === "failed") throw new Error(`sync failed: ${run.error}`);
-      if (run.status === "succeeded") break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const run = await waitForRun<SyncRun>(t, as, `/connectors/${connectorId}`, queued.body.run.id, { timeoutMs: 60_000 });
+    if (run.status !== "succeeded") throw new Error(`sync ${run.status}: ${run.error}`);
   }
-  return { connectorId, folder: destination.body.destination.config.folder as string };
+  return { connectorId, folder };
 }
 
-async function warehouse(folder: string, sql: string) {
-  const reader = new LocalWriter(resolveLocalRoot(dataDir, folder));
-  try {
-    return await reader.query(sql);
-  } finally {
-    await reader.close();
-  }
-}
+const warehouse = (folder: string, query: string) => readWarehouse(t, folder, query);
 
-async function waitForRun(transformId: string, runId?: string): Promise<TransformRun> {
-  for (let i = 0; i < 400; i++) {
-    const runs = (await call("GET", `/transforms/${transformId}/runs`)).body.runs as TransformRun[];
-    const run = runId ? runs.find((r) => r.id === runId) : runs[0];
-    if (run && (run.status === "succeeded" || run.status === "failed")) return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the run did not finish");
-}
+const waitForTransformRun = (transformId: string, runId?: string) => waitForRun<TransformRun>(t, cookie, `/transforms/${transformId}`, runId, { until: (r) => r.status === "succeeded" || r.status === "failed", timeoutMs: 80_000 });
 
 const createBody = (connectorId: string, extra: Record<string, unknown> = {}) => ({
   template_id: "topic_modeling",
@@ -135,7 +64,7 @@ describe("transforms: config, first-screen check and create validation", () => {
     // Each connector with the file types its data comes as (a zoom-style generator: .vtt and .txt) and whether it synced.
     expect(body.connectors).toEqual([{ id: mine.connectorId, name: expect.any(String), file_types: [".vtt", ".txt"], synced: false }]);
     expect(body.file_types).toEqual([".vtt", ".txt", ".json"]);
-    expect((await fetch(`${url}/transforms/config`)).status).toBe(401);
+    expect((await fetch(`${t.url}/transforms/config`)).status).toBe(401);
   });
 
   it("POST /transforms/validate-draft checks every §5 rule, the connector's owner, and the name case-insensitively", async () => {
@@ -190,10 +119,10 @@ describe("transforms: config, first-screen check and create validation", () => {
       const response = await call("POST", "/transforms/create", body);
       expect({ body, status: response.status, message: response.body.message }).toEqual({ body, status, message });
     }
-    const plain = await fetch(`${url}/transforms/create`, { method: "POST", headers: { cookie, "content-type": "text/plain" }, body: "x" });
+    const plain = await fetch(`${t.url}/transforms/create`, { method: "POST", headers: { cookie, "content-type": "text/plain" }, body: "x" });
     expect(plain.status).toBe(415);
     // Nothing was created by any of them.
-    const { rows } = await db.query("SELECT count(*)::int AS n FROM transforms WHERE name = 'Validated'");
+    const { rows } = await t.db.query("SELECT count(*)::int AS n FROM transforms WHERE name = 'Validated'");
     expect(rows[0].n).toBe(0);
   });
 });
@@ -214,7 +143,7 @@ describe("transforms: create, run, results, ownership", () => {
     expect(detail.body.connector_file_types).toEqual([".vtt", ".txt"]);
     expect(["PENDING", "RUNNING", "SUCCEEDED"]).toContain(detail.body.status);
 
-    const run = await waitForRun(id, created.body.run_id);
+    const run = await waitForTransformRun(id, created.body.run_id);
     expect(run).toMatchObject({ status: "succeeded", trigger: "create", error: null, records: meetings });
     const topics = resultTableName(id, "topics");
     const assignments = resultTableName(id, "topic_assignments");
@@ -248,7 +177,7 @@ describe("transforms: create, run, results, ownership", () => {
     const again = await call("POST", `/transforms/${id}/run`);
     expect(again.status).toBe(202);
     expect(await call("POST", `/transforms/${id}/run`)).toEqual({ status: 409, body: { message: M.runOpen } });
-    const rerun = await waitForRun(id, again.body.run.id);
+    const rerun = await waitForTransformRun(id, again.body.run.id);
     expect(rerun).toMatchObject({ status: "succeeded", trigger: "manual" });
     const reassigned = (await warehouse(folder, `SELECT count(*)::INT AS n, count(DISTINCT meeting_id)::INT AS d, min(run_id) AS r, max(run_id) AS s FROM ${assignments}`)) as { n: number; d: number; r: string; s: string }[];
     expect(reassigned[0]).toEqual({ n: assigned[0]!.n, d: assigned[0]!.n, r: rerun.id, s: rerun.id });
@@ -264,7 +193,7 @@ describe("transforms: create, run, results, ownership", () => {
     expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^Read ${meetings.toLocaleString("en-US")} transcripts \\([\\d,]+ lines\\); running the Topic modeling pipeline\\.$`)));
     expect(messages).toContain(`Result table ${topics} written: ${topicRows} rows.`);
     expect(messages.at(-1)).toMatch(new RegExp(`^Run succeeded in .*: ${meetings.toLocaleString("en-US")} records\\.$`));
-    const text = await fetch(`${url}/transforms/${id}/runs/${run.id}/log`, { headers: { cookie } });
+    const text = await fetch(`${t.url}/transforms/${id}/runs/${run.id}/log`, { headers: { cookie } });
     expect(text.headers.get("content-disposition")).toBe(`attachment; filename="tributary-transform-run-${run.id}.log"`);
     expect((await text.text()).split("\n")[0]).toMatch(/^\S+ INFO {2}Queued when it was created\.$/);
   });
@@ -282,7 +211,7 @@ describe("transforms: create, run, results, ownership", () => {
     for (const [template, inputs] of templates) {
       const created = await call("POST", "/transforms/create", createBody(connectorId, { template_id: template, name: `Run ${template}`, inputs }));
       expect(created.status).toBe(201);
-      const run = await waitForRun(created.body.transform_id, created.body.run_id);
+      const run = await waitForTransformRun(created.body.transform_id, created.body.run_id);
       expect({ template, status: run.status, error: run.error }).toEqual({ template, status: "succeeded", error: null });
       for (const output of run.outputs) {
         const [{ n }] = (await warehouse(folder, `SELECT count(*)::INT AS n FROM ${output.table}`)) as { n: number }[];
@@ -310,12 +239,12 @@ describe("transforms: create, run, results, ownership", () => {
     const { connectorId } = await localConnector(cookie, false);
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Will Fail" }));
     const id = created.body.transform_id as string;
-    const first = await waitForRun(id, created.body.run_id);
+    const first = await waitForTransformRun(id, created.body.run_id);
     // Nothing synced yet: the run succeeds with nothing read.
     expect(first).toMatchObject({ status: "succeeded", records: 0 });
-    await db.query(`UPDATE transforms SET inputs = inputs || '{"provider": "hosted_llm"}'::jsonb WHERE id = $1`, [id]);
+    await t.db.query(`UPDATE transforms SET inputs = inputs || '{"provider": "hosted_llm"}'::jsonb WHERE id = $1`, [id]);
     const queued = await call("POST", `/transforms/${id}/run`);
-    const failed = await waitForRun(id, queued.body.run.id);
+    const failed = await waitForTransformRun(id, queued.body.run.id);
     expect(failed.status).toBe("failed");
     expect(failed.error).toBe(`The transform's inputs are no longer valid: ${HOSTED_UNAVAILABLE}`);
     expect((await call("GET", `/transforms/${id}`)).body.status).toBe("FAILED");
@@ -350,7 +279,7 @@ describe("transforms: create, run, results, ownership", () => {
       const { connectorId, folder } = await localConnector();
       const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Named Topics", inputs: { provider: "hosted_llm", num_topics: 3 } }));
       expect(created.status).toBe(201);
-      const run = await waitForRun(created.body.transform_id, created.body.run_id);
+      const run = await waitForTransformRun(created.body.transform_id, created.body.run_id);
       expect(run).toMatchObject({ status: "succeeded", error: null });
       const topics = (await warehouse(folder, `SELECT label, top_words FROM ${run.outputs[0]!.table} ORDER BY topic_id`)) as { label: string; top_words: string }[];
       expect(topics.length).toBe(received.length);
@@ -370,7 +299,7 @@ describe("transforms: create, run, results, ownership", () => {
     const { connectorId } = await localConnector(cookie, false);
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Private" }));
     const id = created.body.transform_id as string;
-    await waitForRun(id, created.body.run_id);
+    await waitForTransformRun(id, created.body.run_id);
     for (const [method, route] of [["GET", `/transforms/${id}`], ["GET", `/transforms/${id}/runs`], ["GET", `/transforms/${id}/results`], ["POST", `/transforms/${id}/run`], ["DELETE", `/transforms/delete/${id}`]] as const) {
       expect(await call(method, route, undefined, otherCookie)).toEqual({ status: 404, body: { message: M.notFound } });
     }
@@ -382,13 +311,13 @@ describe("transforms: create, run, results, ownership", () => {
     // Another transform's run is not this one's.
     const { connectorId: another } = await localConnector(cookie, false);
     const second = await call("POST", "/transforms/create", createBody(another, { name: "Private two" }));
-    await waitForRun(second.body.transform_id, second.body.run_id);
+    await waitForTransformRun(second.body.transform_id, second.body.run_id);
     expect(await call("GET", `/transforms/${second.body.transform_id}/runs/${runId}`)).toEqual({ status: 404, body: { message: "Run not found" } });
     expect(((await call("GET", "/transforms/list", undefined, otherCookie)).body as { id: string }[]).some((t) => t.id === id)).toBe(false);
     expect(await call("GET", "/transforms/not-a-uuid")).toEqual({ status: 404, body: { message: M.notFound } });
     expect(await call("DELETE", `/transforms/delete/${id}`)).toEqual({ status: 200, body: { message: "Transform deleted" } });
     expect((await call("GET", `/transforms/${id}`)).status).toBe(404);
-    const { rows } = await db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1", [id]);
+    const { rows } = await t.db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1", [id]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -396,19 +325,19 @@ describe("transforms: create, run, results, ownership", () => {
     const { connectorId } = await localConnector(cookie, false);
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Scheduled", frequency: "hourly" }));
     const id = created.body.transform_id as string;
-    await waitForRun(id, created.body.run_id);
-    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
+    await waitForTransformRun(id, created.body.run_id);
+    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
     await boss.start();
     try {
       const later = new Date(Date.now() + 2 * 3_600_000);
-      expect(await enqueueDueTransformRuns(handle.db, boss, later)).toBeGreaterThanOrEqual(1);
-      const { rows } = await db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
+      expect(await enqueueDueTransformRuns(t.handle.db, boss, later)).toBeGreaterThanOrEqual(1);
+      const { rows } = await t.db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
       expect(rows[0].n).toBe(1);
-      await waitForRun(id);
+      await waitForTransformRun(id);
       // As if that pass ran at `later`: the run of this slot exists, so the next pass at the same moment skips it.
-      await db.query("UPDATE transform_runs SET created_at = $2 WHERE transform_id = $1 AND trigger = 'schedule'", [id, later]);
-      await enqueueDueTransformRuns(handle.db, boss, later);
-      const again = await db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
+      await t.db.query("UPDATE transform_runs SET created_at = $2 WHERE transform_id = $1 AND trigger = 'schedule'", [id, later]);
+      await enqueueDueTransformRuns(t.handle.db, boss, later);
+      const again = await t.db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
       expect(again.rows[0].n).toBe(1);
     } finally {
       await boss.stop({ graceful: false, wait: true });
@@ -419,35 +348,35 @@ describe("transforms: create, run, results, ownership", () => {
     const { connectorId } = await localConnector(cookie, false);
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Lost Worker" }));
     const id = created.body.transform_id as string;
-    await waitForRun(id, created.body.run_id);
-    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
+    await waitForTransformRun(id, created.body.run_id);
+    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
     await boss.start();
     // A run a worker was running when it died, whose job will not run again (here: cancelled before anyone took it).
     const lost = async (attempts: number) => {
-      const { rows } = await db.query<{ id: string; owner_id: string }>(
+      const { rows } = await t.db.query<{ id: string; owner_id: string }>(
         "INSERT INTO transform_runs (transform_id, owner_id, trigger, status, attempts, started_at) SELECT id, owner_id, 'manual', 'running', $2, now() FROM transforms WHERE id = $1 RETURNING id",
         [id, attempts],
       );
       const jobId = await boss.send(TRANSFORM_QUEUE, { runId: rows[0]!.id }, { singletonKey: id, startAfter: 3600 });
       await boss.cancel(TRANSFORM_QUEUE, jobId!);
-      await db.query("UPDATE transform_runs SET job_id = $2 WHERE id = $1", [rows[0]!.id, jobId]);
-      await db.query("UPDATE transforms SET status = 'RUNNING' WHERE id = $1", [id]);
+      await t.db.query("UPDATE transform_runs SET job_id = $2 WHERE id = $1", [rows[0]!.id, jobId]);
+      await t.db.query("UPDATE transforms SET status = 'RUNNING' WHERE id = $1", [id]);
       return { runId: rows[0]!.id, jobId: jobId! };
     };
     try {
       const retried = await lost(1);
       expect((await call("POST", `/transforms/${id}/run`)).status).toBe(409);
-      expect(await recoverLostTransformRuns(handle.db, boss)).toBe(1);
-      const again = await waitForRun(id, retried.runId);
+      expect(await recoverLostTransformRuns(t.handle.db, boss)).toBe(1);
+      const again = await waitForTransformRun(id, retried.runId);
       expect(again.status).toBe("succeeded");
-      const { rows } = await db.query<{ job_id: string; attempts: number }>("SELECT job_id, attempts FROM transform_runs WHERE id = $1", [retried.runId]);
+      const { rows } = await t.db.query<{ job_id: string; attempts: number }>("SELECT job_id, attempts FROM transform_runs WHERE id = $1", [retried.runId]);
       expect(rows[0]!.job_id).not.toBe(retried.jobId);
       expect(rows[0]!.attempts).toBe(2);
       expect((await call("GET", `/transforms/${id}`)).body.status).toBe("SUCCEEDED");
 
       const spent = await lost(4);
-      expect(await recoverLostTransformRuns(handle.db, boss)).toBe(1);
-      expect(await recoverLostTransformRuns(handle.db, boss)).toBe(0);
+      expect(await recoverLostTransformRuns(t.handle.db, boss)).toBe(1);
+      expect(await recoverLostTransformRuns(t.handle.db, boss)).toBe(0);
       const failed = (await call("GET", `/transforms/${id}/runs`)).body.runs.find((r: TransformRun) => r.id === spent.runId) as TransformRun;
       expect(failed).toMatchObject({ status: "failed", error: "Attempt 4 was interrupted (its worker stopped), and no retry is left." });
       expect(failed.finished_at).not.toBeNull();

@@ -33,6 +33,7 @@ export async function datagenConnector(user: ApiUser, options: { meetingsPerDay:
   });
   if (source.status !== 201) throw new Error(`source create answered ${source.status}: ${JSON.stringify(source.body)}`);
   const connector = await callApi(user, "POST", "/connectors/create", {
+    first_sync: false,
     name: options.name ?? "Sync",
     description: "",
     frequency: "daily",

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Real worker processes (`backend/main.ts --role worker`) on a test backend's database, which a test kills and starts
+ * again. Their last output lines are kept, to show when a run gets stuck.
+ */
+export class WorkerProcesses {
+  readonly running = new Set<ChildProcess>();
+  readonly output: string[] = [];
+  private count = 0;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly keepLines = 200,
+  ) {}
+
+  start(): ChildProcess {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", "worker"], { cwd: root, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    const label = `worker ${++this.count} (pid ${child.pid})`;
+    const keep = (stream: string) => (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n")) if (line.trim()) this.output.push(`${label} ${stream}: ${line.slice(0, 500)}`);
+      this.output.splice(0, Math.max(0, this.output.length - this.keepLines));
+    };
+    child.stdout!.on("data", keep("out"));
+    child.stderr!.on("data", keep("err"));
+    this.running.add(child);
+    child.once("exit", (code, signal) => {
+      this.running.delete(child);
+      this.output.push(`${label} exited (${signal ?? code})`);
+    });
+    return child;
+  }
+
+  /** Sends `signal` and waits for the process to exit. */
+  async stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill(signal);
+    await exited;
+  }
+
+  async stopAll(signal: NodeJS.Signals): Promise<void> {
+    for (const child of [...this.running]) await this.stop(child, signal);
+  }
+}
