@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 27 item 6, JS on and off: the alert settings page, reached from the profile menu: each error at its field
@@ -17,7 +17,7 @@ const pauseAfter = (page: Page) => page.getByLabel("Pause a connector after fail
 
 test("alert settings: errors at their field, a save, and the signing secret", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user);
+  await login(page, user);
   await page.locator('summary[aria-label^="Profile menu for"]').click();
   await page.getByRole("link", { name: "Alert settings" }).click();
   await expect(page).toHaveURL(/\/settings\/alerts$/);
