@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { APP_URL, RESULTS_DIR } from "./tests/e2e/env";
+import { APP_URL, JS_INDEPENDENT, RESULTS_DIR } from "./tests/e2e/env";
 
 /**
  * Browser tests: every flow twice, with JavaScript on and off, in Debian's
@@ -51,6 +51,7 @@ export default defineConfig({
   },
   projects: [
     { name: "js-on", use: { ...chromium, javaScriptEnabled: true } },
-    { name: "js-off", use: { ...chromium, javaScriptEnabled: false } },
+    // A check tagged JS_INDEPENDENT (headers, status codes, raw HTTP) runs once, in js-on.
+    { name: "js-off", use: { ...chromium, javaScriptEnabled: false }, grepInvert: new RegExp(JS_INDEPENDENT) },
   ],
 });

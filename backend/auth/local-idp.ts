@@ -1,10 +1,13 @@
 import http from "node:http";
-import { createHash, hkdfSync } from "node:crypto";
+import { hkdfSync } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Provider, { type Configuration } from "oidc-provider";
 import { exportJWK, generateKeyPair } from "jose";
 import { LOCAL_IDP_CLIENT } from "../../contract/auth.js";
 import type { Logger } from "../lib/log.js";
+import { localSubject } from "./local-identity.js";
+
+export { localSubject };
 
 /**
  * A real OpenID Connect provider (panva's oidc-provider) that stands in for
@@ -52,10 +55,6 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
     if (body.length > 10_000) break;
   }
   return new URLSearchParams(body);
-}
-
-export function localSubject(email: string): string {
-  return createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 21);
 }
 
 export async function startLocalIdp(options: {

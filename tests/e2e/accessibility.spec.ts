@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import type pg from "pg";
 import { DESTINATION_MANIFESTS } from "../../contract/integrations/destinations";
 import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 26: axe-core finds no serious or critical violation on any page of the app, on a desktop (1280 × 800) and a
@@ -111,7 +111,7 @@ for (const viewport of VIEWPORTS) {
     test("empty lists, a page that does not exist, and the profile menu", async ({ page, user, allowConsoleErrors }) => {
       allowConsoleErrors(CLIENT_ERROR);
       const axe = checker(page);
-      await signIn(page, user);
+      await login(page, user);
       for (const path of ["/connectors", "/sources", "/destinations", "/transforms"]) {
         await page.goto(path);
         await expect(page.getByRole("main").getByRole("table")).toHaveCount(0);
@@ -135,7 +135,7 @@ for (const viewport of VIEWPORTS) {
     test("create source: the index, each type, authenticated, and a failed submit", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
       allowConsoleErrors(CLIENT_ERROR);
       const axe = checker(page);
-      await signIn(page, user, { from: "/sources/add" });
+      await login(page, user, { from: "/sources/add" });
       await expect(page.getByRole("heading", { name: "Create Source" })).toBeVisible();
       await axe.check("source add");
       // Authenticate before choosing a type: the banner's error.
@@ -170,7 +170,7 @@ for (const viewport of VIEWPORTS) {
       test(`create destination: ${group.map((m) => m.label).join(", ")}, each also after a failed submit`, async ({ page, user, jsEnabled, allowConsoleErrors }) => {
         allowConsoleErrors(CLIENT_ERROR);
         const axe = checker(page);
-        await signIn(page, user, { from: "/destinations/add" });
+        await login(page, user, { from: "/destinations/add" });
         await expect(page.getByRole("heading", { name: "Create Destination" })).toBeVisible();
         if (index === 0) {
           await axe.check("destination add");
@@ -195,7 +195,7 @@ for (const viewport of VIEWPORTS) {
 
     test("records: the lists, and the connector details before and after its first run", async ({ page, user }) => {
       const axe = checker(page);
-      await signIn(page, user);
+      await login(page, user);
       const ids = await seedRecords(user.email);
       await page.goto(`/connectors/details/${ids.connectorId}`);
       await axe.check("connector details, no runs");
@@ -212,7 +212,7 @@ for (const viewport of VIEWPORTS) {
 
     test("records: every details page, its delete confirmation and its edit page", async ({ page, user }) => {
       const axe = checker(page);
-      await signIn(page, user);
+      await login(page, user);
       const ids = await seedRecords(user.email);
       const records = [
         { kind: "sources", id: ids.sourceId },
@@ -239,7 +239,7 @@ for (const viewport of VIEWPORTS) {
     test("records: the edit forms after a failed update", async ({ page, user, allowConsoleErrors }) => {
       allowConsoleErrors(CLIENT_ERROR);
       const axe = checker(page);
-      await signIn(page, user);
+      await login(page, user);
       const ids = await seedRecords(user.email);
       for (const { kind, id, name } of [
         { kind: "sources", id: ids.sourceId, name: "Name" },
@@ -258,7 +258,7 @@ for (const viewport of VIEWPORTS) {
     test("create connector: no sources, each step of its cascade, and a failed submit", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
       allowConsoleErrors(CLIENT_ERROR);
       const axe = checker(page);
-      await signIn(page, user, { from: "/connectors/add" });
+      await login(page, user, { from: "/connectors/add" });
       await expect(page.getByRole("heading", { name: "Create Connector" })).toBeVisible();
       await axe.check("connector add, no sources");
       await withDb(async (client) => seedPipeline(client, await userIdByEmail(client, user.email)));
@@ -280,7 +280,7 @@ for (const viewport of VIEWPORTS) {
       test.setTimeout(360_000); // two runs (a sync and the transform's first) besides its checks
       allowConsoleErrors(CLIENT_ERROR);
       const axe = checker(page);
-      await signIn(page, user, { from: "/transforms/add" });
+      await login(page, user, { from: "/transforms/add" });
       await axe.check("transform add, no connectors");
       const { connectorId } = await withDb(async (client) => seedPipeline(client, await userIdByEmail(client, user.email)));
       await page.goto(`/connectors/details/${connectorId}`);

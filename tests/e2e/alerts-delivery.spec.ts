@@ -6,7 +6,7 @@ import { startSmtpServer, type ReceivedMail } from "../fakes/smtp";
 import { startWebhookReceiver, verifySignature } from "../fakes/webhook-receiver";
 import { seedLocalDestination } from "./db";
 import { E2E_PORTS, RESULTS_DIR } from "./env";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 import { startTributary, type TributaryInstance } from "./server";
 
 /**
@@ -20,7 +20,6 @@ import { startTributary, type TributaryInstance } from "./server";
 test.describe.configure({ mode: "serial" });
 
 let server: TributaryInstance;
-let idp: string;
 let zoom: FakeZoom;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -33,7 +32,6 @@ test.beforeAll(async ({}, testInfo) => {
   receiver = await startWebhookReceiver();
   const offset = testInfo.project.name === "js-off" ? 45 : 40;
   const ports = { app: E2E_PORTS.app + offset, backend: E2E_PORTS.backend + offset, localIdp: E2E_PORTS.localIdp + offset, postgres: E2E_PORTS.postgres + offset };
-  idp = `http://localhost:${ports.localIdp}`;
   server = await startTributary({
     ports,
     appUrl: `http://localhost:${ports.app}`,
@@ -106,7 +104,7 @@ async function syncNow(page: Page): Promise<string> {
 
 test("a failing provider: Failed everywhere, an e-mail and a signed webhook per failure, a warning, an auto-pause, then the recovery", async ({ page, user }) => {
   test.setTimeout(240_000);
-  await signIn(page, user, { app: server.appUrl, idp, from: "/settings/alerts" });
+  await login(page, user, { app: server.appUrl, from: "/settings/alerts" });
 
   // Where alerts go, and the webhook's signing secret (shown to its owner once saved).
   await page.getByLabel("E-mail address").fill(user.email);

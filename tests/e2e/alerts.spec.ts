@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 27 item 6, JS on and off: the alert settings page, reached from the profile menu: each error at its field
@@ -17,7 +17,7 @@ const pauseAfter = (page: Page) => page.getByLabel("Pause a connector after fail
 
 test("alert settings: errors at their field, a save, and the signing secret", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user);
+  await login(page, user);
   await page.locator('summary[aria-label^="Profile menu for"]').click();
   await page.getByRole("link", { name: "Alert settings" }).click();
   await expect(page).toHaveURL(/\/settings\/alerts$/);
@@ -91,7 +91,7 @@ async function save(page: Page): Promise<void> {
 }
 
 test("alert settings: one channel is enough, and each saved one can be removed", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   await page.goto("/settings/alerts");
 
   // Only a webhook: the e-mail field (unavailable on this server) is left empty.
@@ -129,7 +129,7 @@ test("alert settings: one channel is enough, and each saved one can be removed",
 
 test("alert settings: every problem at once, each at its field, in plain sentences", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user);
+  await login(page, user);
   await page.goto("/settings/alerts");
   // The thresholds emptied and nonsense, the e-mail wrong, the webhook empty: one save shows all of it.
   await email(page).fill("ops@");
@@ -152,7 +152,7 @@ test("alert settings: every problem at once, each at its field, in plain sentenc
 });
 
 test("the signing secret: never cached, and rolled after a confirmation (the old one is gone)", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   const first = await page.goto("/settings/alerts");
   expect(first!.headers()["cache-control"]).toBe("no-store");
   await webhook(page).fill("https://127.0.0.1:9/hooks/roll");

@@ -1,7 +1,6 @@
-import type { Browser } from "@playwright/test";
 import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, login, loginCookieHeader, test, uniqueEmail } from "./fixtures";
 
 /**
  * Issue 24 finding 6: every Remix action answers a 4xx with a plain sentence, never a 5xx, to a body that is not a
@@ -14,18 +13,10 @@ const UNSUPPORTED = "Send this form as a web form (application/x-www-form-urlenc
 const UNREADABLE = /This form could not be read/;
 const NUL = /NUL character/;
 
-/** Signs a fresh user in through the real flow and returns their Cookie header and e-mail. */
-async function signedIn(browser: Browser): Promise<{ cookie: string; email: string }> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    const email = uniqueEmail("bodies");
-    await signIn(page, { name: "Body Tester", email });
-    const cookies = await context.cookies(APP_URL);
-    return { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; "), email };
-  } finally {
-    await context.close();
-  }
+/** A fresh signed-in user's Cookie header (the login fixture's cookies) and e-mail. */
+async function signedIn(): Promise<{ cookie: string; email: string }> {
+  const email = uniqueEmail("bodies");
+  return { cookie: await loginCookieHeader({ name: "Body Tester", email }), email };
 }
 
 interface Sent {
@@ -93,9 +84,9 @@ const BROKEN_MULTIPART: [string, string, string][] = [
   ["no part headers", "multipart/form-data; boundary=x", "--x\r\n\r\n--x--\r\n"],
 ];
 
-test("bodies that are not a web form answer 415 or 400 with a sentence on every action, never 5xx", async ({ browser }) => {
+test("bodies that are not a web form answer 415 or 400 with a sentence on every action, never 5xx", async () => {
   test.setTimeout(90_000);
-  const { cookie, email } = await signedIn(browser);
+  const { cookie, email } = await signedIn();
   const paths = actionPaths(await seed(email));
   const problems: string[] = [];
   const expectAnswer = (path: string, what: string, sent: Sent, status: number, message: string | RegExp) => {
@@ -121,9 +112,9 @@ test("bodies that are not a web form answer 415 or 400 with a sentence on every 
   expect(problems, "answers that were not the expected 4xx with its sentence").toEqual([]);
 });
 
-test("well-formed but wrong forms (empty, duplicated, missing or huge fields) never answer 5xx", async ({ browser }) => {
+test("well-formed but wrong forms (empty, duplicated, missing or huge fields) never answer 5xx", async () => {
   test.setTimeout(90_000);
-  const { cookie, email } = await signedIn(browser);
+  const { cookie, email } = await signedIn();
   // Destructive routes (delete, log out) last, so the others still see the records and the session.
   const all = actionPaths(await seed(email));
   const destructive = (path: string) => /^\/(connectors|destinations|sources|transforms)\/details\/|^\/transforms\?index|^\/logout/.test(path);
@@ -155,7 +146,7 @@ test("well-formed but wrong forms (empty, duplicated, missing or huge fields) ne
 });
 
 test("the page a browser shows for such a post is the app's error page with the sentence and the status", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   const response = await page.request.post("/connectors/add", { headers: { "content-type": "text/plain" }, data: "name=x", maxRedirects: 0 });
   expect(response.status()).toBe(415);
   expect(response.headers()["content-type"]).toMatch(/^text\/html/);

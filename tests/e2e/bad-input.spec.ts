@@ -1,6 +1,6 @@
 import { withDb, userIdByEmail } from "./db";
 import { APP_SESSION_COOKIE, APP_URL, BACKEND_SESSION_COOKIE, IDP_ORIGIN } from "./env";
-import { expect, signIn, signOut, test } from "./fixtures";
+import { expect, login, signIn, signOut, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
@@ -109,7 +109,7 @@ test("replaying a real callback URL while still signed in creates no new session
 });
 
 test("a tampered backend session cookie ends on sign-in with 'Your session has ended', not a 500", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   await tamperCookie(page, BACKEND_SESSION_COOKIE, "garbage-not-a-session");
   const response = await page.goto("/connectors");
   expect(response?.status()).toBe(200);
@@ -119,7 +119,7 @@ test("a tampered backend session cookie ends on sign-in with 'Your session has e
 });
 
 test("a tampered app cookie (__tributary) ends on sign-in, not a 500", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   await tamperCookie(page, APP_SESSION_COOKIE, "eyJ1c2VyX2luZm8iOnsiaWQiOiJ4In19.forged-signature");
   const response = await page.goto("/connectors");
   expect(response?.status()).toBe(200);
@@ -129,7 +129,7 @@ test("a tampered app cookie (__tributary) ends on sign-in, not a 500", async ({ 
 });
 
 test("an expired session ends on sign-in with 'Your session has ended'", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   await withDb(async (db) => {
     const userId = await userIdByEmail(db, user.email);
     await db.query("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = $1", [userId]);

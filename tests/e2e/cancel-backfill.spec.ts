@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { APP_URL } from "./env";
 import { dataDir, filesUnder, insertTransform, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, login, test, uniqueEmail } from "./fixtures";
 
 /**
  * Issue 27, JS on and off: Cancel sync of a running large datagen sync, then the next run; a Backfill of 30 days;
@@ -73,7 +73,7 @@ const history = (page: Page) => page.getByRole("region", { name: "Run history" }
 
 test("Cancel sync stops a running 100× sync within 5 s; what it wrote is whole, and the next run lands every record once", async ({ page, user }) => {
   test.slow();
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId, folder } = await seedConnector(user.email, VOLUME_100X);
   await page.goto(`/connectors/details/${connectorId}`);
   await expect(page.getByRole("button", { name: "Cancel sync" })).toHaveCount(0);
@@ -120,7 +120,7 @@ test("Cancel sync stops a running 100× sync within 5 s; what it wrote is whole,
 test("Backfill of 30 days: the form's rules at their fields, the run's days in the history, every record once even twice", async ({ page, user, allowConsoleErrors }) => {
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId, folder } = await seedConnector(user.email, 40);
   await page.goto(`/connectors/details/${connectorId}`);
   const form = page.getByRole("region", { name: "Backfill" });
@@ -178,7 +178,7 @@ test("Backfill of 30 days: the form's rules at their fields, the run's days in t
 });
 
 test("Cancel run ends a transform's queued run, and the transform reads Cancelled", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   const { ownerId, connectorId } = await seedConnector(user.email, 6);
   const transformId = await withDb(async (client) => {
     const id = await insertTransform(client, ownerId, { name: "Call topics", type: "topic_modeling", connectorId });
@@ -197,14 +197,14 @@ test("Cancel run ends a transform's queued run, and the transform reads Cancelle
 
 test("another user can neither cancel nor backfill someone else's connector", async ({ page, user, browser, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user);
+  await login(page, user);
   const { ownerId, connectorId } = await seedConnector(user.email, 6);
   await withDb((client) => client.query("INSERT INTO sync_runs (connector_id, owner_id, status, trigger) VALUES ($1, $2, 'queued', 'manual')", [connectorId, ownerId]));
 
   const other = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled });
   try {
     const intruder = await other.newPage();
-    await signIn(intruder, { name: "Mallory Intruder", email: uniqueEmail("mallory") });
+    await login(intruder, { name: "Mallory Intruder", email: uniqueEmail("mallory") });
     const response = await intruder.goto(`/connectors/details/${connectorId}`);
     expect(response?.status()).toBe(404);
     await expect(intruder.getByText("Connector not found")).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { CONNECTOR_MESSAGES as M } from "../../contract/connectors";
 import { insertConnector, insertDestination, insertSource, userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 26, the connector forms: every error in the banner and at its field (marked invalid, its message under it
@@ -45,7 +45,7 @@ async function seed(email: string) {
 
 test("create: each error at its field and in the banner, the typed values kept", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/connectors/add" });
+  await login(page, user, { from: "/connectors/add" });
   const { first } = await seed(user.email);
   await page.goto("/connectors/add");
   await page.getByLabel("Description").fill("Kept after every refusal");
@@ -98,7 +98,7 @@ test("create: each error at its field and in the banner, the typed values kept",
 
 test("create: the backend's refusal shows in the banner, the form as typed", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/connectors/add" });
+  await login(page, user, { from: "/connectors/add" });
   const { first } = await seed(user.email);
   await page.goto(`/connectors/add?source=${first}&platform=zoom`);
   await expect(page.getByRole("group", { name: "Destinations" })).toBeVisible();
@@ -116,7 +116,7 @@ test("create: the backend's refusal shows in the banner, the form as typed", asy
 
 test("edit: each error at its field and in the banner, the typed values kept", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const { ownerId, first, warehouse } = await seed(user.email);
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "To edit", description: "before", sourceId: first, destinationIds: [warehouse] }));
   const destination = () => page.getByRole("checkbox", { name: /^Team warehouse/ });
@@ -166,7 +166,7 @@ test("edit: each error at its field and in the banner, the typed values kept", a
 });
 
 test("edit keeps every destination: a name change alone keeps both, and one can be removed and added back", async ({ page, user }) => {
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const { ownerId, first, warehouse } = await seed(user.email);
   const second = await withDb((client) => insertDestination(client, ownerId, { name: "Second warehouse" }));
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "Two places", description: "", sourceId: first, destinationIds: [warehouse, second] }));
@@ -208,7 +208,7 @@ test("edit keeps every destination: a name change alone keeps both, and one can 
 });
 
 test("details: only its own buttons' intents are taken", async ({ page, user }) => {
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const { ownerId, first, warehouse } = await seed(user.email);
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "Stays", sourceId: first, destinationIds: [warehouse] }));
   for (const form of [{ intent: "explode" }, {}] as Record<string, string>[]) {
@@ -222,7 +222,7 @@ test("details: only its own buttons' intents are taken", async ({ page, user }) 
 
 test("with JavaScript, the source and platform selects keep the focus through the cascade", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "Without JavaScript a choice applies only through its Continue button (the other tests).");
-  await signIn(page, user, { from: "/connectors/add" });
+  await login(page, user, { from: "/connectors/add" });
   const { first, second } = await seed(user.email);
   await page.goto("/connectors/add");
   await expect(page.getByRole("button", { name: "Continue with this source" })).toHaveCount(0);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { dataDir, filesUnder, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, expectAccessible, signIn, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 5, JS on and off: a connector datagen → local folder created through
@@ -32,7 +32,7 @@ async function choosePlatform(page: Page, label: string, jsEnabled: boolean) {
 test("create datagen → local folder through the cascade, the first sync starts by itself, Sync now, data on disk", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/connectors/add" });
+  await login(page, user, { from: "/connectors/add" });
   await expect(page).toHaveURL(/\/connectors\/add$/);
   const { ownerId, destinationId, folderRoot } = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
@@ -101,7 +101,7 @@ test("create datagen → local folder through the cascade, the first sync starts
 test("every connector validation message, once", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/connectors/add" });
+  await login(page, user, { from: "/connectors/add" });
   const { sourceId } = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const sourceId = await seedSource(client, ownerId, "Only source");
@@ -156,7 +156,7 @@ test("every connector validation message, once", async ({ page, user, jsEnabled,
 test("edit and delete a connector", async ({ page, user, allowConsoleErrors }) => {
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const id = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const sourceId = await seedSource(client, ownerId, "Edit source");
@@ -205,7 +205,7 @@ test("edit and delete a connector", async ({ page, user, allowConsoleErrors }) =
 });
 
 test("the welcome's steps show which are done: a source, then a destination", async ({ page, user }) => {
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const steps = page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2 }) });
   await expect(page.getByText("Three steps and your first sync is on its way.")).toBeVisible();
   await expect(page.getByText(/of 3 done/)).toHaveCount(0);

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { withDb } from "./db";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 
 /**
  * Issue 39, JS on and off: the data generator's optional volume (Meetings per day) on its setup form. Out of range is
@@ -11,7 +11,7 @@ const banner = (page: Page) => page.getByRole("alert");
 
 test("the data generator's Meetings per day: optional, checked, stored", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/sources/add/datagen" });
+  await login(page, user, { from: "/sources/add/datagen" });
   await expect(page).toHaveURL(/\/sources\/add\/datagen$/);
   await page.getByRole("button", { name: "Authenticate" }).click();
   await page.getByLabel("Name", { exact: true }).fill("Long rehearsal");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { detailValue, expect, expectAccessible, signIn, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, login, test } from "./fixtures";
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
@@ -56,7 +56,7 @@ const banner = (page: Page) => page.getByRole("alert");
 
 test("BigQuery: authenticate, create, and edit with reauthentication", async ({ page, user, jsEnabled, context, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/destinations/add" });
+  await login(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name").fill("Warehouse");
   await page.getByLabel("Integration type", { exact: true }).selectOption({ label: "BigQuery" });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
@@ -123,7 +123,7 @@ test("BigQuery: authenticate, create, and edit with reauthentication", async ({ 
 
 test("Cloud Storage: a missing bucket is named, then authenticate and create", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/destinations/add" });
+  await login(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name", { exact: true }).fill("Landing bucket");
   await page.getByLabel("Integration type", { exact: true }).selectOption({ label: "Google Cloud Storage" });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this integration type" }).click();
@@ -147,7 +147,7 @@ test("Cloud Storage: a missing bucket is named, then authenticate and create", a
 
 test("Snowflake: instructions, copy with the password, test and create", async ({ page, user, jsEnabled, context, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/destinations/add?type=snowflake" });
+  await login(page, user, { from: "/destinations/add?type=snowflake" });
   await page.getByLabel("Name", { exact: true }).fill("Snow");
   await page.getByLabel("Account identifier").fill("myorg-myaccount");
   await page.getByLabel("Warehouse").fill("load_wh");
@@ -186,7 +186,7 @@ test("Snowflake: instructions, copy with the password, test and create", async (
 
 test("Snowflake: a wrong password is refused with the spec's message", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/destinations/add?type=snowflake_stage" });
+  await login(page, user, { from: "/destinations/add?type=snowflake_stage" });
   await page.getByLabel("Account identifier").fill("myorg-myaccount");
   await page.getByLabel("Database").fill("raw");
   await page.getByLabel("Schema").fill("meetings");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import pg from "pg";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 import { userIdByEmail, withDb } from "./db";
 import { databaseUrl, E2E_PORTS } from "./env";
 
@@ -65,7 +65,7 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, a connec
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
   const target = await userDatabase();
-  await signIn(page, user, { from: "/destinations/add?type=postgres" });
+  await login(page, user, { from: "/destinations/add?type=postgres" });
   await page.getByLabel("Name", { exact: true }).fill("Analytics Postgres");
   await fillSettings(page, target, target.password);
 

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { insertConnector, insertSource, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
-import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, signIn, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
 
 /**
  * Issue 4, JS on and off: the local destination end to end (create, details,
@@ -25,7 +25,7 @@ async function chooseType(page: Page, label: string, jsEnabled: boolean) {
 
 test("local destination: create, read, update and delete", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/destinations/add" });
+  await login(page, user, { from: "/destinations/add" });
   await expect(page).toHaveURL(/\/destinations\/add$/);
   await expect(page.getByRole("heading", { name: "Create Destination" })).toBeVisible();
   await page.getByLabel("Name").fill("Laptop folder");
@@ -79,7 +79,7 @@ test("local destination: create, read, update and delete", async ({ page, user, 
 });
 
 test("another user's destination is not found", async ({ page, user, browser, jsEnabled }) => {
-  await signIn(page, user, { from: "/destinations/add" });
+  await login(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name").fill("Private folder");
   await chooseType(page, "Local folder", jsEnabled);
   await page.getByRole("button", { name: "Create Destination" }).click();
@@ -89,7 +89,7 @@ test("another user's destination is not found", async ({ page, user, browser, js
 
   const other = await browser.newContext({ javaScriptEnabled: jsEnabled });
   const stranger = await other.newPage();
-  await signIn(stranger, { name: "Mallory", email: `mallory+${Date.now()}@example.com` });
+  await login(stranger, { name: "Mallory", email: `mallory+${Date.now()}@example.com` });
   await stranger.goto(detailsUrl);
   await expect(stranger.getByRole("alert")).toContainText("Destination not found");
   await stranger.goto(detailsUrl.replace("/details/", "/edit/"));
@@ -100,7 +100,7 @@ test("another user's destination is not found", async ({ page, user, browser, js
 test.describe("create form validation (spec §5)", () => {
   test("name and integration type", async ({ page, user, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/destinations/add" });
+    await login(page, user, { from: "/destinations/add" });
     await page.getByRole("button", { name: "Create Destination" }).click();
     await expect(banner(page)).toContainText("Please enter a destination name");
     await expect(banner(page)).toContainText("Please select an integration type");
@@ -112,7 +112,7 @@ test.describe("create form validation (spec §5)", () => {
 
   test("Cloud Storage: project id and bucket before testing", async ({ page, user, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/destinations/add?type=storage" });
+    await login(page, user, { from: "/destinations/add?type=storage" });
     await expect(page.getByRole("button", { name: "Create Destination" })).toBeDisabled();
     await page.getByRole("button", { name: "Authenticate" }).click();
     await expect(banner(page)).toContainText("Please enter your GCP Project ID before testing connection");
@@ -124,7 +124,7 @@ test.describe("create form validation (spec §5)", () => {
 
   test("BigQuery: dataset before testing", async ({ page, user, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/destinations/add?type=bigquery" });
+    await login(page, user, { from: "/destinations/add?type=bigquery" });
     await page.getByLabel("GCP Project ID").fill("demo-project");
     await page.getByRole("button", { name: "Authenticate" }).click();
     await expect(banner(page)).toHaveText("Please enter your BigQuery dataset name before testing connection");
@@ -132,7 +132,7 @@ test.describe("create form validation (spec §5)", () => {
 
   test("Snowflake: every required field", async ({ page, user, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/destinations/add?type=snowflake" });
+    await login(page, user, { from: "/destinations/add?type=snowflake" });
     await expectAccessible(page);
     await page.setViewportSize({ width: 375, height: 800 });
     await expectNoHorizontalOverflow(page);
@@ -146,7 +146,7 @@ test.describe("create form validation (spec §5)", () => {
 
   test("Snowflake stage: stage name rules", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/destinations/add?type=snowflake_stage" });
+    await login(page, user, { from: "/destinations/add?type=snowflake_stage" });
     await expect(page.getByLabel("Warehouse")).toHaveCount(0);
     const stage = page.getByLabel("Stage name");
     if (jsEnabled) {
@@ -170,7 +170,7 @@ test.describe("create form validation (spec §5)", () => {
 
 test("a destination that connectors use cannot be deleted; the dialog names them", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(/Failed to load resource: the server responded with a status of 409/);
-  await signIn(page, user, { from: "/destinations/add?type=local" });
+  await login(page, user, { from: "/destinations/add?type=local" });
   await page.getByLabel("Name").fill("Shared folder");
   await page.getByRole("button", { name: "Create Destination" }).click();
   await page.getByRole("link", { name: "Shared folder" }).click();
@@ -191,7 +191,7 @@ test("a destination that connectors use cannot be deleted; the dialog names them
 
 test("with JavaScript, the integration type select keeps the focus while the form follows it", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "without JavaScript the choice is applied by the Continue button");
-  await signIn(page, user, { from: "/destinations/add" });
+  await login(page, user, { from: "/destinations/add" });
   const select = page.getByLabel("Integration type", { exact: true });
   await select.focus();
   await page.keyboard.press("ArrowDown");
@@ -206,7 +206,7 @@ test("with JavaScript, the integration type select keeps the focus while the for
 });
 
 test("a delete form drawn for another destination is refused with a sentence, and nothing is deleted", async ({ page, user }) => {
-  await signIn(page, user, { from: "/destinations/add?type=local" });
+  await login(page, user, { from: "/destinations/add?type=local" });
   const ids: string[] = [];
   for (const name of ["Kept folder", "Other folder"]) {
     await page.goto("/destinations/add?type=local");

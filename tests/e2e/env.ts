@@ -35,6 +35,22 @@ export function databaseUrl(): string {
   return url;
 }
 
+/**
+ * The TRIBUTARY_SECRET_KEY of every Tributary the run starts (made by global-setup, handed to the workers like
+ * E2E_DATABASE_URL): the login fixture (login.ts) signs the app's cookie session with it.
+ */
+export function secretKey(): string {
+  const key = process.env.E2E_SECRET_KEY;
+  if (!key) throw new Error("E2E_SECRET_KEY is unset: the e2e global setup (tests/e2e/server.ts) sets it before starting Tributary.");
+  return key;
+}
+
+/**
+ * The tag of a check that does not depend on JavaScript (headers, status codes, raw HTTP through `request`): the
+ * js-off project leaves it out (playwright.config.ts), so it runs once. Every user flow runs in both projects.
+ */
+export const JS_INDEPENDENT = "@js-independent";
+
 /** Cookie names: the backend's opaque session id and the app's signed cookie session. */
 export const BACKEND_SESSION_COOKIE = "tributary_session";
 export const APP_SESSION_COOKIE = "__tributary";

@@ -1,6 +1,6 @@
 import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
-import { expect, expectAccessible, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, login, test, uniqueEmail } from "./fixtures";
 
 /**
  * Issue 27 "Find things" and "Health at a glance", JS on and off: search, filters and sort live in the address,
@@ -39,7 +39,7 @@ async function seed(email: string) {
 }
 
 test("connectors: search, filter by health, sort, and paging that keeps them; health and next sync in each row", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   await seed(user.email);
   await page.goto("/connectors");
   const main = page.getByRole("main");
@@ -101,7 +101,7 @@ test("connectors: search, filter by health, sort, and paging that keeps them; he
 
 test("a search or filter the page could not have sent gets a 400 and a sentence, with what was typed kept", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(/status of 400/);
-  await signIn(page, user);
+  await login(page, user);
   await seed(user.email);
   const response = await page.goto("/connectors?status=sleeping&q=Meeting");
   expect(response?.status()).toBe(400);
@@ -114,7 +114,7 @@ test("a search or filter the page could not have sent gets a 400 and a sentence,
 });
 
 test("sources, destinations and transforms: type and status at a glance, searched and filtered by type", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   await seed(user.email);
   const main = page.getByRole("main");
   const names = main.locator("table tbody tr td:first-child");

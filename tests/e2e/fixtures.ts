@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { APP_URL, IDP_ORIGIN } from "./env";
 
-export { expect };
+import type { TestUser } from "./login";
 
-export interface TestUser {
-  name: string;
-  email: string;
-}
+export { expect };
+export { login, loginCookieHeader, type TestUser } from "./login";
 
 interface Fixtures {
   /**
@@ -81,7 +79,7 @@ export const test = base.extend<Fixtures & { allowed: RegExp[] }>({
 });
 
 /**
- * Signs in through the real flow: the app's "Continue with Google" button, the
+ * Signs in through the real flow (tests/e2e/sign-in.spec.ts; every other test uses the faster login()): the app's "Continue with Google" button, the
  * local OpenID provider's form (standing in for Google), the code exchange, and
  * back to the app. Starts from `from` (default: the current page if it is the
  * sign-in page, else "/"). `app` and `idp` name another Tributary than the run's.
@@ -109,6 +107,21 @@ export async function signOut(page: Page): Promise<void> {
 }
 
 /**
+ * One JavaScript-enabled context per browser (a worker's) for expectAccessible's copies of JS-off pages: each check
+ * opens its own page there (its own route, viewport) and closes it. The copies run no script and send no cookie, so
+ * nothing carries over from one check to the next; the stylesheets and fonts stay cached.
+ */
+const sandboxes = new WeakMap<Browser, Promise<BrowserContext>>();
+function sandboxContext(browser: Browser): Promise<BrowserContext> {
+  let sandbox = sandboxes.get(browser);
+  if (!sandbox) {
+    sandbox = browser.newContext({ javaScriptEnabled: true });
+    sandboxes.set(browser, sandbox);
+  }
+  return sandbox;
+}
+
+/**
  * axe-core on the current page: no violation of impact serious or critical.
  *
  * axe runs asynchronously (timers), and a page with JavaScript disabled never
@@ -123,9 +136,11 @@ export async function expectAccessible(page: Page): Promise<void> {
   if (!jsEnabled) {
     const url = page.url();
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-    const sandbox = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
-    dispose = () => sandbox.close();
+    const sandbox = await sandboxContext(page.context().browser()!);
     target = await sandbox.newPage();
+    dispose = () => target.close();
+    const viewport = page.viewportSize();
+    if (viewport) await target.setViewportSize(viewport);
     await target.route((u) => u.href === url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
     await target.goto(url);
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { E2E_PORTS, RESULTS_DIR } from "./env";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 import { startTributary, type TributaryInstance } from "./server";
 
 /**
@@ -17,7 +17,6 @@ const GOOGLE_UNAVAILABLE = "Google Cloud destinations are not available on this 
 
 let server: TributaryInstance;
 let logFile: string;
-let idp: string;
 
 // eslint-disable-next-line no-empty-pattern -- Playwright hooks must destructure their first argument
 test.beforeAll(async ({}, testInfo) => {
@@ -25,7 +24,6 @@ test.beforeAll(async ({}, testInfo) => {
   const offset = testInfo.project.name === "js-off" ? 30 : 20;
   const ports = { app: E2E_PORTS.app + offset, backend: E2E_PORTS.backend + offset, localIdp: E2E_PORTS.localIdp + offset, postgres: E2E_PORTS.postgres + offset };
   logFile = path.resolve(RESULTS_DIR, `e2e-server-no-google-${testInfo.project.name}.log`);
-  idp = `http://localhost:${ports.localIdp}`;
   server = await startTributary({
     ports,
     appUrl: `http://localhost:${ports.app}`,
@@ -39,7 +37,7 @@ test.afterAll(async () => {
 });
 
 test("Google Cloud types are offered disabled with a plain reason; the operator's details go to the log", async ({ page, user }) => {
-  await signIn(page, user, { app: server.appUrl, idp, from: "/destinations/add" });
+  await login(page, user, { app: server.appUrl, from: "/destinations/add" });
   await expect(page.getByRole("heading", { name: "Create Destination" })).toBeVisible();
   const select = page.getByLabel("Integration type", { exact: true });
   for (const label of ["Google Cloud Storage", "BigQuery"]) {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 
 /**
  * Clicking while a page is still loading its scripts must not break it (app/entry.client.tsx). React 18 used to throw
@@ -52,7 +52,7 @@ test.describe("clicks while a page hydrates", () => {
   });
 
   test("a signed-in page raises no error and hydrates", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     await page.addInitScript(clickWhileLoading, CLICK_FOR_MS);
     await page.goto("/sources");
     await expectHydratedAfterClicks(page);

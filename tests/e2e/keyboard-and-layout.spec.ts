@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "./db";
-import { expect, expectNoHorizontalOverflow, signIn, test } from "./fixtures";
+import { expect, expectNoHorizontalOverflow, login, test } from "./fixtures";
 
 /**
  * Issue 26's rough edges of the page frame, JS on and off: a skip link to the content, an error banner that lands
@@ -18,7 +18,7 @@ const boxes = (page: Page, selector: string) =>
   }, selector);
 
 test("the first Tab reaches 'Skip to content', which moves the keyboard past the top bar and the sidebar", async ({ page, user }) => {
-  await signIn(page, user, { from: "/destinations" });
+  await login(page, user, { from: "/destinations" });
   await expect(page.getByRole("heading", { name: "No Destinations Found" })).toBeVisible();
   await page.keyboard.press("Tab");
   const skip = page.getByRole("link", { name: "Skip to content" });
@@ -37,7 +37,7 @@ test.describe("a phone", () => {
 
   test("a failed submit shows its banner below the sticky top bar, not under it", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/destinations/add" });
+    await login(page, user, { from: "/destinations/add" });
     const create = page.getByRole("button", { name: "Create Destination" });
     await create.scrollIntoViewIfNeeded();
     await create.click();
@@ -58,7 +58,7 @@ test.describe("a phone", () => {
 test("a 200-character name without spaces wraps inside each list instead of widening it", async ({ page, user }) => {
   const long = `Quarterly${"x".repeat(183)}Pipeline`;
   expect(long).toHaveLength(200);
-  await signIn(page, user);
+  await login(page, user);
   await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const sourceId = await insertSource(client, ownerId, { name: long });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 
 /**
  * Issue 26: every create flow completes with the keyboard alone, JS on and off. Nothing here clicks or fills:
@@ -94,7 +94,7 @@ const main = (page: Page) => page.getByRole("main");
 
 test("source, destination, connector and transform, each created with the keyboard alone", async ({ page, user, jsEnabled }) => {
   test.setTimeout(240_000);
-  await signIn(page, user, { from: "/sources" });
+  await login(page, user, { from: "/sources" });
   await expect(page.getByText("No Sources Found")).toBeVisible();
 
   // A data generator source.

@@ -1,12 +1,12 @@
 import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
-import { expect, expectAccessible, expectNotClipped, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, expectAccessible, expectNotClipped, login, test, uniqueEmail } from "./fixtures";
 
 /** Spec §2 (List screens) and issue 2 point 5: the four lists, empty and with records. */
 
 test.describe("empty lists", () => {
   test("/connectors greets by first name and shows the three steps", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     await expect(page).toHaveURL(`${APP_URL}/connectors`);
     await expect(page.getByRole("heading", { level: 1, name: /Hi Grace/ })).toBeVisible();
     const main = page.getByRole("main");
@@ -28,7 +28,7 @@ test.describe("empty lists", () => {
     { path: "/transforms", empty: "No Transforms Found", create: "/transforms/add" },
   ]) {
     test(`${path} says "${empty}" and offers to create one`, async ({ page, user }) => {
-      await signIn(page, user, { from: path });
+      await login(page, user, { from: path });
       await expect(page).toHaveURL(`${APP_URL}${path}`);
       const main = page.getByRole("main");
       await expect(main.getByText(empty, { exact: true })).toBeVisible();
@@ -88,7 +88,7 @@ test.describe("lists with records", () => {
   }
 
   test("connectors: 50 a page, newest first, with source, destinations and last connection; never another user's", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     const { connectorIds } = await seed(user.email);
     const main = page.getByRole("main");
     const rows = main.locator("table tbody tr");
@@ -129,7 +129,7 @@ test.describe("lists with records", () => {
   });
 
   test("sources and destinations: their row with Created At and a Connector Count of 60; never another user's", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     await seed(user.email);
     const main = page.getByRole("main");
     const rows = main.locator("table tbody tr");
@@ -153,7 +153,7 @@ test.describe("lists with records", () => {
   });
 
   test("transforms: the row, and its Actions menu with Update and Delete; never another user's", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     const { transformId } = await seed(user.email);
     const main = page.getByRole("main");
     const rows = main.locator("table tbody tr");
@@ -185,7 +185,7 @@ test.describe("lists with records", () => {
   });
 
   test("transforms: Delete asks for confirmation, Cancel keeps it, Delete removes it", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     await seed(user.email);
     const main = page.getByRole("main");
     await page.goto("/transforms");
@@ -211,7 +211,7 @@ test.describe("lists with records", () => {
 
   test("transforms: a delete link for someone else's transform shows that it does not exist", async ({ page, user, allowConsoleErrors }) => {
     allowConsoleErrors(/status of 404/); // the refused delete answers 404, which Chromium logs
-    await signIn(page, user);
+    await login(page, user);
     await seed(user.email);
     const foreign = await withDb(async (db) => {
       const { rows } = await db.query<{ id: string }>("SELECT id FROM transforms WHERE name = $1 LIMIT 1", [OTHER.transform]);
@@ -230,7 +230,7 @@ test.describe("lists with records", () => {
     test.use({ timezoneId: "America/New_York" });
 
     test("dates follow the browser's time zone with JS on, and UTC without JS", async ({ page, user, jsEnabled }) => {
-      await signIn(page, user);
+      await login(page, user);
       await seed(user.email);
       await page.goto("/sources");
       // With JS on, an inline script stores the browser's zone in the `tz` cookie; without JS the server falls back to UTC.
@@ -246,7 +246,7 @@ test.describe("lists with records", () => {
  * as a sync worker's would be), a hard reload, and another user with the same page.
  */
 test("a kept list page is sent again only while nothing it shows has changed", async ({ page, user, browser }) => {
-  await signIn(page, user);
+  await login(page, user);
   const sourceId = await withDb(async (db) => insertSource(db, await userIdByEmail(db, user.email), { name: "Cached Zoom" }));
   const main = page.getByRole("main");
   const first = await page.goto("/sources");
@@ -275,7 +275,7 @@ test("a kept list page is sent again only while nothing it shows has changed", a
   // Someone else on the same page gets their own list, never this one.
   const other = await browser.newContext({ baseURL: APP_URL });
   const otherPage = await other.newPage();
-  await signIn(otherPage, { name: "Olive Other", email: uniqueEmail("olive") });
+  await login(otherPage, { name: "Olive Other", email: uniqueEmail("olive") });
   for (let i = 0; i < 4; i++) {
     await otherPage.goto("/sources");
     await expect(otherPage.getByRole("main").getByText("No Sources Found", { exact: true })).toBeVisible();

@@ -3,7 +3,7 @@ import { DESTINATION_MESSAGES } from "../../contract/destinations";
 import { SOURCE_MESSAGES } from "../../contract/sources";
 import { TRANSFORM_MESSAGES } from "../../contract/transforms";
 import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test, uniqueEmail } from "./fixtures";
+import { expect, login, test, uniqueEmail } from "./fixtures";
 
 /**
  * Issue 24 finding 7: another user's record, and an id that is no record id at all, answer 404 on the details and
@@ -45,7 +45,7 @@ test("another user's records answer 404 with the not-found message; the user's o
   test.setTimeout(120_000);
   allowConsoleErrors(NOT_FOUND_RESOURCE);
   const theirs = await seedFor(await withDb((db) => insertUser(db, "Someone Else", uniqueEmail("else"))), "Theirs");
-  await signIn(page, user);
+  await login(page, user);
   const mine = await seedFor(await withDb((db) => userIdByEmail(db, user.email)), "Mine");
 
   for (const { path, message } of PAGES(theirs)) {
@@ -64,7 +64,7 @@ test("another user's records answer 404 with the not-found message; the user's o
 test("an id that is not a record id answers 404 with the not-found message", async ({ page, user, allowConsoleErrors }) => {
   test.setTimeout(60_000);
   allowConsoleErrors(NOT_FOUND_RESOURCE);
-  await signIn(page, user);
+  await login(page, user);
   const bogus = { source: "not-a-uuid", destination: "1%27%20OR%201=1", connector: "00000000-0000-0000-0000-00000000000g", transform: "%E2%98%83" };
   for (const { path, message } of PAGES(bogus)) {
     const response = await page.goto(path);
@@ -77,7 +77,7 @@ test("with JavaScript, moving to another user's record inside the app shows the 
   test.skip(!jsEnabled, "Client-side navigation needs JavaScript.");
   allowConsoleErrors(NOT_FOUND_RESOURCE);
   const theirs = await seedFor(await withDb((db) => insertUser(db, "Another One", uniqueEmail("another"))), "Other");
-  await signIn(page, user);
+  await login(page, user);
   await page.goto("/connectors");
   // A client-side navigation (no document load, Remix's router fetches the loader's data): the 404 still shows the page.
   let documentLoads = 0;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { insertConnector, insertTransform, insertUser, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, expectAccessible, signIn, test, uniqueEmail } from "./fixtures";
+import { detailValue, expect, expectAccessible, login, test, uniqueEmail } from "./fixtures";
 
 /**
  * Issue 27, JS on and off: a run's details page reached from the run history — its attempts, where each
@@ -38,7 +38,7 @@ const runRowOf = (page: Page) => page.getByRole("region", { name: "Run history" 
 
 test("a sync's run page from its history: attempts, where the data landed, the log and its download", async ({ page, user }) => {
   test.slow();
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const { ownerId, connectorId, destinationId, sourceId } = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     return { ownerId, ...(await seedConnector(client, ownerId, "Demo to disk")) };
@@ -94,7 +94,7 @@ test("a sync's run page from its history: attempts, where the data landed, the l
 
 test("a run in progress shows its records growing: with JS live, without reloading; without JS by refreshing", async ({ page, user, jsEnabled }) => {
   test.setTimeout(300_000);
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   // Enough meetings (21,000 over the 7-day lookback) that the sync outlasts a few of the no-JS page's 3 s refreshes.
   const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Big sync", 3_000));
   await page.goto(`/connectors/details/${connectorId}`);
@@ -144,7 +144,7 @@ test("a run in progress shows its records growing: with JS live, without reloadi
 });
 
 test("a failing connector's details page says since when it fails, and links to that run", async ({ page, user }) => {
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const seeded = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const { connectorId } = await seedConnector(client, ownerId, "Flaky");
@@ -187,7 +187,7 @@ test("a failing connector's details page says since when it fails, and links to 
 
 test("another user's run is a 404: its page and its log", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(NOT_FOUND);
-  await signIn(page, user, { from: "/connectors" });
+  await login(page, user, { from: "/connectors" });
   const seeded = await withDb(async (client) => {
     const otherId = await insertUser(client, "Other Owner", uniqueEmail("other"));
     const theirs = await seedConnector(client, otherId, "Theirs");

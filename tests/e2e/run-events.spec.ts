@@ -1,6 +1,6 @@
 import http from "node:http";
 import { APP_URL } from "./env";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 
 /**
  * Issue #35 F1, through the real web server: a run-event stream (GET /events/runs) gives its place back as soon as
@@ -29,7 +29,7 @@ function openStream(cookie: string): Promise<{ status: number; first: string; cl
 
 test("streams are bounded per user, and a closed connection gives its place back at once", async ({ page, context, user }) => {
   test.setTimeout(90_000);
-  await signIn(page, user);
+  await login(page, user);
   const cookie = (await context.cookies(APP_URL)).map((c) => `${c.name}=${c.value}`).join("; ");
   // Every web server process (at most 4) takes 4 of this user's streams: 17 cannot all be taken.
   const streams = [];

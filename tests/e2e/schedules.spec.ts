@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { CronExpressionParser } from "cron-parser";
-import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, signIn, test, uniqueEmail } from "./fixtures";
+import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test, uniqueEmail } from "./fixtures";
 import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
 
@@ -39,7 +39,7 @@ const timeZone = (page: Page) => page.getByRole("combobox", { name: "Time zone",
 
 test("a cron schedule in New York: its next run across the March change, on the form, the details and the list", async ({ page, user, jsEnabled }) => {
   await readerZone(page);
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId } = await seed(user.email, "Weekly export");
   await page.goto(`/connectors/details/${connectorId}`);
   await expect(page.getByTestId("schedule-words")).toHaveText("Daily");
@@ -92,7 +92,7 @@ test("a cron schedule in New York: its next run across the March change, on the 
 test("a bad cron expression: its error at the field, what was typed kept, nothing saved", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
   await readerZone(page);
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId } = await seed(user.email, "Nightly");
   await page.goto(`/connectors/details/${connectorId}/schedule`);
   await kind(page, "A cron expression").check();
@@ -130,7 +130,7 @@ test("a bad cron expression: its error at the field, what was typed kept, nothin
 
 test("manual only: never scheduled, and the list says so; a transform's schedule in words", async ({ page, user }) => {
   await readerZone(page);
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId, transformId } = await seed(user.email, "Only by hand");
   await page.goto(`/connectors/details/${connectorId}/schedule`);
   await kind(page, "Manual only").check();
@@ -170,7 +170,7 @@ test("another user's schedule pages answer 404", async ({ page, user, allowConso
   const otherEmail = uniqueEmail("else");
   await withDb((db) => insertUser(db, "Someone Else", otherEmail));
   const theirs = await seed(otherEmail, "Theirs");
-  await signIn(page, user);
+  await login(page, user);
   for (const [path, message] of [
     [`/connectors/details/${theirs.connectorId}/schedule`, "Connector not found"],
     [`/transforms/details/${theirs.transformId}/schedule`, "Transform not found"],
@@ -186,7 +186,7 @@ test("another user's schedule pages answer 404", async ({ page, user, allowConso
 test("the schedule page at phone width", async ({ page, user }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await readerZone(page);
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId } = await seed(user.email, "Pocket");
   await page.goto(`/connectors/details/${connectorId}/schedule`);
   await expect(page.getByRole("button", { name: "Save schedule" })).toBeVisible();
@@ -196,7 +196,7 @@ test("the schedule page at phone width", async ({ page, user }) => {
 test("time zones: current names with their offsets, and the interval rule said the right way round", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
   await readerZone(page);
-  await signIn(page, user);
+  await login(page, user);
   const { connectorId } = await seed(user.email, "Zoned");
   await page.goto(`/connectors/details/${connectorId}/schedule`);
   await expect(page.getByRole("radio", { name: /Every few minutes or hours/ })).toHaveAccessibleName(/At least 15 minutes apart\./);

@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { APP_URL, RESULTS_DIR } from "./env";
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 
 /**
  * Issue 2 point 6: screenshots of sign-in, the shell and each empty list under
@@ -30,7 +30,7 @@ test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ 
   await capture(page, "sign-in.png");
 
   // A fixed, readable identity for the pictures (the run's database is fresh, so this user has no records).
-  await signIn(page, { name: "Grace Hopper", email: "grace.hopper@example.com" });
+  await login(page, { name: "Grace Hopper", email: "grace.hopper@example.com" });
   await expect(page).toHaveURL(`${APP_URL}/connectors`);
   await expect(page.getByRole("heading", { name: /Hi Grace/ })).toBeVisible();
   await capture(page, "connectors-empty.png");
@@ -64,7 +64,7 @@ test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ 
 test("screenshots of a connector: create, details with its run history, the list", async ({ page }) => {
   test.slow(); // three records made through their forms, and a sync
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signIn(page, { name: "Katherine Johnson", email: "katherine.johnson@example.com" }, { from: "/sources/add" });
+  await login(page, { name: "Katherine Johnson", email: "katherine.johnson@example.com" }, { from: "/sources/add" });
 
   await page.getByLabel("Name", { exact: true }).fill("Sales calls");
   await page.getByLabel("Description").fill("Synthetic customer calls");

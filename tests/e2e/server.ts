@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -31,6 +32,16 @@ export interface TributaryPorts {
 
 const state = globalThis as typeof globalThis & { __tributaryE2e?: TributaryInstance };
 
+/** The Tributaries a spec started in this worker (startTributary), by app URL: for the login fixture. */
+const started = new Map<string, { databaseUrl: string; issuer: string }>();
+
+/** The database and sign-in issuer of a Tributary this worker started at `appUrl`. */
+export function startedTributary(appUrl: string): { databaseUrl: string; issuer: string } {
+  const found = started.get(appUrl);
+  if (!found) throw new Error(`No Tributary was started at ${appUrl} in this worker (startTributary in tests/e2e/server.ts).`);
+  return found;
+}
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
@@ -60,6 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The run's own Tributary, on the e2e ports; its database URL goes to the test workers (forked after this). */
 export async function startServer(): Promise<void> {
+  process.env.E2E_SECRET_KEY ??= randomBytes(32).toString("base64url");
   const instance = await startTributary({ ports: E2E_PORTS, appUrl: APP_URL, logFile: serverLogFile });
   state.__tributaryE2e = instance;
   process.env.E2E_DATABASE_URL = instance.databaseUrl;
@@ -112,6 +124,8 @@ export async function startTributary(options: { ports: TributaryPorts; appUrl: s
   };
   // The e2e run always uses the embedded Postgres and the local OpenID provider.
   for (const name of ["DATABASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_ISSUER", "BACKEND_URL", "NODE_ENV", "TRIBUTARY_SECRET_KEY"]) delete env[name];
+  // The run's key (global-setup makes it), so that the login fixture can sign the app's cookie session.
+  if (process.env.E2E_SECRET_KEY) env.TRIBUTARY_SECRET_KEY = process.env.E2E_SECRET_KEY;
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;
@@ -153,7 +167,9 @@ export async function startTributary(options: { ports: TributaryPorts; appUrl: s
         if (res.ok) {
           // The cluster's password was made at its first start.
           const password = readFileSync(path.join(dataDir, DATABASE_PASSWORD_FILE), "utf8").trim();
-          return { appUrl: options.appUrl, databaseUrl: `postgres://${DATABASE_USER}:${password}@127.0.0.1:${ports.postgres}/tributary`, stop };
+          const databaseUrl = `postgres://${DATABASE_USER}:${password}@127.0.0.1:${ports.postgres}/tributary`;
+          started.set(options.appUrl, { databaseUrl, issuer: `http://localhost:${ports.localIdp}` });
+          return { appUrl: options.appUrl, databaseUrl, stop };
         }
       } catch {
         /* not yet */

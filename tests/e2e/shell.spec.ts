@@ -1,5 +1,5 @@
 import { APP_URL, BACKEND_SESSION_COOKIE, APP_SESSION_COOKIE } from "./env";
-import { expect, expectAccessible, expectNoHorizontalOverflow, signIn, test } from "./fixtures";
+import { expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
 
 /** Spec §2 (Shell, route table) and issue 2 points 3–4: top bar, profile menu, sidebar, log out, 404. */
 
@@ -7,7 +7,7 @@ const NOT_FOUND_RESOURCE = /Failed to load resource: .*404/;
 
 test.describe("top bar", () => {
   test("logo links to /connectors; the avatar shows the initials; the profile menu has name, e-mail and Log out", async ({ page, user }) => {
-    await signIn(page, user, { from: "/sources" });
+    await login(page, user, { from: "/sources" });
     await expect(page).toHaveURL(`${APP_URL}/sources`);
     const banner = page.getByRole("banner");
     const logo = banner.getByRole("link", { name: /Tributary/ });
@@ -38,7 +38,7 @@ test.describe("top bar", () => {
   });
 
   test("Log out lands on sign-in, and guarded pages are closed afterwards", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     await page.locator('summary[aria-label^="Profile menu for"]').click();
     await page.getByRole("button", { name: "Log out" }).click();
     await expect(page).toHaveURL(`${APP_URL}/`);
@@ -49,7 +49,7 @@ test.describe("top bar", () => {
   });
 
   test("Log out ends the session on the backend: the old cookies no longer sign anyone in", async ({ page, context, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     const before = (await context.cookies(APP_URL)).filter((c) => c.name === BACKEND_SESSION_COOKIE || c.name === APP_SESSION_COOKIE);
     expect(before.map((c) => c.name).sort()).toEqual([APP_SESSION_COOKIE, BACKEND_SESSION_COOKIE].sort());
     await page.locator('summary[aria-label^="Profile menu for"]').click();
@@ -64,7 +64,7 @@ test.describe("top bar", () => {
 
   test("the profile menu closes on Escape and on a click outside", async ({ page, user, jsEnabled }) => {
     test.skip(!jsEnabled, "Closing on Escape or an outside click is a JavaScript enhancement of the <details> menu.");
-    await signIn(page, user);
+    await login(page, user);
     const summary = page.locator('summary[aria-label^="Profile menu for"]');
     const logOut = page.getByRole("button", { name: "Log out" });
     await summary.click();
@@ -87,7 +87,7 @@ test.describe("sidebar", () => {
   ];
 
   test("has the four entries, marks the current one, and navigates", async ({ page, user }) => {
-    await signIn(page, user);
+    await login(page, user);
     await expect(page).toHaveURL(`${APP_URL}/connectors`);
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link")).toHaveText(ITEMS.map((i) => i.label));
@@ -110,7 +110,7 @@ test.describe("sidebar", () => {
   // but the fixture's one known message about the aborted read (INTERRUPTED_NAVIGATION) may be logged.
   test("a navigation interrupted while its data arrives logs no unexpected error and the newer one wins", async ({ page, user, jsEnabled }) => {
     test.skip(!jsEnabled, "without JavaScript the browser itself drops the first page");
-    await signIn(page, user);
+    await login(page, user);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     // The window in which a click lands mid-body is a few milliseconds on a real line, and Chromium's network
     // throttling delivers a small body whole. So the page's fetch hands over the first half of /destinations' data
@@ -151,7 +151,7 @@ test.describe("unknown paths", () => {
 
   test("signed in, an unknown path is a real 404 page inside the shell", async ({ page, user, allowConsoleErrors }) => {
     allowConsoleErrors(NOT_FOUND_RESOURCE);
-    await signIn(page, user);
+    await login(page, user);
     for (const path of ["/no-such-page", "/sources/no/such/thing"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
@@ -172,7 +172,7 @@ test.describe("phone width (390 × 844)", () => {
     await page.goto("/");
     await expect(page.getByRole("button", { name: "Continue with Google" })).toBeVisible();
     await expectNoHorizontalOverflow(page);
-    await signIn(page, user);
+    await login(page, user);
     await expect(page.getByRole("heading", { name: /Hi Grace/ })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
     await expect(page.locator('summary[aria-label^="Profile menu for"]')).toBeVisible();

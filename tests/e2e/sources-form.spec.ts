@@ -1,6 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { insertSource, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test } from "./fixtures";
+import { JS_INDEPENDENT } from "./env";
+import { expect, login, test } from "./fixtures";
 
 /**
  * Issue 26, JS on and off: the source forms' rough edges. A new attempt at /sources/add starts clean (the draft lives
@@ -29,7 +30,7 @@ async function expectFieldError(field: Locator, message: string) {
 }
 
 test("a new attempt starts clean, from the list's button or a typed address", async ({ page, user, jsEnabled }) => {
-  await signIn(page, user, { from: "/sources/add/datagen" });
+  await login(page, user, { from: "/sources/add/datagen" });
   await nameField(page).fill("Abandoned attempt");
   await page.getByRole("button", { name: "Authenticate" }).click();
   await expect(page.getByText("Authenticated with Data Generator")).toBeVisible();
@@ -60,7 +61,7 @@ test.describe("Zoom", () => {
   test.beforeAll(() => expect(process.env.ZOOM_OAUTH_BASE_URL, "the fake Zoom is not configured (ZOOM_OAUTH_BASE_URL): tests/e2e/fakes.ts sets it").toBeTruthy());
 
   test("applying the unchanged source type keeps the Zoom group chosen", async ({ page, user, jsEnabled }) => {
-    await signIn(page, user, { from: "/sources/add/zoom" });
+    await login(page, user, { from: "/sources/add/zoom" });
     await nameField(page).fill("Support calls");
     await page.getByRole("button", { name: "Authenticate" }).click();
     await page.getByRole("button", { name: "Allow" }).click();
@@ -87,7 +88,7 @@ test.describe("Zoom", () => {
 });
 
 test("the source type and authentication type selects keep the focus through their cascade", async ({ page, user, jsEnabled }) => {
-  await signIn(page, user, { from: "/sources/add" });
+  await login(page, user, { from: "/sources/add" });
   const type = typeSelect(page);
   await type.focus();
   await page.keyboard.press("ArrowDown");
@@ -130,7 +131,7 @@ test("the source type and authentication type selects keep the focus through the
 
 test("errors show at their field and in the banner, keep what was typed, and go when the next step succeeds", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/sources/add" });
+  await login(page, user, { from: "/sources/add" });
   await nameField(page).fill("Field errors");
   await page.getByRole("button", { name: "Authenticate" }).click();
   await expect(banner(page)).toHaveText("Please select an integration type before authenticating");
@@ -177,9 +178,9 @@ test("errors show at their field and in the banner, keep what was typed, and go 
   await expect(nameField(page)).toHaveValue("Renamed");
 });
 
-test("posts that no page of the app sends are refused with a sentence", async ({ page, user, jsEnabled }) => {
-  test.skip(!jsEnabled, "Raw HTTP posts: one run is enough.");
-  await signIn(page, user);
+// Raw HTTP posts: one run is enough.
+test("posts that no page of the app sends are refused with a sentence", { tag: JS_INDEPENDENT }, async ({ page, user }) => {
+  await login(page, user);
   const id = await withDb(async (db) => insertSource(db, await userIdByEmail(db, user.email), { name: "Kept source" }));
   const unknown = await page.request.post("/sources/add/datagen", { form: { intent: "explode", name: "x" }, maxRedirects: 0 });
   expect(unknown.status()).toBe(400);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 3 against the local fakes (tests/fakes/), JS on and off: Zoom (redirect
@@ -18,7 +18,7 @@ test.describe("Zoom", () => {
 
   test("authorize at Zoom and back, choose a group, create", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/sources/add/zoom" });
+    await login(page, user, { from: "/sources/add/zoom" });
     await nameField(page).fill("Company meetings");
     await page.getByLabel("Description").fill("Every Zoom call");
     const back = page.waitForRequest((r) => new URL(r.url()).pathname === "/sources/add/zoom" && new URL(r.url()).searchParams.has("code"));
@@ -56,7 +56,7 @@ test.describe("Zoom", () => {
   });
 
   test("declining at Zoom comes back as a failed authentication", async ({ page, user }) => {
-    await signIn(page, user, { from: "/sources/add/zoom" });
+    await login(page, user, { from: "/sources/add/zoom" });
     await nameField(page).fill("Declined");
     await page.getByRole("button", { name: "Authenticate" }).click();
     await page.getByRole("button", { name: "Decline" }).click();
@@ -68,7 +68,7 @@ test.describe("Zoom", () => {
   });
 
   test("a forged return (wrong state) is refused with a message", async ({ page, user }) => {
-    await signIn(page, user, { from: "/sources/add/zoom" });
+    await login(page, user, { from: "/sources/add/zoom" });
     await page.goto("/sources/add/zoom?code=stolen&state=forged");
     await expect(page).toHaveURL((url) => url.pathname === "/sources/add/zoom" && url.search === "");
     await expect(banner(page)).toContainText("This authorization could not be verified");
@@ -97,7 +97,7 @@ test.describe("Microsoft Teams", () => {
     allowConsoleErrors(BAD_REQUEST);
     // The fake tenant is shared by the parallel JS-on and JS-off runs: each uses its own team.
     const team = jsEnabled ? "Sales Team (2 members)" : "Engineering (1 member)";
-    await signIn(page, user, { from: "/sources/add/teams" });
+    await login(page, user, { from: "/sources/add/teams" });
     await nameField(page).fill("Team calls");
     await consentAndChooseTeam(page, jsEnabled, team);
     const teamId = await page.getByLabel("Team", { exact: true }).inputValue();
@@ -130,7 +130,7 @@ test.describe("Gmail", () => {
   test("auth types, instructions, groups, test connection, create", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     test.slow(); // every Gmail step, with an accessibility check
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/sources/add/gmail" });
+    await login(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("Support mail");
     const authType = page.getByLabel("Authentication type", { exact: true });
     await expect(authType.locator("option")).toHaveText([
@@ -180,7 +180,7 @@ test.describe("Gmail", () => {
 
   test("default mode: no verification, admin e-mail required", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
     allowConsoleErrors(BAD_REQUEST);
-    await signIn(page, user, { from: "/sources/add/gmail" });
+    await login(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("All mail");
     await page.getByRole("button", { name: "Authenticate" }).click();
     await expect(page.getByText("Authenticated with Gmail")).toBeVisible();
@@ -198,7 +198,7 @@ test.describe("Gmail", () => {
 
   test("individual mailbox: sign in with Google and back, test connection, create", async ({ page, user, jsEnabled }) => {
     expect(process.env.GOOGLE_OAUTH_AUTH_URL, "the fake Google OAuth is not configured (GOOGLE_OAUTH_AUTH_URL): tests/e2e/fakes.ts sets it").toBeTruthy();
-    await signIn(page, user, { from: "/sources/add/gmail" });
+    await login(page, user, { from: "/sources/add/gmail" });
     await nameField(page).fill("Sam's mail");
     await page.getByLabel("Authentication type", { exact: true }).selectOption("individual");
     if (!jsEnabled) await page.getByRole("button", { name: "Continue with this authentication type" }).click();

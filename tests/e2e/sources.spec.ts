@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { insertConnector, insertDestination, insertSource, insertUser, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, signIn, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
 
 /**
  * Issue 3, JS on and off: the data generator source end to end (create,
@@ -26,7 +26,7 @@ export async function chooseSourceType(page: Page, label: string, jsEnabled: boo
 test("data generator: create, read, update and delete", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   test.slow(); // the whole life of a source, with three accessibility checks
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/sources/add" });
+  await login(page, user, { from: "/sources/add" });
   await expect(page).toHaveURL(/\/sources\/add$/);
   await expect(page.getByRole("heading", { name: "Create Source" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Create" })).toBeDisabled();
@@ -115,7 +115,7 @@ test("data generator: create, read, update and delete", async ({ page, user, jsE
 });
 
 test("switching to another type after authenticating resets with 'Integration changed'", async ({ page, user, jsEnabled }) => {
-  await signIn(page, user, { from: "/sources/add/datagen" });
+  await login(page, user, { from: "/sources/add/datagen" });
   await nameField(page).fill("Switcher");
   await page.getByRole("button", { name: "Authenticate" }).click();
   await expect(page.getByText("Authenticated with Data Generator")).toBeVisible();
@@ -132,7 +132,7 @@ test("switching to another type after authenticating resets with 'Integration ch
 
 test("a source that connectors use cannot be deleted; the connectors are named", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user);
+  await login(page, user);
   const sourceId = await withDb(async (db) => {
     const owner = await userIdByEmail(db, user.email);
     const id = await insertSource(db, owner, { name: "Busy source" });
@@ -154,7 +154,7 @@ test("a source that connectors use cannot be deleted; the connectors are named",
 test("another user's source is 'Source not found'", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
   const theirs = await withDb(async (db) => insertSource(db, await insertUser(db, "Someone Else", `else-${Date.now()}@example.com`), { name: "Not yours" }));
-  await signIn(page, user, { from: `/sources/details/${theirs}` });
+  await login(page, user, { from: `/sources/details/${theirs}` });
   await expect(page).toHaveURL(new RegExp(`/sources/details/${theirs}$`));
   await expect(page.getByRole("alert")).toContainText("Source not found");
   await page.goto(`/sources/edit/${theirs}`);
@@ -164,7 +164,7 @@ test("another user's source is 'Source not found'", async ({ page, user, allowCo
 
 test("the create page fits a phone screen", async ({ page, user }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, user, { from: "/sources/add/datagen" });
+  await login(page, user, { from: "/sources/add/datagen" });
   await page.getByRole("button", { name: "Authenticate" }).click();
   await expect(page.getByLabel("Company name")).toBeVisible();
   await expectNoHorizontalOverflow(page);

@@ -3,7 +3,7 @@ import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { INPUT_MESSAGES } from "../../contract/transform-forms";
 import { userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 26, JS on and off: transforms tell the truth about their input (a Gong-style data generator's data comes as
@@ -50,7 +50,7 @@ test("a Gong-style connector: the form offers its file types, a preview of none 
 }) => {
   test.setTimeout(180_000);
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/transforms" });
+  await login(page, user, { from: "/transforms" });
   const connectorId = await seed(user.email, "Gong calls", "gong");
   await page.goto(`/connectors/details/${connectorId}`);
   await page.getByRole("button", { name: "Sync now" }).click();
@@ -120,7 +120,7 @@ test("the first screen marks each error at its field, JS on and off; the choices
   allowConsoleErrors,
 }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/transforms/add" });
+  await login(page, user, { from: "/transforms/add" });
   await seed(user.email, "Zoom calls", "zoom");
   await page.goto("/transforms/add");
   await expect(page.getByRole("button", { name: "Continue with this connector" })).toHaveCount(jsEnabled ? 0 : 1);
@@ -157,7 +157,7 @@ test("the first screen marks each error at its field, JS on and off; the choices
 
 test("with JavaScript the select just changed keeps the keyboard focus", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "without JavaScript a choice applies through its Continue button");
-  await signIn(page, user, { from: "/transforms/add" });
+  await login(page, user, { from: "/transforms/add" });
   await seed(user.email, "A gong connector", "gong");
   await seed(user.email, "B zoom connector", "zoom");
   await page.goto("/transforms/add");

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { RESULTS_DIR } from "./env";
 import { insertTransform, userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, expectNoHorizontalOverflow, signIn, test } from "./fixtures";
+import { expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
 
 /**
  * Every transform screen, JS on and off, on a desktop and a phone width: no
@@ -24,7 +24,7 @@ for (const width of [1280, 390]) {
     test.setTimeout(240_000);
     allowConsoleErrors(/Failed to load resource: the server responded with a status of 400/);
     await page.setViewportSize({ width, height: 900 });
-    await signIn(page, user, { from: "/transforms" });
+    await login(page, user, { from: "/transforms" });
     const { transformId, connectorId } = await withDb(async (client) => {
       const ownerId = await userIdByEmail(client, user.email);
       const source = await client.query<{ id: string }>(

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { insertTransform, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, signIn, test } from "./fixtures";
+import { detailValue, expect, login, test } from "./fixtures";
 
 /**
  * Issue 6, JS on and off: a transform created through the whole template flow
@@ -59,7 +59,7 @@ async function fillFirstScreen(page: Page, values: { name: string; connector: st
 test("create a transform through the template flow, preview, create, first run and its results", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   test.setTimeout(180_000);
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/transforms" });
+  await login(page, user, { from: "/transforms" });
   await expect(page.getByText("No Transforms Found")).toBeVisible();
   await syncedConnector(page, user.email, "Sales calls");
 
@@ -203,7 +203,7 @@ test("create a transform through the template flow, preview, create, first run a
 test("every transform validation message, once", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   test.setTimeout(90_000);
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/transforms/add" });
+  await login(page, user, { from: "/transforms/add" });
   await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const connectorId = await seedConnector(client, ownerId, "Support calls");
@@ -256,7 +256,7 @@ test("every transform validation message, once", async ({ page, user, jsEnabled,
 test("the flowchart zooms, pans and shows tooltips", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "zoom, pan and tooltips are JavaScript enhancements; without JS the source is shown");
   test.setTimeout(90_000);
-  await signIn(page, user, { from: "/transforms/add" });
+  await login(page, user, { from: "/transforms/add" });
   await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Demo calls"));
   await fillFirstScreen(page, { name: "Zoom test", connector: "Demo calls" });
   await expect(page).toHaveURL(/\/transforms\/templates\/select/);
@@ -301,7 +301,7 @@ test("the flowchart zooms, pans and shows tooltips", async ({ page, user, jsEnab
 
 test("the edit page is deprecated; delete asks first", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/transforms" });
+  await login(page, user, { from: "/transforms" });
   const { good, legacy } = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const connectorId = await seedConnector(client, ownerId, "Edit calls");
@@ -362,7 +362,7 @@ test("the permissions wizard for a BigQuery destination: read-only destination, 
 }) => {
   test.setTimeout(90_000);
   allowConsoleErrors(BAD_REQUEST);
-  await signIn(page, user, { from: "/transforms/add" });
+  await login(page, user, { from: "/transforms/add" });
   await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const source = await client.query<{ id: string }>(

@@ -5,8 +5,8 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { APIResponse } from "@playwright/test";
-import { APP_URL, BUILD_DIR, E2E_PORTS } from "./env";
-import { expect, signIn, test } from "./fixtures";
+import { APP_URL, BUILD_DIR, E2E_PORTS, JS_INDEPENDENT } from "./env";
+import { expect, login, test } from "./fixtures";
 import { freePort } from "../support/ports";
 
 /**
@@ -42,7 +42,7 @@ function expectSecurityHeaders(response: APIResponse) {
 }
 
 test.describe("security headers", () => {
-  test("a page, a page without scripts of its own, a public file, a built asset and a redirect all carry them", async ({ request }) => {
+  test("a page, a page without scripts of its own, a public file, a built asset and a redirect all carry them", { tag: JS_INDEPENDENT }, async ({ request }) => {
     const page = await request.get("/");
     expect(page.status()).toBe(200);
     expectSecurityHeaders(page);
@@ -89,7 +89,7 @@ test.describe("security headers", () => {
         (window as unknown as { reportCspViolation?: (t: string) => void }).reportCspViolation?.(`${e.violatedDirective} ${e.blockedURI}`),
       ),
     );
-    await signIn(page, user);
+    await login(page, user);
     const first = await page.goto("/connectors");
     expect(first?.status()).toBe(200);
     // Each web server process keeps its own pages: ask until one answers from its cache. A kept page is sent with
@@ -120,7 +120,7 @@ test.describe("a time-zone cookie that cannot be read", () => {
       const answer = await request.get("/", { headers: { cookie: `tz=${value}` } });
       expect(answer.status(), value).toBe(200);
     }
-    await signIn(page, user);
+    await login(page, user);
     await context.addCookies([{ name: "tz", value: "%ZZ", url: APP_URL }]);
     for (const path of ["/connectors", "/destinations", "/sources", "/transforms"]) {
       const answer = await page.request.get(path);
@@ -131,7 +131,7 @@ test.describe("a time-zone cookie that cannot be read", () => {
 });
 
 test.describe("no cross-site writes", () => {
-  test("a form posted from another site is refused with 403 and a plain sentence", async ({ request }) => {
+  test("a form posted from another site is refused with 403 and a plain sentence", { tag: JS_INDEPENDENT }, async ({ request }) => {
     for (const headers of [
       { origin: "http://127.0.0.1:9" } as Record<string, string>,
       { origin: "http://localhost:1" },
@@ -156,7 +156,7 @@ test.describe("no cross-site writes", () => {
   test("a signed-in user's browser submitting another site's form gets 403, and nothing is written", async ({ page, user, allowConsoleErrors }) => {
     test.setTimeout(90_000);
     allowConsoleErrors(/Failed to load resource: .*403/);
-    await signIn(page, user);
+    await login(page, user);
     // A page on another local origin (served by the browser's router: no server, no traffic), posting to Tributary.
     const attacker = "http://127.0.0.1:9/attack";
     await page.route(attacker, (route) =>
@@ -202,7 +202,7 @@ test.describe("no redirect off the site", () => {
 
   test("a signed-in user at /?redirectTo=<variant> is sent to a path on this site", async ({ page, user }) => {
     test.setTimeout(120_000);
-    await signIn(page, user);
+    await login(page, user);
     // Nothing leaves the machine even if a redirect went wrong: other hosts are refused in the browser.
     const offSite: string[] = [];
     await page.route(
@@ -229,7 +229,7 @@ test.describe("no redirect off the site", () => {
 });
 
 test.describe("bounded request bodies", () => {
-  test("the app answers 413 to a form over the limit, and takes one under it", async ({ request }) => {
+  test("the app answers 413 to a form over the limit, and takes one under it", { tag: JS_INDEPENDENT }, async ({ request }) => {
     const big = await request.post("/auth/google", { form: { redirectTo: `/${"a".repeat(300 * 1024)}` }, maxRedirects: 0 });
     expect(big.status()).toBe(413);
     expect(await big.text()).toContain(TOO_LARGE_MESSAGE);
@@ -238,9 +238,8 @@ test.describe("bounded request bodies", () => {
     expect(fine.status()).toBe(302);
   });
 
-  test.describe("a web server process of its own", () => {
-    // One run is enough: nothing here depends on the browser.
-    test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "no browser involved");
+  // One run is enough: nothing here depends on the browser.
+  test.describe("a web server process of its own", { tag: JS_INDEPENDENT }, () => {
     test.setTimeout(120_000);
 
     let server: ChildProcess | undefined;

@@ -1,5 +1,5 @@
 import { insertConnector, insertTransform, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { expect, signIn, test } from "./fixtures";
+import { expect, login, test } from "./fixtures";
 import { brokenShortWords, lineCount } from "../support/words";
 
 /**
@@ -30,7 +30,7 @@ async function seed(email: string) {
 for (const width of [1280, 390]) {
   test(`no list cell breaks a short word at ${width} px, and a long name wraps`, async ({ page, user }) => {
     await page.setViewportSize({ width, height: 900 });
-    await signIn(page, user, { from: "/sources" });
+    await login(page, user, { from: "/sources" });
     await seed(user.email);
     for (const path of ["/sources", "/destinations", "/connectors", "/transforms"]) {
       await page.goto(path);

@@ -1,6 +1,6 @@
 import { insertConnector, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
-import { detailValue, expect, signIn, test } from "./fixtures";
+import { detailValue, expect, login, test } from "./fixtures";
 
 /**
  * Issue 35, defects 5, 10 and 11: pages say stored values in words (never ZOOM, STORAGE, gong or a record's id),
@@ -16,7 +16,7 @@ test("the texts that list destinations name every kind, PostgreSQL included", as
   // The sign-in panel (shown beside the form on a wide screen).
   const panel = page.getByRole("listitem").filter({ hasText: /^Into / });
   for (const kind of EVERY_DESTINATION) await expect(panel).toContainText(kind);
-  await signIn(page, user);
+  await login(page, user);
   await expect(page).toHaveURL(`${APP_URL}/connectors`);
   const step = page.getByRole("main").getByRole("listitem").filter({ hasText: "Create a destination" });
   for (const kind of EVERY_DESTINATION) await expect(step).toContainText(kind);
@@ -26,7 +26,7 @@ test("the texts that list destinations name every kind, PostgreSQL included", as
 });
 
 test("details pages say stored values in words, never codes or ids", async ({ page, user }) => {
-  await signIn(page, user);
+  await login(page, user);
   const { sourceId, destinationId, connectorId } = await withDb(async (db) => {
     const ownerId = await userIdByEmail(db, user.email);
     const sourceId = await seedSource(db, ownerId, "Generated calls", { company: "Acme Rockets", format: "gong" });
@@ -56,7 +56,7 @@ test("details pages say stored values in words, never codes or ids", async ({ pa
 test("after a create, the focus is on the new page's heading, not on <body>", async ({ page, user, jsEnabled }) => {
   // Without JavaScript the browser loads the new page afresh, as any page; the app moves focus only with it.
   test.skip(!jsEnabled, "focus is moved by the app's script after a client-side navigation");
-  await signIn(page, user, { from: "/sources/add/datagen" });
+  await login(page, user, { from: "/sources/add/datagen" });
   await page.getByLabel("Name", { exact: true }).fill("Focus check");
   await page.getByRole("button", { name: "Authenticate" }).click();
   await expect(page.getByText("Authenticated with Data Generator")).toBeVisible();
