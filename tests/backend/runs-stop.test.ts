@@ -9,7 +9,7 @@ import { startSlowRelay, type SlowRelay } from "../support/slow-relay.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { createLogger } from "../../backend/lib/log.js";
 import * as schema from "../../backend/db/schema.js";
-import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 import { callApi, datagenConnector, localDestination, runFinished, waitForRun, type ApiUser } from "../support/runs.js";
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createLogger } from "../../backend/lib/log.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import { startEchoingPostgres } from "../fakes/echoing-postgres.js";
-import { createUserSession, startTestBackend, type TestBackend } from "./harness.js";
+import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 
 /**
  * Issue #35 F2: a destination's server that quotes the password in its error. The exact password, in clear and in
