@@ -206,7 +206,11 @@ export const updateConnectorBodySchema = z.preprocess(
     description: connectorDescriptionSchema,
     source_id: idSchema(M.sourceRequired),
     destination_ids: z.preprocess(
-      (v) => (v === null || v === undefined ? [] : typeof v === "string" ? [v] : v),
+      (v) => {
+        // A blank or missing tick is no destination: conform would otherwise read "" as a bare "Required" inside the list.
+        const list = v === null || v === undefined ? [] : typeof v === "string" ? [v] : v;
+        return Array.isArray(list) ? list.filter((id) => typeof id !== "string" ? id !== null && id !== undefined : id.trim() !== "") : list;
+      },
       z
         .array(z.string({ invalid_type_error: M.destinationRequired }).trim().max(100, M.destinationNotFound), { invalid_type_error: M.destinationRequired })
         .max(50)

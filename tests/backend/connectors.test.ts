@@ -95,7 +95,7 @@ describe("lookups", () => {
 
 describe("POST /connectors/create", () => {
   it("creates, trimmed, and reads back by id and in the list", async () => {
-    const response = await post("/connectors/create", alice.cookie, { ...valid(), platform: "zoom" });
+    const response = await post("/connectors/create", alice.cookie, { ...valid(), platform: "zoom", first_sync: false });
     expect(response.status).toBe(201);
     const created = await response.json();
     expect(created).toMatchObject({ name: "Nightly", description: "all meetings", frequency: "daily", lookback_days: 7, source_id: source.id, destination_ids: [disk.id], platform: "zoom", last_synced_at: null, updated_at: null, paused: false, last_run: null });
@@ -209,7 +209,7 @@ describe("update, delete, isolation", () => {
   });
 
   it("pause and resume", async () => {
-    const created = await (await post("/connectors/create", alice.cookie, valid())).json();
+    const created = await (await post("/connectors/create", alice.cookie, { ...valid(), first_sync: false })).json();
     expect(await (await post(`/connectors/${created.id}/pause`, alice.cookie)).json()).toMatchObject({ paused: true });
     expect((await (await get(t, `/connectors/list-by-id/${created.id}`, alice.cookie)).json()).paused).toBe(true);
     await post(`/connectors/${created.id}/resume`, alice.cookie);

@@ -86,7 +86,7 @@ describe("a server that quotes the password in its error", () => {
     const credential = await call("POST", "/externalauth/datagen/callback", {});
     const source = await call("POST", "/sources/create", { name: "Echo source", credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
     await t.db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', 1) WHERE id = $1", [source.body.id]);
-    const connector = await call("POST", "/connectors/create", { name: "Echo sync", frequency: "daily", source_id: source.body.id, destination_ids: [destinationId], lookback_days: 1 });
+    const connector = await call("POST", "/connectors/create", { first_sync: false, name: "Echo sync", frequency: "daily", source_id: source.body.id, destination_ids: [destinationId], lookback_days: 1 });
     expect(connector.status).toBe(201);
     const before = echo.passwords.length;
     const started = await call("POST", `/connectors/${connector.body.id}/sync`);

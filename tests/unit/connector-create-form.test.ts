@@ -51,13 +51,13 @@ describe("the Create Connector form", () => {
 });
 
 describe("the Update Connector form and the details page's intents", () => {
-  it("every field required, each with its own message", () => {
+  it("every required field with its own message; the description is optional, as on Create (issue 35)", () => {
     const result = parseWithZod(form({ name: "", description: "", source_id: "", destination_id: "", frequency: "", lookback_days: "" }), { schema: updateConnectorBodySchema });
     expect(errorsOf(result)).toEqual({
       name: [M.nameRequired],
-      description: [M.descriptionRequired],
       source_id: [M.sourceRequired],
-      destination_id: [M.destinationRequired],
+      // The edit page's destinations are checkboxes (issue 35 item 2): the error sits at their group.
+      destination_ids: [M.destinationRequired],
       frequency: [M.frequencyRequired],
     });
   });
