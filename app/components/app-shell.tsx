@@ -51,10 +51,11 @@ function ProfileMenu({ user }: { user: UserInfo }) {
     <details ref={ref} className="relative">
       <summary
         className="flex h-9 w-9 cursor-pointer list-none items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white ring-offset-2 hover:ring-2 hover:ring-brand-300"
-        // The name holds the initials it shows (WCAG 2.5.3: a voice user says what they see).
-        aria-label={`Profile menu for ${user.name} (${initials(user.name)})`}
+        data-profile-menu=""
       >
+        {/* Named by its own text, which holds the initials it shows (WCAG 2.5.3: a voice user says what they see). */}
         <span aria-hidden="true">{initials(user.name)}</span>
+        <span className="sr-only">{`Profile menu for ${user.name} (${initials(user.name)})`}</span>
       </summary>
       <div className="absolute right-0 z-20 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
         <div className="px-3 py-2">

@@ -120,7 +120,7 @@ for (const viewport of VIEWPORTS) {
       await page.goto("/no-such-page");
       await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
       await axe.check("not found");
-      await page.locator('summary[aria-label^="Profile menu for"]').click();
+      await page.locator('summary[data-profile-menu]').click();
       await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
       await axe.check("profile menu open");
       await page.goto("/settings/alerts");

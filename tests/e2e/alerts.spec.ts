@@ -18,7 +18,7 @@ const pauseAfter = (page: Page) => page.getByLabel("Pause a connector after fail
 test("alert settings: errors at their field, a save, and the signing secret", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user);
-  await page.locator('summary[aria-label^="Profile menu for"]').click();
+  await page.locator('summary[data-profile-menu]').click();
   await page.getByRole("link", { name: "Alert settings" }).click();
   await expect(page).toHaveURL(/\/settings\/alerts$/);
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();

@@ -101,7 +101,7 @@ export async function signIn(page: Page, user: TestUser, options: { from?: strin
 
 /** Signs out through the profile menu (a <details> element, so it works with JS off too). */
 export async function signOut(page: Page): Promise<void> {
-  await page.locator('summary[aria-label^="Profile menu for"]').click();
+  await page.locator('summary[data-profile-menu]').click();
   await page.getByRole("button", { name: "Log out" }).click();
   await page.waitForURL((url) => url.origin === APP_URL && url.pathname === "/");
 }

@@ -47,7 +47,7 @@ test("screenshots of sign-in, the shell, the empty lists and a phone", async ({ 
   }
 
   await page.goto("/connectors");
-  await page.locator('summary[aria-label^="Profile menu for"]').click();
+  await page.locator('summary[data-profile-menu]').click();
   await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
   await capture(page, "profile-menu.png");
 
