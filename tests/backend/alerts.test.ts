@@ -1,9 +1,10 @@
+import { cloneTemplateDatabase } from "../support/backend.js";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
@@ -47,13 +48,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS = "true";
   process.env.ALERT_WEBHOOK_RETRY_MS = "50";
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const databaseUrl = await cloneTemplateDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-alerts-"));
   backend = await startBackend({
     role: "all",

@@ -1,3 +1,4 @@
+import { cloneTemplateDatabase } from "../support/backend.js";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -5,7 +6,6 @@ import path from "node:path";
 import pg from "pg";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
@@ -41,13 +41,7 @@ let secrets: SecretBox;
 let cookie: string;
 
 beforeAll(async () => {
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const databaseUrl = await cloneTemplateDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reading-"));
   const key = randomBytes(32).toString("base64url");
   backend = await startBackend({
