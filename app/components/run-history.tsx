@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { DateTime } from "./date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { runDuration, useRefreshWhile } from "./run-timing";
@@ -26,11 +26,31 @@ export function useRunsInProgress(runs: readonly { status: string }[]): boolean 
   return inProgress;
 }
 
-/** Without JavaScript, a page with a run in progress refreshes itself every 3 s. */
+/** Without JavaScript, a run's page (nothing to type into) refreshes itself every 3 s while the run is in progress. */
 export function RefreshWithoutScript({ active }: { active: boolean }) {
   return active ? (
     <noscript>
       <meta httpEquiv="refresh" content="3" />
+    </noscript>
+  ) : null;
+}
+
+/**
+ * Without JavaScript, a list with a run in progress offers a link that reloads it instead of reloading itself: a
+ * page that refreshes every few seconds would throw away what the user is typing into its search form, and cancel a
+ * click on the way to another page.
+ */
+export function RefreshLinkWithoutScript({ active, what }: { active: boolean; what: string }) {
+  const location = useLocation();
+  return active ? (
+    <noscript>
+      <p className="mb-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900" data-refresh-link>
+        {what} is in progress.{" "}
+        <a href={location.pathname + location.search} className="link">
+          Refresh
+        </a>{" "}
+        to see how it ends.
+      </p>
     </noscript>
   ) : null;
 }

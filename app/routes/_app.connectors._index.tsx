@@ -12,7 +12,7 @@ import { loadAllDestinations, loadSources } from "~/services/connectors.server";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
-import { RefreshWithoutScript } from "~/components/run-history";
+import { RefreshLinkWithoutScript } from "~/components/run-history";
 import { useRefreshWhile } from "~/components/run-timing";
 import { useTimeZone } from "~/root";
 import { useUser } from "./_app";
@@ -138,7 +138,9 @@ export default function Connectors() {
           {c.name}
         </a>
       ),
-      className: "min-w-40 max-w-xs",
+      // The three columns of names break a long name anywhere (the others' words never break), down to their minimum
+      // widths: with the status, description and two times beside them, they fit a 1280 px window's list.
+      className: "min-w-40 max-w-xs wrap-anywhere",
     },
     {
       header: "Status",
@@ -157,7 +159,7 @@ export default function Connectors() {
       className: "whitespace-nowrap",
     },
     { header: "Description", cell: (c) => <span className="line-clamp-2 text-slate-600">{c.description}</span>, className: "max-w-xs" },
-    { header: "Source", cell: (c) => c.source_name ?? "Unknown Source" },
+    { header: "Source", cell: (c) => c.source_name ?? "Unknown Source", className: "min-w-36 wrap-anywhere" },
     {
       header: "Destinations",
       cell: (c) =>
@@ -172,6 +174,7 @@ export default function Connectors() {
         ) : (
           "Unknown Destination"
         ),
+      className: "min-w-36 wrap-anywhere",
     },
     {
       header: "Last Connection",
@@ -186,8 +189,8 @@ export default function Connectors() {
   ];
   return (
     <>
-      <RefreshWithoutScript active={live} />
       <PageHeader title="Connectors" description="Each connector syncs one source into its destinations on a schedule." action={{ to: "/connectors/add", label: "New connector" }} />
+      <RefreshLinkWithoutScript active={live} what="A sync" />
       <ListFilters kind="connectors" find={data.find} noun="connectors" />
       {data.error ? (
         <ErrorBlock message={data.error} />

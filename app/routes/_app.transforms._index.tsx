@@ -14,7 +14,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
-import { RefreshWithoutScript } from "~/components/run-history";
+import { RefreshLinkWithoutScript } from "~/components/run-history";
 import { useRefreshWhile } from "~/components/run-timing";
 import { withholdPage } from "~/services/page-cache.server";
 import { readForm } from "~/services/form.server";
@@ -110,7 +110,9 @@ export default function Transforms() {
           {t.name}
         </Link>
       ),
-      className: "min-w-40 max-w-xs",
+      // The two columns of names break a long name anywhere (the others' words never break), down to their minimum
+      // widths: with the type, status, description, date and actions beside them, they fit a 1280 px window's list.
+      className: "min-w-40 max-w-xs wrap-anywhere",
     },
     { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{transformTypeLabel(t.transform_type)}</span> },
     { header: "Last Run", cell: (t) => (t.last_run_status ? <StatusBadge status={t.last_run_status} /> : <span className="text-slate-500">Never run</span>), className: "whitespace-nowrap" },
@@ -123,13 +125,14 @@ export default function Transforms() {
           {t.connector_name ?? "Unknown Connector"}
         </a>
       ),
+      className: "min-w-36 wrap-anywhere",
     },
     { header: "Actions", cell: (t) => <ActionsMenu transform={t} />, className: "text-right" },
   ];
   return (
     <>
-      <RefreshWithoutScript active={live} />
       <PageHeader title="Transforms" description="Analysis pipelines, built from templates, that run on what your connectors bring in." action={data.total > 0 || data.find.filtered ? { to: "/transforms/add", label: "New transform" } : undefined} />
+      <RefreshLinkWithoutScript active={live} what="A run" />
       {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters kind="transforms" find={data.find} noun="transforms" /> : null}
       {data.error ? (
         <ErrorBlock message={data.error} />
