@@ -1,4 +1,4 @@
-import type { ComponentType, ReactNode } from "react";
+import { useEffect, useRef, type ComponentType, type ReactNode } from "react";
 import type { GoogleGroup, SetupInstructions, TeamsTeam, ZoomGroup } from "@contract/sources";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { CopyButton } from "~/components/ui/copy-button";
@@ -137,8 +137,18 @@ export function ScopeChoice(props: {
 }) {
   const chosen = props.options.some(([value]) => value === props.current) ? props.current : props.options[0]![0];
   const error = props.errors[props.name]?.[0];
+  const group = useRef<HTMLDivElement>(null);
+  const { hydrated, saveSetup } = props;
+  // A scope chosen while the page's script was still loading reached no change handler: once the page is
+  // interactive, a radio the user checked that differs from the saved scope is saved (and its list loaded) then.
+  useEffect(() => {
+    if (!hydrated) return;
+    const checked = group.current?.querySelector<HTMLInputElement>("input[type=radio]:checked")?.value;
+    if (checked && checked !== chosen) saveSetup();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the page becomes interactive
+  }, [hydrated]);
   return (
-    <div role="radiogroup" aria-labelledby={props.id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} className="space-y-2">
+    <div ref={group} role="radiogroup" aria-labelledby={props.id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} className="space-y-2">
       <p id={props.id} className={setupClasses.label}>
         Extraction scope
       </p>
