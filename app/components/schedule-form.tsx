@@ -141,7 +141,8 @@ function ScheduleForm({ record, zones, defaultZone, saved }: { record: ScheduleF
       const data = new FormData(formElement);
       data.set("intent", "preview");
       data.set("live", "1");
-      fetcher.submit(data, { method: "post" });
+      // A GET (the page's loader answers it): a save started meanwhile cancels it (see scheduleLoader).
+      fetcher.submit(data, { method: "get" });
     }, 300);
   };
 

@@ -37,13 +37,17 @@ async function loadRecord(request: Request, kind: ScheduledKind, id: string) {
 /** The record, the time zones to choose from (the reader's own among them) and whether it was just saved. */
 export async function scheduleLoader({ request, params }: LoaderFunctionArgs, kind: ScheduledKind) {
   await requireUser(request);
+  const query = new URL(request.url).searchParams;
+  // With JavaScript the page asks for the next run of what is typed as a GET (a load): a save started meanwhile
+  // cancels it, where a posted preview still answering after the save would hand the page its data from before.
+  if (query.get("intent") === "preview" && query.get("live") === "1") return previewAnswer(request, kind, params.id ?? "", query, true);
   const userZone = readTimeZone(request.headers.get("cookie"));
   const ownZone = isScheduleTimeZone(userZone) ? currentZoneName(userZone) : "UTC";
   const names = TIME_ZONES.includes(ownZone) ? [...TIME_ZONES] : [...TIME_ZONES, ownZone].sort();
   // Each with its offset now (a label: what is posted is the zone's name).
   const zones = timeZoneChoices(names, new Date());
   const defaultZone = ownZone;
-  const saved = new URL(request.url).searchParams.get("saved") === "1";
+  const saved = query.get("saved") === "1";
   const outcome = await loadRecord(request, kind, params.id ?? "");
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
@@ -61,19 +65,25 @@ export async function scheduleAction({ request, params }: ActionFunctionArgs, ki
   await requireUser(request);
   const id = params.id ?? "";
   const form = await readForm(request);
-  const preview = form.get("intent") === "preview";
-  // The preview the page asks for while the user types (live=1) answers what is not yet valid with 200: half a
-  // cron expression is no bad request there, and the browser would log each 400.
-  const live = preview && form.get("live") === "1";
+  if (form.get("intent") === "preview") return previewAnswer(request, kind, id, form, false);
   const submission = parseWithZod(form, { schema: scheduleBodySchema });
-  if (submission.status !== "success") return Response.json({ result: submission.reply(), preview: null }, { status: live ? 200 : 400 });
-  const status = (code: number) => (code === 404 ? 404 : 400);
-  if (preview) {
-    const outcome = await previewSchedule(request, kind, id, submission.value);
-    if (!outcome.ok) return Response.json({ result: submission.reply({ formErrors: [outcome.status >= 500 ? M.previewFailed : outcome.message] }), preview: null }, { status: status(outcome.status) });
-    return Response.json({ result: submission.reply(), preview: outcome.data });
-  }
+  if (submission.status !== "success") return Response.json({ result: submission.reply(), preview: null }, { status: 400 });
   const outcome = await saveSchedule(request, kind, id, submission.value);
   if (!outcome.ok) return Response.json({ result: submission.reply({ formErrors: [outcome.status >= 500 ? M.saveFailed : outcome.message] }), preview: null }, { status: status(outcome.status) });
   return redirect(`/${kind}/details/${encodeURIComponent(id)}/schedule?saved=1`);
+}
+
+const status = (code: number) => (code === 404 ? 404 : 400);
+
+/**
+ * The next run of a schedule as typed: Show next run (posted, without JavaScript) or the live preview (live, a GET
+ * while the user types), which answers what is not yet valid with 200: half a cron expression is no bad request
+ * there, and the browser would log each 400.
+ */
+async function previewAnswer(request: Request, kind: ScheduledKind, id: string, form: FormData | URLSearchParams, live: boolean) {
+  const submission = parseWithZod(form, { schema: scheduleBodySchema });
+  if (submission.status !== "success") return Response.json({ result: submission.reply(), preview: null }, { status: live ? 200 : 400 });
+  const outcome = await previewSchedule(request, kind, id, submission.value);
+  if (!outcome.ok) return Response.json({ result: submission.reply({ formErrors: [outcome.status >= 500 ? M.previewFailed : outcome.message] }), preview: null }, { status: status(outcome.status) });
+  return Response.json({ result: submission.reply(), preview: outcome.data });
 }
