@@ -5,9 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * `npm test`: everything CI runs, in order — typecheck, lint, unit + backend
- * tests (vitest), a production build, then the browser tests (Playwright, JS on
- * and off). Prints one closing line "N passed, N failed".
+ * `npm test`: everything CI runs, in order — typecheck, lint, a production
+ * build, unit + backend tests (vitest; the launcher's test starts `npm start` on
+ * that build instead of building one of its own), then the browser tests
+ * (Playwright, JS on and off). Prints one closing line "N passed, N failed".
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -51,11 +52,11 @@ function step(name: string, command: string, args: string[], count?: () => { pas
 rmSync(reports, { recursive: true, force: true });
 step("typecheck", bin("tsc"), ["--noEmit"]);
 step("lint", bin("eslint"), ["--max-warnings=0", "."]);
+const built = step("build", bin("remix"), ["vite:build"]);
 step("unit and backend tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest.json`], () => {
   const report = JSON.parse(readFileSync(`${reports}/vitest.json`, "utf8"));
   return { passed: report.numPassedTests, failed: report.numFailedTests + (report.success ? 0 : report.numFailedTests === 0 ? 1 : 0) };
 });
-const built = step("build", bin("remix"), ["vite:build"]);
 if (built) {
   step("browser tests", bin("playwright"), ["test"], () => {
     const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));

@@ -7,12 +7,12 @@ import { freePort } from "../support/ports.js";
 
 /**
  * `npm start` itself (scripts/start.ts) on its own data folder and ports: a backend that dies is started again, the
- * web app keeps serving, and Ctrl-C still stops everything. The web app is built into a folder of this test's own
- * when its sources are newer (the launcher's own build step), as the benchmarks do.
+ * web app keeps serving, and Ctrl-C still stops everything. It serves the project's build (TRIBUTARY_BUILD_DIR, else
+ * build/), which `npm test` makes before this suite runs; run alone on sources newer than that build, the launcher's
+ * own build step makes it first.
  */
 const root = path.resolve(import.meta.dirname, "../..");
-const buildDir = path.join(root, "node_modules/.cache/tributary-launcher-test/build");
-
+const buildDir = path.resolve(root, process.env.TRIBUTARY_BUILD_DIR || "build");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
