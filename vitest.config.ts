@@ -15,8 +15,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // VITEST_MAX_WORKERS runs that many test files at once (the backend tests mostly wait on Postgres and worker
-    // processes). Unset: vitest's default (CPUs - 1). Three at once on a loaded 2-core machine timed tests out.
-    ...(Number(process.env.VITEST_MAX_WORKERS) > 0 ? { maxWorkers: Number(process.env.VITEST_MAX_WORKERS) } : {}),
+    // Two test files at once by default: the backend tests mostly wait on Postgres and worker processes, so two
+    // halve the suite's time on a 2-core machine (vitest's own default there is one). Three at once on a loaded
+    // 2-core machine timed tests out. VITEST_MAX_WORKERS overrides it.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) > 0 ? Number(process.env.VITEST_MAX_WORKERS) : 2,
   },
 });
