@@ -70,6 +70,8 @@ export const TRANSFORM_MESSAGES = {
   connectorNotFound: "Connector not found",
   noWarehouse: `The connector has no destination with a warehouse: add a ${warehouseKindsInWords()} destination to it.`,
   unknownResultTable: "This transform has no such result table.",
+  downloadTooLarge: (rows: number, max: number) =>
+    `This table has ${rows.toLocaleString("en-US")} rows, more than one download holds (${max.toLocaleString("en-US")}). Read it in the destination instead.`,
 } as const;
 
 /* ---- words for stored values ----------------------------------------------------------------------- */

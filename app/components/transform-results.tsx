@@ -6,9 +6,23 @@ export interface ResultTable {
   error: string | null;
 }
 
+import { Link } from "@remix-run/react";
+import { formatDateTime } from "./date-time";
+
 type Cell = string | number | boolean | null | undefined;
 
-const scalar = (value: Cell) => (value === null || value === undefined ? "—" : typeof value === "number" ? value.toLocaleString("en-US") : String(value));
+/** A timestamp as warehouses answer it: "2025-01-05T15:04:05Z", "2025-01-05 15:04:05.123+00", … */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+
+/** A value as words: numbers with separators and at most three decimals, timestamps in the reader's zone, "—" for none. */
+const scalar = (value: Cell, timeZone = "UTC") =>
+  value === null || value === undefined
+    ? "—"
+    : typeof value === "number"
+      ? value.toLocaleString("en-US", { maximumFractionDigits: 3 })
+      : typeof value === "string" && TIMESTAMP.test(value)
+        ? formatDateTime(value.replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00"), timeZone) || value
+        : String(value);
 
 /** One item of a listed value: a plain value, or a flat record ({ word, weight } reads "roadmap (0.215)"). */
 function itemText(item: unknown): string | null {
@@ -40,10 +54,25 @@ function listText(value: unknown): string | null {
 }
 
 /** A result cell as words: numbers with separators, a list as "a, b, c" (never its JSON). */
-const show = (value: Cell | Cell[]) => listText(value) ?? scalar(value as Cell);
+const show = (value: Cell | Cell[], timeZone: string) => listText(value) ?? scalar(value as Cell, timeZone);
 
-/** The first rows of each table the latest successful run wrote. */
-export function TransformResults({ results }: { results: ResultTable[] }) {
+/**
+ * The first rows of each table the latest successful run wrote (`shown` rows at most), a link to show up to `more`
+ * rows, and each table's every row as a CSV download. Plain links: they work without JavaScript.
+ */
+export function TransformResults({
+  results,
+  downloadHref,
+  shown,
+  more,
+  timeZone,
+}: {
+  results: ResultTable[];
+  downloadHref: (table: string) => string;
+  shown: number;
+  more: { href: string; rows: number } | null;
+  timeZone: string;
+}) {
   if (results.length === 0) return null;
   return (
     <section aria-labelledby="results" className="mt-8 space-y-4">
@@ -54,11 +83,23 @@ export function TransformResults({ results }: { results: ResultTable[] }) {
         <div key={result.table} className="card overflow-hidden" data-result-table={result.table}>
           <div className="flex items-center justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">
             <h3 className="font-mono text-sm font-semibold text-slate-900">{result.table}</h3>
-            {result.total !== null ? (
-              <p className="text-xs text-slate-600">
-                {Math.min(result.rows.length, result.total).toLocaleString("en-US")} of {result.total.toLocaleString("en-US")} rows
-              </p>
-            ) : null}
+            <div className="flex flex-wrap items-center justify-end gap-x-4 gap-y-1 text-xs">
+              {result.total !== null ? (
+                <p className="text-slate-600">
+                  {Math.min(result.rows.length, result.total).toLocaleString("en-US")} of {result.total.toLocaleString("en-US")} rows
+                </p>
+              ) : null}
+              {more && result.total !== null && result.total > shown && result.rows.length >= shown ? (
+                <Link to={more.href} className="link font-medium" data-show-more={result.table}>
+                  Show {Math.min(more.rows, result.total).toLocaleString("en-US")} rows
+                </Link>
+              ) : null}
+              {!result.error && result.rows.length > 0 ? (
+                <a href={downloadHref(result.table)} download={`${result.table}.csv`} className="link font-medium" data-download={result.table}>
+                  Download CSV<span className="sr-only"> of {result.table}</span>
+                </a>
+              ) : null}
+            </div>
           </div>
           {result.error ? (
             <p className="px-4 py-3 text-sm text-red-800">{result.error}</p>
@@ -82,8 +123,8 @@ export function TransformResults({ results }: { results: ResultTable[] }) {
                     <tr key={i}>
                       {result.columns.map((column) => (
                         <td key={column} className="max-w-xs px-4 py-2 align-top break-words text-slate-700">
-                          <span className="line-clamp-3" title={show(row[column])}>
-                            {show(row[column])}
+                          <span className="line-clamp-3" title={show(row[column], timeZone)}>
+                            {show(row[column], timeZone)}
                           </span>
                         </td>
                       ))}

@@ -23,8 +23,10 @@ import { useTimeZone } from "~/root";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.transform?.name ?? "Transform"} · Tributary` }];
 
-/** Rows shown of each result table. */
+/** Rows shown of each result table: five, or up to MORE_ROWS once the user asks (?rows=). */
 const RESULT_ROWS = 5;
+const MORE_ROWS = 100;
+const shownRows = (request: Request) => (new URL(request.url).searchParams.get("rows") === String(MORE_ROWS) ? MORE_ROWS : RESULT_ROWS);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -38,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         failing: null as RunFailure | null,
         runsError: null as string | null,
         results: [] as ResultTable[],
+        shown: RESULT_ROWS,
         error: transform.status === 404 ? M.notFound : M.loadFailed,
       },
       transform.status === 404,
@@ -46,17 +49,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { runs: list, failing } = runs.ok ? runs.data : { runs: [], failing: null };
   // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
   const latest = list.find((r) => r.status === "succeeded");
+  const shown = shownRows(request);
   const results: ResultTable[] = latest && !foundNoInput(latest)
     ? await Promise.all(
         latest.outputs.map(async (output) => {
-          const rows = await loadResults(request, id, output.table, RESULT_ROWS);
+          const rows = await loadResults(request, id, output.table, shown);
           return rows.ok
             ? { table: output.table, total: rows.data.total ?? output.rows, columns: rows.data.columns, rows: rows.data.rows, error: null }
             : { table: output.table, total: output.rows, columns: [], rows: [], error: rows.message };
         })
       )
     : [];
-  return pageData({ transform: transform.data, runs: list, failing, runsError: runs.ok ? null : runs.message, results, error: null as string | null }, false);
+  return pageData({ transform: transform.data, runs: list, failing, runsError: runs.ok ? null : runs.message, results, shown, error: null as string | null }, false);
 }
 
 /** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
@@ -161,7 +165,8 @@ function Details({ transform }: { transform: Transform }) {
 }
 
 export default function TransformDetails() {
-  const { transform, runs, failing, runsError, results, error } = useLoaderData<typeof loader>();
+  const { transform, runs, failing, runsError, results, shown, error } = useLoaderData<typeof loader>();
+  const timeZone = useTimeZone();
   return (
     <RunnableDetails
       noun="transform"
@@ -198,7 +203,13 @@ export default function TransformDetails() {
             outcome={outcome}
             href={(run) => `/transforms/details/${record.id}/runs/${run.id}`}
           />
-          <TransformResults results={results} />
+          <TransformResults
+            results={results}
+            shown={shown}
+            more={shown < MORE_ROWS ? { href: `?rows=${MORE_ROWS}#results`, rows: MORE_ROWS } : null}
+            downloadHref={(table) => `/transforms/details/${record.id}/results/${encodeURIComponent(table)}/download`}
+            timeZone={timeZone}
+          />
         </>
       )}
     </RunnableDetails>

@@ -36,3 +36,28 @@ export async function callBackend<T>(request: Request, path: string, init: CallI
   const parsed = init.schema.safeParse(body);
   return parsed.success ? { ok: true, data: parsed.data } : { ok: false, status: 502, message: fallback };
 }
+
+/**
+ * A file the backend answers (a CSV download), passed on to the browser as it streams: its type and attachment name
+ * kept, never cached. A failure is the backend's message (else `fallback`) as plain text, with its status.
+ */
+export async function relayDownload(request: Request, path: string, fallback: string): Promise<Response> {
+  const text = { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" };
+  let response: Response;
+  try {
+    response = await backendFetch(request, path, { method: "GET" });
+  } catch {
+    return new Response(`${fallback}\n`, { status: 503, headers: text });
+  }
+  if (response.status === 401) {
+    await response.body?.cancel();
+    throw await sessionEnded(request);
+  }
+  if (!response.ok) return new Response(`${await backendMessage(response, fallback)}\n`, { status: response.status, headers: text });
+  const headers = new Headers({ "cache-control": "private, no-store" });
+  for (const name of ["content-type", "content-disposition"]) {
+    const value = response.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return new Response(response.body, { status: 200, headers });
+}

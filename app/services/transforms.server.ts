@@ -22,7 +22,7 @@ import {
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
 import { RUN_MESSAGES, runFailureSchema, transformRunDetailsSchema, type RunFailure, type TransformRunDetails } from "@contract/runs";
 import { destinationManifest, destinationSetup } from "~/integrations";
-import { callBackend, type Outcome } from "./backend.server";
+import { callBackend, relayDownload, type Outcome } from "./backend.server";
 import { instructionsBody, loadInstructions, loadServiceAccount } from "./destinations.server";
 
 /**
@@ -109,6 +109,11 @@ export type ResultRows = z.infer<typeof resultsSchema>;
 
 export function loadResults(request: Request, id: string, table: string, limit = 5): Promise<Outcome<ResultRows>> {
   return call(request, `/transforms/${enc(id)}/results?table=${enc(table)}&limit=${limit}`, resultsSchema, `Failed to load the results of ${table}`);
+}
+
+/** Every row of one result table as a CSV file (an attachment), or the reason it cannot be had as plain text. */
+export function downloadResults(request: Request, id: string, table: string): Promise<Response> {
+  return relayDownload(request, `/transforms/${enc(id)}/results/download?table=${enc(table)}`, `Failed to download the results of ${table}`);
 }
 
 export async function createTransform(request: Request, body: TransformCreate): Promise<Outcome<{ transform_id: string }>> {

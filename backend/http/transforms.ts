@@ -33,6 +33,7 @@ import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { runQueue } from "../runs/queues.js";
 import { openWarehouse } from "../transforms/warehouse.js";
 import { dataFileTypes, ownedWarehouseDestination } from "../transforms/warehouse.js";
+import { MAX_DOWNLOAD_ROWS, resultsCsv } from "../transforms/results-csv.js";
 
 /**
  * Spec §7 "Transforms" plus, beyond the spec, the first screen's server
@@ -137,31 +138,50 @@ transformsRoutes.post("/transforms/:id/cancel", async (c) => {
 
 addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: listTransformRuns, failing: transformFailing, details: findTransformRunDetails });
 
-/** Rows of one result table as of the latest successful run (?table= one of the transform's tables, default the first; ?limit= 1–500, default 50). */
-transformsRoutes.get("/transforms/:id/results", async (c) => {
+/**
+ * Rows of one result table (?table=, default the transform's first) as of the latest successful run: `limit` rows at
+ * most, or no page when that run wrote none.
+ */
+async function readResults(c: Context<ApiEnv>, limit: number) {
   const { db } = c.var.services;
   const transform = await owned(c);
   const tables = resultTables(transform);
-  const table = c.req.query("table") || tables[0];
-  if (!table || !tables.includes(table)) throw new FieldError(400, M.unknownResultTable, "table");
-  const limitText = c.req.query("limit") ?? "50";
-  const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
-  if (!(limit >= 1 && limit <= 500)) throw new FieldError(400, "limit must be a whole number from 1 to 500.", "limit");
-  const empty = { table, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 };
+  const table = c.req.query("table") || tables[0] || "";
+  if (!tables.includes(table)) throw new FieldError(400, M.unknownResultTable, "table");
   const latest = await latestSucceededRun(db, transform.id);
-  if (!latest?.outputs.some((o) => o.table === table)) return c.json(empty);
+  if (!latest?.outputs.some((o) => o.table === table)) return { table, tables, page: null };
   const destination = await ownedWarehouseDestination(db, c.var.user.id, transform.connectorId);
   if (!destination) throw new ApiError(409, M.noWarehouse);
   const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
   try {
     const requirement = transform.requirementInputs as Record<string, string | undefined>;
     const page = await warehouse.readTable(table, limit, latest.id, { dataset: requirement.results_dataset, schema: requirement.results_schema });
-    return c.json(page ? { table, tables, ...page } : empty);
+    return { table, tables, page };
   } catch (error) {
     throw new ApiError(502, `Reading the result table ${table} from "${destination.name}" failed: ${(error as Error).message}`);
   } finally {
     await warehouse.close().catch(() => {});
   }
+}
+
+/** Rows of one result table as of the latest successful run (?table= one of the transform's tables, default the first; ?limit= 1–500, default 50). */
+transformsRoutes.get("/transforms/:id/results", async (c) => {
+  const limitText = c.req.query("limit") ?? "50";
+  const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
+  if (!(limit >= 1 && limit <= 500)) throw new FieldError(400, "limit must be a whole number from 1 to 500.", "limit");
+  const { table, tables, page } = await readResults(c, limit);
+  return c.json(page ? { table, tables, ...page } : { table, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 });
+});
+
+/** Every row of one result table as of the latest successful run, as a CSV file (?table= one of the transform's tables). */
+transformsRoutes.get("/transforms/:id/results/download", async (c) => {
+  const { table, page } = await readResults(c, MAX_DOWNLOAD_ROWS + 1);
+  if (page && page.total > MAX_DOWNLOAD_ROWS) throw new ApiError(413, M.downloadTooLarge(page.total, MAX_DOWNLOAD_ROWS));
+  return c.body(resultsCsv(page?.columns ?? [], page?.rows ?? []), 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="${table}.csv"`,
+    "cache-control": "private, no-store",
+  });
 });
 
 addScheduleRoutes(transformsRoutes, "transforms", { notFound: M.notFound, find: findTransform, set: setTransformSchedule });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import PgBoss from "pg-boss";
+import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultTableName } from "../../backend/transforms/runner.js";
 import { enqueueDueTransformRuns, recoverLostTransformRuns, TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
@@ -173,6 +174,21 @@ describe("transforms: create, run, results, ownership", () => {
     expect((await call("GET", `/transforms/${id}/results?limit=0`)).status).toBe(400);
     expect((await call("GET", `/transforms/${id}/results?limit=abc`)).status).toBe(400);
 
+    // Issue 35 (defect 7): every row of a result table as a CSV file, lists as their JSON, never cached.
+    const csv = await call("GET", `/transforms/${id}/results/download?table=${topics}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="${topics}.csv"`);
+    expect(csv.headers.get("cache-control")).toBe("private, no-store");
+    const [header, ...records] = parseCsv(csv.text) as string[][];
+    expect(header).toEqual(results.body.columns);
+    expect(records).toHaveLength(topicRows);
+    const topWords = header!.indexOf("top_words");
+    expect(JSON.parse(records[0]![topWords]!)).toEqual(expect.any(Array));
+    expect(new Set(records.map((r) => r[header!.indexOf("run_id")]))).toEqual(new Set([run.id]));
+    expect(await call("GET", `/transforms/${id}/results/download?table=meetings`)).toEqual({ status: 400, body: { message: M.unknownResultTable, field: "table" } });
+    expect(await call("GET", `/transforms/${id}/results/download`)).toMatchObject({ status: 200 });
+
     // Run now, once: a second call while it is open is refused.
     const again = await call("POST", `/transforms/${id}/run`);
     expect(again.status).toBe(202);
@@ -300,7 +316,7 @@ describe("transforms: create, run, results, ownership", () => {
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Private" }));
     const id = created.body.transform_id as string;
     await waitForTransformRun(id, created.body.run_id);
-    for (const [method, route] of [["GET", `/transforms/${id}`], ["GET", `/transforms/${id}/runs`], ["GET", `/transforms/${id}/results`], ["POST", `/transforms/${id}/run`], ["DELETE", `/transforms/delete/${id}`]] as const) {
+    for (const [method, route] of [["GET", `/transforms/${id}`], ["GET", `/transforms/${id}/runs`], ["GET", `/transforms/${id}/results`], ["GET", `/transforms/${id}/results/download`], ["POST", `/transforms/${id}/run`], ["DELETE", `/transforms/delete/${id}`]] as const) {
       expect(await call(method, route, undefined, otherCookie)).toEqual({ status: 404, body: { message: M.notFound } });
     }
     const runId = created.body.run_id as string;

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { parse as parseCsv } from "csv-parse/sync";
 import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { insertTransform, userIdByEmail, withDb } from "./db";
@@ -185,6 +187,25 @@ test("create a transform through the template flow, preview, create, first run a
   const cells = await results.locator("td").allTextContents();
   expect(cells.filter((text) => text.trim().startsWith("["))).toEqual([]);
   expect(cells.some((text) => /\w, \w/.test(text))).toBe(true);
+  // Times read as the spec's dates, never as the warehouse's ISO text (issue 35, defect 7).
+  expect(cells.filter((text) => /\d{4}-\d\d-\d\d[T ]\d\d:\d\d/.test(text))).toEqual([]);
+  expect(cells.some((text) => /^[A-Z][a-z]{2} \d{1,2},\d{4} \d{1,2}:\d{2}:\d{2} (AM|PM)$/.test(text.trim()))).toBe(true);
+
+  // Issue 35 (defect 7): each table downloads as a CSV file with every row, and the page shows more than five on asking.
+  const assignments = results.nth(1);
+  const table = (await assignments.getAttribute("data-result-table"))!;
+  const total = Number((await assignments.getByText(/ of [\d,]+ rows$/).textContent())!.match(/of ([\d,]+) rows/)![1]!.replace(/,/g, ""));
+  expect(total).toBeGreaterThan(5);
+  await expect(assignments.locator("tbody tr")).toHaveCount(5);
+  const [download] = await Promise.all([page.waitForEvent("download"), assignments.getByRole("link", { name: `Download CSV of ${table}` }).click()]);
+  expect(download.suggestedFilename()).toBe(`${table}.csv`);
+  const [header, ...records] = parseCsv(readFileSync((await download.path())!, "utf8")) as string[][];
+  expect(header).toContain("meeting_id");
+  expect(records).toHaveLength(total);
+  await assignments.getByRole("link", { name: `Show ${Math.min(100, total)} rows` }).click();
+  await expect(page).toHaveURL(/\?rows=100#results$/);
+  await expect(page.locator("[data-result-table]").nth(1).locator("tbody tr")).toHaveCount(Math.min(100, total));
+  await expect(page.locator("[data-result-table]").nth(1)).toContainText(`${Math.min(100, total)} of ${total} rows`);
 
   // Run now queues another run.
   await page.getByRole("button", { name: "Run now" }).click();
