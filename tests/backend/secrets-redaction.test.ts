@@ -85,8 +85,10 @@ describe("a server that quotes the password in its error", () => {
     await t.db.query("UPDATE destinations SET config = config || jsonb_build_object('port', $2::int) WHERE id = $1", [destinationId, echo.port]);
     const credential = await call("POST", "/externalauth/datagen/callback", {});
     const source = await call("POST", "/sources/create", { name: "Echo source", credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
-    await t.db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', 1) WHERE id = $1", [source.body.id]);
-    const connector = await call("POST", "/connectors/create", { first_sync: false, name: "Echo sync", frequency: "daily", source_id: source.body.id, destination_ids: [destinationId], lookback_days: 1 });
+    // A few meetings a day, three days back: the window always holds all of yesterday's (08:00–18:00 UTC), whatever the
+    // hour. (One a day over one day held none about one run in three: the sync then succeeded without writing.)
+    await t.db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', 4) WHERE id = $1", [source.body.id]);
+    const connector = await call("POST", "/connectors/create", { first_sync: false, name: "Echo sync", frequency: "daily", source_id: source.body.id, destination_ids: [destinationId], lookback_days: 3 });
     expect(connector.status).toBe(201);
     const before = echo.passwords.length;
     const started = await call("POST", `/connectors/${connector.body.id}/sync`);
@@ -94,10 +96,11 @@ describe("a server that quotes the password in its error", () => {
     const runId = started.body.run.id as string;
     // The first attempt's failure is stored with the run (it is retried after a back-off).
     let run: SyncRun | undefined;
-    for (const end = Date.now() + 90_000; !run?.error && Date.now() < end; ) {
+    for (const end = Date.now() + 90_000; !run?.error && run?.status !== "succeeded" && Date.now() < end; ) {
       run = ((await call("GET", `/connectors/${connector.body.id}/runs`)).body.runs as SyncRun[]).find((r) => r.id === runId);
       if (!run?.error) await new Promise((r) => setTimeout(r, 300));
     }
+    expect(run?.status, "the sync wrote nothing, so never met the server").not.toBe("succeeded");
     expect(run?.error).toMatch(/^Attempt 1 failed, retrying: Writing to destination "Echo" failed: role refused: the password "\[redacted\]"/);
     expect(echo.passwords.slice(before)).toContain(PASSWORD);
     const stored = await t.db.query("SELECT row_to_json(r)::text AS row FROM sync_runs r WHERE id = $1", [runId]);
