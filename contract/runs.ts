@@ -58,6 +58,7 @@ export const runFailureSchema = z.object({
 export type RunFailure = z.infer<typeof runFailureSchema>;
 
 export const RUN_MESSAGES = {
+  badPage: "That page of the run history does not exist.",
   notFound: "Run not found",
   loadFailed: "Failed to fetch the run",
 } as const;

@@ -5,9 +5,22 @@ import { useTimeZone } from "~/root";
 
 /**
  * A connector's or transform's details page, when its latest finished run failed: the last error, and since when it
- * has been failing (the first failed run since its last success), each linking to its run's page.
+ * has been failing (the first failed run since its last success), each linking to its run's page; what to do next
+ * (`retry` names the page's button that runs it again), and for a connector, where to be told of the next failure.
  */
-export function FailureBanner({ failing, noun, runHref }: { failing: RunFailure | null; noun: string; runHref(runId: string): string }) {
+export function FailureBanner({
+  failing,
+  noun,
+  retry,
+  alerts = false,
+  runHref,
+}: {
+  failing: RunFailure | null;
+  noun: string;
+  retry: string;
+  alerts?: boolean;
+  runHref(runId: string): string;
+}) {
   const timeZone = useTimeZone();
   if (!failing) return null;
   const many = failing.failures > 1;
@@ -30,11 +43,26 @@ export function FailureBanner({ failing, noun, runHref }: { failing: RunFailure 
           {failing.last_error}
         </p>
       ) : null}
-      {many ? (
+      <p className="mt-2">
+        {many ? (
+          <>
+            <Link to={runHref(failing.last_run_id)} className="font-medium underline">
+              Open the latest failed run
+            </Link>{" "}
+            to read its log.
+          </>
+        ) : (
+          "Open that run to read its log."
+        )}{" "}
+        {`Once what the error names is fixed, use ${retry} to try again.`}
+      </p>
+      {alerts ? (
         <p className="mt-1">
-          <Link to={runHref(failing.last_run_id)} className="font-medium underline">
-            Open the latest failed run
+          {"To hear of the next failure by e-mail or webhook, set up "}
+          <Link to="/settings/alerts" className="font-medium underline">
+            alerts
           </Link>
+          .
         </p>
       ) : null}
     </section>

@@ -3,7 +3,7 @@ import { integrationLabel } from "@contract/destinations";
 import { BackLink } from "~/components/ui/back-link";
 import { DetailRow } from "~/components/ui/detail-row";
 import { ErrorBlock } from "~/components/ui/error-block";
-import { StatusBadge, titleCase } from "~/components/ui/status-badge";
+import { shownRunStatus, StatusBadge, titleCase } from "~/components/ui/status-badge";
 import { useTimeZone } from "~/root";
 import { DateTime, formatDateTime } from "./date-time";
 import { RefreshWithoutScript } from "./run-history";
@@ -189,7 +189,7 @@ export function RunDetailsPage<R extends RunView>(props: {
       <BackLink to={props.back.to}>{props.back.label}</BackLink>
       <div className="mb-6 flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">{props.kind}</h1>
-        {run ? <StatusBadge status={run.status} /> : null}
+        {run ? <StatusBadge status={shownRunStatus(run)} /> : null}
       </div>
       {run ? (
         <>
@@ -201,7 +201,7 @@ export function RunDetailsPage<R extends RunView>(props: {
           <div className="card overflow-hidden">
             <dl className="divide-y divide-slate-100" data-testid="run-summary">
               <DetailRow label="Status">
-                <span data-run-status={run.status}>{titleCase(run.status)}</span>
+                <span data-run-status={run.status}>{titleCase(shownRunStatus(run))}</span>
               </DetailRow>
               <DetailRow label="Trigger">{titleCase(run.trigger)}</DetailRow>
               <DetailRow label="Created">

@@ -4,7 +4,7 @@ import { ErrorBlock } from "~/components/ui/error-block";
 import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
 import { useTimeZone } from "~/root";
-import { StatusBadge } from "~/components/ui/status-badge";
+import { shownRunStatus, StatusBadge } from "~/components/ui/status-badge";
 
 /** What the run histories of connectors (sync runs) and transforms share: one run of the runs engine. */
 export interface RunRow {
@@ -62,6 +62,12 @@ export interface RunColumn<R> {
   value(run: R): React.ReactNode;
 }
 
+/** Where a page of a run history sits: the run to page past for older runs (null on the last page), and whether it is not the newest page. */
+export interface RunPage {
+  older: string | null;
+  paged: boolean;
+}
+
 /** What a run's status alone does not tell: a transform run that succeeded without reading one record reads "No input". */
 export interface RunOutcome {
   label: string;
@@ -83,8 +89,11 @@ export function RunHistory<R extends RunRow>(props: {
   column: RunColumn<R> | RunColumn<R>[];
   outcome?(run: R): RunOutcome | null;
   href?(run: R): string;
+  /** Which page of the history this is (50 runs a page): links to older runs and back to the newest. */
+  page?: RunPage;
 }) {
-  const { runs, error } = props;
+  const { runs, error, page } = props;
+  const { pathname } = useLocation();
   const columns = Array.isArray(props.column) ? props.column : [props.column];
   const timeZone = useTimeZone();
   const region = { tabIndex: 0, role: "region", "aria-label": "Run history" } as const;
@@ -94,7 +103,7 @@ export function RunHistory<R extends RunRow>(props: {
         Run history
       </h2>
       {error ? <ErrorBlock message={error} /> : null}
-      {!error && runs.length === 0 ? <p className="text-sm text-slate-600">{`No runs yet. Use ${props.emptyHint} to run the first one.`}</p> : null}
+      {!error && runs.length === 0 && !page?.paged ? <p className="text-sm text-slate-600">{`No runs yet. Use ${props.emptyHint} to run the first one.`}</p> : null}
       {runs.length ? (
         <div className="card overflow-x-auto" {...region}>
           <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -106,7 +115,7 @@ export function RunHistory<R extends RunRow>(props: {
                 return (
                   <tr key={run.id} data-run-status={run.status} data-run-outcome={outcome?.label}>
                     <td className="px-4 py-3 whitespace-nowrap">
-                      <StatusBadge status={outcome?.label ?? run.status} />
+                      <StatusBadge status={outcome?.label ?? shownRunStatus(run)} />
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap">
                       <RunStart run={run} href={props.href?.(run)} timeZone={timeZone} />
@@ -129,6 +138,22 @@ export function RunHistory<R extends RunRow>(props: {
             </tbody>
           </table>
         </div>
+      ) : null}
+      {page && (page.paged || page.older) ? (
+        <nav aria-label="Run history pages" className="mt-3 flex items-center justify-between gap-4 text-sm">
+          {page.paged ? (
+            <Link to={`${pathname}#runs`} className="link font-medium">
+              Newest runs
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.older ? (
+            <Link to={`${pathname}?before=${encodeURIComponent(page.older)}#runs`} className="link font-medium">
+              Older runs
+            </Link>
+          ) : null}
+        </nav>
       ) : null}
     </section>
   );

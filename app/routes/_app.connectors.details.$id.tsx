@@ -16,6 +16,7 @@ import { requireUser } from "~/services/session.server";
 import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns } from "~/services/connectors.server";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
+import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { useTimeZone } from "~/root";
 import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
 import { ScheduleRows } from "~/components/schedule-rows";
@@ -28,11 +29,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const outcome = isRecordId(id) ? await loadConnector(request, id) : ({ ok: false, status: 404 } as const);
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
-    return pageData({ connector: null, runs: [] as SyncRun[], failing: null as RunFailure | null, runsError: null as string | null, error: notFound ? M.notFound : M.fetchConnectorFailed }, notFound);
+    return pageData(
+      { connector: null, runs: [] as SyncRun[], failing: null as RunFailure | null, history: null as RunsPage<SyncRun> | null, runsError: null as string | null, error: notFound ? M.notFound : M.fetchConnectorFailed },
+      notFound,
+    );
   }
-  const runs = await loadRuns(request, id);
-  const history = runs.ok ? runs.data : { runs: [], failing: null };
-  return pageData({ connector: outcome.data, runs: history.runs, failing: history.failing, runsError: runs.ok ? null : runs.message, error: null }, false);
+  const { runs, failing, history, runsError } = await loadRunsPage(request, (before) => loadRuns(request, id, before));
+  return pageData({ connector: outcome.data, runs, failing, history, runsError, error: null }, false);
 }
 
 /** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */
@@ -110,7 +113,7 @@ const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whites
 const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 whitespace-nowrap text-slate-600", value: (run) => <RunTrigger run={run} /> };
 
 export default function ConnectorDetails() {
-  const { connector, runs, failing, runsError, error } = useLoaderData<typeof loader>();
+  const { connector, runs, failing, history, runsError, error } = useLoaderData<typeof loader>();
   return (
     <RunnableDetails
       noun="connector"
@@ -139,8 +142,16 @@ export default function ConnectorDetails() {
         const runHref = (runId: string) => `/connectors/details/${record.id}/runs/${runId}`;
         return (
           <>
-            <FailureBanner failing={failing} noun="connector" runHref={runHref} />
-            <RunHistory runs={runs} error={runsError} caption="Sync runs, newest first" emptyHint="Sync now" column={[TRIGGER, BYTES]} href={(run) => runHref(run.id)} />
+            <FailureBanner failing={failing} noun="connector" retry="Sync now" alerts runHref={runHref} />
+            <RunHistory
+              runs={history?.runs ?? runs}
+              page={history?.page}
+              error={runsError}
+              caption="Sync runs, newest first"
+              emptyHint="Sync now"
+              column={[TRIGGER, BYTES]}
+              href={(run) => runHref(run.id)}
+            />
             <h2 className="mt-8 mb-3 text-lg font-semibold text-slate-900">Details</h2>
             <Details connector={record} />
             <BackfillForm />

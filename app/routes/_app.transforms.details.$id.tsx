@@ -17,6 +17,7 @@ import { ScheduleRows } from "~/components/schedule-rows";
 import { TransformResults, type ResultTable } from "~/components/transform-results";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
+import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { requireUser } from "~/services/session.server";
 import { cancelTransformRun, deleteTransform, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
@@ -38,6 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         transform: null,
         runs: [] as TransformRun[],
         failing: null as RunFailure | null,
+        history: null as RunsPage<TransformRun> | null,
         runsError: null as string | null,
         results: [] as ResultTable[],
         shown: RESULT_ROWS,
@@ -45,8 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
       transform.status === 404,
     );
-  const runs = await loadTransformRuns(request, id);
-  const { runs: list, failing } = runs.ok ? runs.data : { runs: [], failing: null };
+  const { runs: list, failing, history, runsError } = await loadRunsPage(request, (before) => loadTransformRuns(request, id, before));
   // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
   const latest = list.find((r) => r.status === "succeeded");
   const shown = shownRows(request);
@@ -60,7 +61,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       )
     : [];
-  return pageData({ transform: transform.data, runs: list, failing, runsError: runs.ok ? null : runs.message, results, shown, error: null as string | null }, false);
+  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, shown, error: null as string | null }, false);
 }
 
 /** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
@@ -165,7 +166,7 @@ function Details({ transform }: { transform: Transform }) {
 }
 
 export default function TransformDetails() {
-  const { transform, runs, failing, runsError, results, shown, error } = useLoaderData<typeof loader>();
+  const { transform, runs, failing, history, runsError, results, shown, error } = useLoaderData<typeof loader>();
   const timeZone = useTimeZone();
   return (
     <RunnableDetails
@@ -191,11 +192,12 @@ export default function TransformDetails() {
     >
       {(record) => (
         <>
-          <FailureBanner failing={failing} noun="transform" runHref={(runId) => `/transforms/details/${record.id}/runs/${runId}`} />
+          <FailureBanner failing={failing} noun="transform" retry="Run now" runHref={(runId) => `/transforms/details/${record.id}/runs/${runId}`} />
           <Details transform={record} />
           {runs[0] && foundNoInput(runs[0]) ? <NoInputNotice transform={record} /> : null}
           <RunHistory
-            runs={runs}
+            runs={history?.runs ?? runs}
+            page={history?.page}
             error={runsError}
             caption="Transform runs, newest first"
             emptyHint="Run now"

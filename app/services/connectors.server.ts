@@ -37,10 +37,14 @@ export function loadConnector(request: Request, id: string): Promise<Outcome<Con
   return callBackend<Connector>(request, `/connectors/list-by-id/${encodeURIComponent(id)}`, {}, M.fetchConnectorFailed);
 }
 
-/** The connector's runs, newest first, and its failures in a row when its latest finished run failed. */
-export async function loadRuns(request: Request, id: string): Promise<Outcome<{ runs: SyncRun[]; failing: RunFailure | null }>> {
-  const outcome = await callBackend<{ runs: SyncRun[]; failing?: RunFailure | null }>(request, `/connectors/${encodeURIComponent(id)}/runs`, {}, "Failed to fetch sync runs");
-  return outcome.ok ? { ok: true, data: { runs: outcome.data.runs, failing: outcome.data.failing ?? null } } : outcome;
+/**
+ * The connector's runs, newest first (a page of them: with `before`, those older than that run; `hasMore` when older
+ * ones remain), and its failures in a row when its latest finished run failed.
+ */
+export async function loadRuns(request: Request, id: string, before?: string): Promise<Outcome<{ runs: SyncRun[]; failing: RunFailure | null; hasMore: boolean }>> {
+  const page = before ? `?before=${encodeURIComponent(before)}` : "";
+  const outcome = await callBackend<{ runs: SyncRun[]; failing?: RunFailure | null; has_more?: boolean }>(request, `/connectors/${encodeURIComponent(id)}/runs${page}`, {}, "Failed to fetch sync runs");
+  return outcome.ok ? { ok: true, data: { runs: outcome.data.runs, failing: outcome.data.failing ?? null, hasMore: outcome.data.has_more ?? false } } : outcome;
 }
 
 /** One run of the connector: its attempts, where its data landed and its log. */

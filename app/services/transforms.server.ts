@@ -66,12 +66,14 @@ export function loadTransform(request: Request, id: string): Promise<Outcome<Tra
 }
 
 /** The transform's runs, newest first, and its failures in a row when its latest finished run failed. */
-export function loadTransformRuns(request: Request, id: string): Promise<Outcome<{ runs: TransformRun[]; failing: RunFailure | null }>> {
+export function loadTransformRuns(request: Request, id: string, before?: string): Promise<Outcome<{ runs: TransformRun[]; failing: RunFailure | null; hasMore: boolean }>> {
   const schema = z.union([
-    z.array(transformRunSchema).transform((runs) => ({ runs, failing: null })),
-    z.object({ runs: z.array(transformRunSchema), failing: runFailureSchema.nullable().default(null) }),
+    z.array(transformRunSchema).transform((runs) => ({ runs, failing: null, hasMore: false })),
+    z
+      .object({ runs: z.array(transformRunSchema), failing: runFailureSchema.nullable().default(null), has_more: z.boolean().default(false) })
+      .transform(({ has_more, ...rest }) => ({ ...rest, hasMore: has_more })),
   ]);
-  return call(request, `/transforms/${enc(id)}/runs`, schema, "Failed to fetch transform runs");
+  return call(request, `/transforms/${enc(id)}/runs${before ? `?before=${enc(before)}` : ""}`, schema, "Failed to fetch transform runs");
 }
 
 /** One run of the transform: its attempts and its log. */

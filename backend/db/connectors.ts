@@ -222,9 +222,9 @@ export async function syncRunRange(db: Executor, runId: string): Promise<{ from:
   return row?.from && row.to ? { from: row.from, to: row.to } : null;
 }
 
-/** The connector's newest runs, newest first. */
-export async function listRuns(db: Database, connectorId: string, limit = 50): Promise<SyncRun[]> {
-  return (await SYNC_RUN_TABLE.list(db, connectorId, limit)).map(toSyncRun);
+/** The connector's newest runs, newest first (with `before`, those older than that run). */
+export async function listRuns(db: Database, connectorId: string, limit = 50, before?: string): Promise<SyncRun[]> {
+  return (await SYNC_RUN_TABLE.list(db, connectorId, limit, before)).map(toSyncRun);
 }
 
 /** One run of the owner's connector with its attempts, where its data landed and its log; null when it is not theirs. */

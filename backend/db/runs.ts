@@ -135,9 +135,15 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
     async remove(db: Executor, id: string): Promise<void> {
       await db.delete(t).where(eq(t.id, id));
     },
-    /** The key's newest runs, newest first (the history screens). */
-    async list(db: Executor, keyValue: string, limit: number): Promise<T["$inferSelect"][]> {
-      const rows = await db.select().from(t).where(eq(key, keyValue)).orderBy(desc(t.createdAt), desc(t.id)).limit(limit);
+    /**
+     * The key's newest runs, newest first (the history screens); with `before` (one of the key's runs), the runs older
+     * than that one: the next page. A `before` that is not one of the key's runs answers none.
+     */
+    async list(db: Executor, keyValue: string, limit: number, before?: string): Promise<T["$inferSelect"][]> {
+      const older = before
+        ? sql`(${t.createdAt}, ${t.id}) < (SELECT page.created_at, page.id FROM ${t} AS page WHERE page.id = ${before} AND page.${sql.identifier(key.name)} = ${keyValue})`
+        : undefined;
+      const rows = await db.select().from(t).where(and(eq(key, keyValue), older)).orderBy(desc(t.createdAt), desc(t.id)).limit(limit);
       return rows.map(row);
     },
     /** Whether the key has a run queued or running (one at a time per connector or transform). */

@@ -180,8 +180,8 @@ export function toTransformRun(r: RunRow): TransformRun {
 }
 
 /** The transform's newest runs, newest first. */
-export async function listTransformRuns(db: Database, transformId: string, limit = 50): Promise<TransformRun[]> {
-  return (await TRANSFORM_RUN_TABLE.list(db, transformId, limit)).map(toTransformRun);
+export async function listTransformRuns(db: Database, transformId: string, limit = 50, before?: string): Promise<TransformRun[]> {
+  return (await TRANSFORM_RUN_TABLE.list(db, transformId, limit, before)).map(toTransformRun);
 }
 
 /** One run of the owner's transform with its attempts and its log; null when it is not theirs. */

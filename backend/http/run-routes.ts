@@ -1,13 +1,18 @@
 import type { Context, Hono } from "hono";
 import { ApiError, type ApiEnv } from "./context.js";
 import type { Database } from "../db/client.js";
+import { isUuid } from "../db/values.js";
 import { RUN_MESSAGES, runLogFileName, runLogText, type RunFailure, type RunLogLine } from "../../contract/runs.js";
+
+/** Runs in one page of a history. */
+export const RUNS_PAGE = 50;
 
 /** What the run calls need of a connector or a transform: its owner's record, its runs, and one run's details. */
 export interface RunTarget<T extends { id: string; name: string }, Run, Details extends { id: string; log: RunLogLine[] }> {
   /** The caller's record of the path's :id, or a 404 (ApiError). */
   owned(c: Context<ApiEnv>): Promise<T>;
-  list(db: Database, id: string): Promise<Run[]>;
+  /** The newest `limit` runs, or with `before` (a run's id) the `limit` runs older than that one. */
+  list(db: Database, id: string, limit: number, before?: string): Promise<Run[]>;
   failing(db: Database, id: string): Promise<RunFailure | null>;
   details(db: Database, ownerId: string, record: T, runId: string): Promise<Details | null>;
   /** "sync" or "transform": names the log file. */
@@ -15,7 +20,8 @@ export interface RunTarget<T extends { id: string; name: string }, Run, Details 
 }
 
 /**
- * GET /{base}/:id/runs (the history, newest first, and whether it is failing: the details page's banner),
+ * GET /{base}/:id/runs (the history, newest first, 50 at a time — ?before= a run's id for the page after it, has_more
+ * when there is one — and whether it is failing: the details page's banner),
  * GET /{base}/:id/runs/:runId (one run: attempts, where it landed, its log) and GET /{base}/:id/runs/:runId/log (the
  * log as a text file). Another user's run, or a run of another record, is a 404.
  */
@@ -26,9 +32,12 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
 ): void {
   routes.get(`/${base}/:id/runs`, async (c) => {
     const record = await target.owned(c);
+    const before = c.req.query("before") || undefined;
+    if (before !== undefined && !isUuid(before)) throw new ApiError(400, RUN_MESSAGES.badPage);
     const { db } = c.var.services;
-    const [runs, failing] = await Promise.all([target.list(db, record.id), target.failing(db, record.id)]);
-    return c.json({ status: "success", runs, failing, message: "Runs" });
+    const [page, failing] = await Promise.all([target.list(db, record.id, RUNS_PAGE + 1, before), target.failing(db, record.id)]);
+    const runs = page.slice(0, RUNS_PAGE);
+    return c.json({ status: "success", runs, failing, has_more: page.length > RUNS_PAGE, message: "Runs" });
   });
 
   const ownedRun = async (c: Context<ApiEnv>) => {

@@ -173,6 +173,38 @@ describe("a sync run's details", () => {
     expect((await call({ cookie: "" }, "GET", `/connectors/${mine.id}/runs/${runId}`)).status).toBe(401);
   });
 
+  it("pages the history 50 runs at a time, newest first, each page after a run of the same connector (issue 35, defect 6)", async () => {
+    const c = await connector(ada(), "Long history");
+    const other = await connector(ada(), "Short history");
+    const owner = (await db.query<{ owner_id: string }>("SELECT owner_id FROM connectors WHERE id = $1", [c.id])).rows[0]!.owner_id;
+    // 55 finished runs, a minute apart; two share one instant (the page boundary orders them by id).
+    await db.query(
+      `INSERT INTO sync_runs (connector_id, owner_id, status, trigger, attempts, records, created_at, started_at, finished_at)
+       SELECT $1, $2, 'succeeded', 'schedule', 1, n, now() - make_interval(mins => least(n, 54)), now() - make_interval(mins => least(n, 54)), now() - make_interval(mins => least(n, 54))
+       FROM generate_series(1, 55) AS n`,
+      [c.id, owner],
+    );
+    const first = await call(ada(), "GET", `/connectors/${c.id}/runs`);
+    expect(first.status).toBe(200);
+    expect(first.body.runs).toHaveLength(50);
+    expect(first.body.has_more).toBe(true);
+    expect((first.body.runs as SyncRun[]).map((r) => r.records)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const last = (first.body.runs as SyncRun[]).at(-1)!.id;
+    const second = await call(ada(), "GET", `/connectors/${c.id}/runs?before=${last}`);
+    expect(second.body.has_more).toBe(false);
+    const seen = [...(first.body.runs as SyncRun[]), ...(second.body.runs as SyncRun[])];
+    expect(second.body.runs).toHaveLength(5);
+    expect(new Set(seen.map((r) => r.id)).size).toBe(55);
+    expect(new Set(seen.map((r) => r.records))).toEqual(new Set(Array.from({ length: 55 }, (_, i) => i + 1)));
+    // The banner's answer is the newest page's, whichever page is asked for.
+    expect(second.body.failing).toBeNull();
+    // A page after another connector's run, or after no run, holds none; a malformed one is refused.
+    expect((await call(ada(), "GET", `/connectors/${other.id}/runs?before=${last}`)).body).toMatchObject({ runs: [], has_more: false });
+    expect((await call(ada(), "GET", `/connectors/${c.id}/runs?before=${crypto.randomUUID()}`)).body).toMatchObject({ runs: [], has_more: false });
+    expect(await call(ada(), "GET", `/connectors/${c.id}/runs?before=not-a-run`)).toMatchObject({ status: 400, body: { message: "That page of the run history does not exist." } });
+    expect((await call(bob(), "GET", `/connectors/${c.id}/runs?before=${last}`)).status).toBe(404);
+  });
+
   it("shows its records growing while it runs", async () => {
     // Enough meetings for the sync to take a few seconds: its records are stored as batches land.
     const c = await connector(ada(), "Growing", 3_000);

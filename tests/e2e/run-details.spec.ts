@@ -143,6 +143,29 @@ test("a run in progress shows its records growing: with JS live, without reloadi
   await expect(page.getByTestId("run-log").locator("li").last()).toContainText("Run succeeded in");
 });
 
+test("a long run history pages 50 runs at a time: older runs, then back to the newest (issue 35, defect 6)", async ({ page, user }) => {
+  await login(page, user, { from: "/connectors" });
+  const connectorId = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    const { connectorId } = await seedConnector(client, ownerId, "Busy");
+    for (let minutesAgo = 55; minutesAgo >= 1; minutesAgo--) await seedRun(client, "sync_runs", connectorId, ownerId, "succeeded", minutesAgo);
+    return connectorId;
+  });
+  await page.goto(`/connectors/details/${connectorId}`);
+  const rows = page.getByRole("region", { name: "Run history" }).locator("tbody tr");
+  await expect(rows).toHaveCount(50);
+  const pages = page.getByRole("navigation", { name: "Run history pages" });
+  await expect(pages.getByRole("link", { name: "Newest runs" })).toHaveCount(0);
+  await pages.getByRole("link", { name: "Older runs" }).click();
+  await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}\\?before=[0-9a-f-]{36}#runs$`));
+  await expect(rows).toHaveCount(5);
+  await expect(pages.getByRole("link", { name: "Older runs" })).toHaveCount(0);
+  await expectAccessible(page);
+  await pages.getByRole("link", { name: "Newest runs" }).click();
+  await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}#runs$`));
+  await expect(rows).toHaveCount(50);
+});
+
 test("a failing connector's details page says since when it fails, and links to that run", async ({ page, user }) => {
   await login(page, user, { from: "/connectors" });
   const seeded = await withDb(async (client) => {
@@ -159,6 +182,9 @@ test("a failing connector's details page says since when it fails, and links to 
   const banner = page.getByRole("region", { name: "This connector is failing" });
   await expect(banner).toContainText("2 runs in a row have failed");
   await expect(banner).toContainText("Last error: Writing to destination \"Flaky folder\" failed: EROFS: read-only");
+  // What to do next, and where to hear of the next failure (issue 35, defect 6).
+  await expect(banner).toContainText("Open the latest failed run to read its log. Once what the error names is fixed, use Sync now to try again.");
+  await expect(banner.getByRole("link", { name: "alerts", exact: true })).toHaveAttribute("href", "/settings/alerts");
   // The run history comes first, above the connector's details.
   const history = await page.getByRole("heading", { name: "Run history" }).boundingBox();
   const details = await page.getByRole("heading", { name: "Details", exact: true }).boundingBox();
@@ -173,6 +199,7 @@ test("a failing connector's details page says since when it fails, and links to 
   const transformBanner = page.getByRole("region", { name: "This transform is failing" });
   await expect(transformBanner).toContainText("Its latest run failed");
   await expect(transformBanner).toContainText("Last error: The transform's inputs are no longer valid.");
+  await expect(transformBanner).toContainText("Open that run to read its log. Once what the error names is fixed, use Run now to try again.");
   await transformBanner.getByRole("link").click();
   await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}/runs/${seeded.transformRun}`);
   await expect(page.getByRole("heading", { level: 1, name: "Transform run" })).toBeVisible();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatDateTime, readTimeZone } from "~/components/date-time";
 import { initials } from "~/components/app-shell";
 import { safeRedirect } from "~/services/session.server";
+import { shownRunStatus } from "~/components/ui/status-badge";
 
 describe("formatDateTime (spec: Jan 5,2025 3:04:05 PM)", () => {
   it("formats like the spec in the given time zone", () => {
@@ -49,5 +50,16 @@ describe("safeRedirect", () => {
     [null, "/connectors"],
   ])("%s -> %s", (input, expected) => {
     expect(safeRedirect(input)).toBe(expected);
+  });
+});
+
+describe("shownRunStatus (issue 35, defect 6)", () => {
+  it("a queued run that failed an attempt reads Retrying while it waits out its back-off; every other run its own status", () => {
+    expect(shownRunStatus({ status: "queued", error: "Attempt 1 failed, retrying: Writing to destination \"Disk\" failed: EROFS" })).toBe("retrying");
+    expect(shownRunStatus({ status: "queued", error: "Attempt 2 was interrupted (its worker stopped), retrying." })).toBe("retrying");
+    expect(shownRunStatus({ status: "queued", error: null })).toBe("queued");
+    expect(shownRunStatus({ status: "queued" })).toBe("queued");
+    expect(shownRunStatus({ status: "running", error: "Attempt 1 failed, retrying: x" })).toBe("running");
+    expect(shownRunStatus({ status: "failed", error: "x" })).toBe("failed");
   });
 });

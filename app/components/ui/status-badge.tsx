@@ -20,9 +20,16 @@ const TONE_OF: Record<string, keyof typeof TONES> = {
   failed: "red",
   running: "blue",
   paused: "amber",
+  retrying: "amber",
   cancelled: "slate",
   "no input": "amber",
 };
+
+/**
+ * The status a run shows: a queued run that has already failed an attempt waits out a back-off before its next one,
+ * so it reads "Retrying" (its error says which attempt failed and why), not "Queued".
+ */
+export const shownRunStatus = (run: { status: string; error?: string | null }): string => (run.status === "queued" && run.error ? "retrying" : run.status);
 
 /** "SUCCEEDED", "succeeded" → "Succeeded"; also for other one-word values (a run's trigger). */
 export const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
