@@ -31,6 +31,16 @@ export const ALERT_MESSAGES = {
   rollFailed: "Failed to roll the signing secret.",
   saveFailed: "Failed to save alert settings.",
   fetchFailed: "Failed to fetch alert settings",
+  /** Finding F3: alert e-mails go to a confirmed address only, and only so many an hour. */
+  confirmationSent: (email: string) => `We sent a confirmation link to ${email}. Alert e-mails go there once it is opened.`,
+  confirmationLimited: "Too many confirmation e-mails were sent in the last hour. Try again later.",
+  confirmationFailed: "The confirmation e-mail could not be sent. Try again later.",
+  confirmed: (email: string) => `Confirmed: alert e-mails will go to ${email}.`,
+  confirmLinkInvalid: "This confirmation link is not valid any more. Open the latest one we sent, or send a new one from the alert settings.",
+  confirmFailed: "Failed to confirm the address.",
+  nothingToConfirm: "There is no e-mail address waiting for confirmation.",
+  alertEmailsLimited: (max: number) => `Not sent: more than ${max} alert e-mails went to this address in the last hour.`,
+  notConfirmed: "Not sent: the address is not confirmed yet.",
 } as const;
 const M = ALERT_MESSAGES;
 
@@ -128,6 +138,10 @@ export const alertSettingsSchema = z.object({
   signature_header: z.string(),
   /** False when the server has no SMTP_URL: e-mail alerts cannot be sent. */
   email_available: z.boolean(),
+  /** Whether the address's owner opened its confirmation link: alert e-mails go to a confirmed address only. */
+  email_confirmed: z.boolean().default(false),
+  /** What saving did about confirming the address (sent a link, or was over the hour's limit); absent otherwise. */
+  confirmation: z.enum(["sent", "limited", "failed"]).optional(),
   updated_at: z.string().nullable(),
   deliveries: z.array(alertDeliverySchema),
 });
@@ -136,3 +150,6 @@ export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 /** What a webhook's body says happened (its `type`). */
 export const ALERT_EVENTS = ["sync.failed", "sync.warning", "sync.recovered", "connector.paused", "transform.failed", "transform.warning", "transform.recovered"] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+/** POST /alerts/email/confirm (the confirmation link's page): the token from the e-mail. */
+export const confirmEmailBodySchema = z.object({ token: z.string().min(1).max(200) });

@@ -13,7 +13,7 @@ import { FormBanner } from "~/components/ui/form-banner";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { TableHead } from "~/components/table-head";
 import { useTimeZone } from "~/root";
-import { loadAlertSettings, rollSigningSecret, saveAlertSettings } from "~/services/alerts.server";
+import { loadAlertSettings, resendConfirmation, rollSigningSecret, saveAlertSettings } from "~/services/alerts.server";
 import { readForm } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 
@@ -29,10 +29,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const saved = query.get("saved") === "1";
   const rolled = query.get("rolled") === "1";
   const confirmRoll = query.get("roll") === "1";
+  const confirmation = CONFIRMATIONS.find((c) => c === query.get("confirmation")) ?? null;
   return outcome.ok
-    ? { settings: outcome.data, error: null, saved, rolled, confirmRoll }
-    : { settings: null as AlertSettings | null, error: M.fetchFailed as string, saved: false, rolled: false, confirmRoll: false };
+    ? { settings: outcome.data, error: null, saved, rolled, confirmRoll, confirmation }
+    : { settings: null as AlertSettings | null, error: M.fetchFailed as string, saved: false, rolled: false, confirmRoll: false, confirmation: null };
 }
+
+/** What saving (or Send a new link) did about confirming the address, as the page's query says it. */
+const CONFIRMATIONS = ["sent", "limited", "failed"] as const;
 
 /**
  * PUT /alerts/settings with the parsed form; every problem at its field and in the banner, the backend's too. The
@@ -41,6 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   const form = await readForm(request);
+  if (form.get("intent") === "confirm-email") {
+    const sent = await resendConfirmation(request);
+    if (sent.ok) return redirect("/settings/alerts?confirmation=sent");
+    return redirect(`/settings/alerts?confirmation=${sent.status === 429 ? "limited" : "failed"}`);
+  }
   if (form.get("intent") === "roll") {
     const rolled = await rollSigningSecret(request);
     if (!rolled.ok) return Response.json({ rollError: rolled.status >= 500 ? M.rollFailed : rolled.message }, { status: rolled.status === 409 ? 409 : 400 });
@@ -54,7 +63,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const reply = isWebhookMessage(message) ? submission.reply({ fieldErrors: { webhook_url: [message] } }) : submission.reply({ formErrors: [message] });
     return Response.json({ result: reply }, { status: 400 });
   }
-  return redirect("/settings/alerts?saved=1");
+  const confirmation = (outcome.data as AlertSettings & { confirmation?: string }).confirmation;
+  return redirect(`/settings/alerts?saved=1${confirmation ? `&confirmation=${confirmation}` : ""}`);
 }
 
 const EVENT_LABELS: Record<string, string> = {
@@ -105,8 +115,41 @@ function Deliveries({ deliveries }: { deliveries: AlertSettings["deliveries"] })
   );
 }
 
+/**
+ * Finding F3: what confirming the saved address needs. A link just sent (or not, over the hour's limit), and while the
+ * address waits for confirmation, a way to send a new link.
+ */
+function EmailConfirmation({ settings, confirmation }: { settings: AlertSettings; confirmation: (typeof CONFIRMATIONS)[number] | null }) {
+  const navigation = useNavigation();
+  if (!settings.email_available || !settings.email) return null;
+  const waiting = !settings.email_confirmed;
+  if (!waiting && !confirmation) return null;
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm-email";
+  const tone = confirmation === "sent" || !waiting ? "border-sky-200 bg-sky-50 text-sky-900" : "border-amber-200 bg-amber-50 text-amber-900";
+  return (
+    <div data-testid="email-confirmation" className={`mb-6 rounded-lg border px-4 py-3 text-sm ${tone}`}>
+      <p>
+        {confirmation === "sent"
+          ? M.confirmationSent(settings.email)
+          : confirmation === "limited"
+            ? M.confirmationLimited
+            : confirmation === "failed"
+              ? M.confirmationFailed
+              : `Alert e-mails to ${settings.email} wait for the address to be confirmed: open the link we sent there.`}
+      </p>
+      {waiting ? (
+        <Form method="post" className="mt-2">
+          <button type="submit" name="intent" value="confirm-email" className="btn-secondary" disabled={sending}>
+            {sending ? "Sending..." : "Send a new link"}
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
 export default function AlertSettingsPage() {
-  const { settings, error, saved, rolled, confirmRoll } = useLoaderData<typeof loader>();
+  const { settings, error, saved, rolled, confirmRoll, confirmation } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ result?: SubmissionResult<string[]>; rollError?: string }>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -143,6 +186,7 @@ export default function AlertSettingsPage() {
           Alert settings saved.
         </p>
       ) : null}
+      <EmailConfirmation settings={settings} confirmation={confirmation} />
       {/* Drawn again from the saved values after each save (the email trimmed, say). */}
       <Form method="post" {...getFormProps(form)} noValidate className="card space-y-5 p-6" key={settings.updated_at ?? "new"}>
         <Field
@@ -153,7 +197,13 @@ export default function AlertSettingsPage() {
           autoComplete="email"
           defaultValue={value("email")}
           error={errorOf("email")}
-          hint={settings.email_available ? "Alerts are e-mailed here. Leave it empty for no e-mails." : M.emailUnavailable}
+          hint={
+            !settings.email_available
+              ? M.emailUnavailable
+              : settings.email && settings.email_confirmed
+                ? "Alerts are e-mailed here (confirmed). Leave it empty for no e-mails."
+                : "Alerts are e-mailed here once you confirm the address from the link we send it. Leave it empty for no e-mails."
+          }
         />
         <Field
           name="webhook_url"

@@ -4,7 +4,8 @@ import { setPaused } from "../db/connectors.js";
 import type { SecretBox } from "../lib/crypto.js";
 import type { Logger } from "../lib/log.js";
 import type { OutcomeListener, RunOutcome } from "../runs/engine.js";
-import { DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, type AlertEvent } from "../../contract/alerts.js";
+import { ALERT_MESSAGES, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, type AlertEvent } from "../../contract/alerts.js";
+import { ALERT_EMAILS_PER_HOUR, mayAlert } from "./limits.js";
 import { defaultFrom, sendEmail } from "./email.js";
 import { deliverWebhook } from "./webhook.js";
 
@@ -106,11 +107,15 @@ async function handle(services: AlertServices, outcome: RunOutcome): Promise<voi
   if (!message) return;
   const sends: Promise<void>[] = [];
   const { SMTP_URL } = services.config;
+  // Finding F3: e-mail goes to a confirmed address only (an unconfirmed one is skipped, said once per alert in the
+  // deliveries), and at most ALERT_EMAILS_PER_HOUR an hour per user and address (beyond: recorded as not sent).
   if (settings.email && SMTP_URL) {
     sends.push(
-      deliver(services, subject.ownerId, outcome.runId, message, "email", settings.email, (record) =>
-        sendEmail({ smtpUrl: SMTP_URL, from: services.config.SMTP_FROM || defaultFrom(services.config.APP_URL) }, { to: settings.email, subject: message.subject, text: message.text }, record),
-      ),
+      deliver(services, subject.ownerId, outcome.runId, message, "email", settings.email, async (record) => {
+        if (!settings.emailConfirmedAt) throw new NotSent(ALERT_MESSAGES.notConfirmed);
+        if (!(await mayAlert(db, subject.ownerId, settings.email))) throw new NotSent(ALERT_MESSAGES.alertEmailsLimited(ALERT_EMAILS_PER_HOUR));
+        await sendEmail({ smtpUrl: SMTP_URL, from: services.config.SMTP_FROM || defaultFrom(services.config.APP_URL) }, { to: settings.email, subject: message.subject, text: message.text }, record);
+      }),
     );
   }
   if (settings.webhookUrl) {
@@ -124,6 +129,9 @@ async function handle(services: AlertServices, outcome: RunOutcome): Promise<voi
   }
   await Promise.all(sends);
 }
+
+/** An alert e-mail that is not sent at all (an unconfirmed address, over the hour's limit): no attempt is made. */
+class NotSent extends Error {}
 
 /** Records a delivery, sends it, and records each attempt and the end: delivered or failed with its last error. */
 async function deliver(
@@ -142,6 +150,10 @@ async function deliver(
     await send(record, id);
     await updateDelivery(db, id, { status: "delivered", finished: true });
   } catch (error) {
+    if (error instanceof NotSent) {
+      await updateDelivery(db, id, { status: "failed", lastError: error.message, finished: true });
+      return;
+    }
     await updateDelivery(db, id, { status: "failed", finished: true });
     // Never the target's secret or the SMTP URL: the delivery, its channel and what went wrong.
     log.warn({ deliveryId: id, channel, event: message.event, err: (error as Error).message }, "alert not delivered");

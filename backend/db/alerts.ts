@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { alertDeliveries, alertSettings, connectors, syncRuns, transformRuns, transforms } from "./schema.js";
 import { isUuid, iso } from "./values.js";
@@ -21,16 +21,40 @@ export interface AlertSettingsValues {
   webhookUrl: string;
   warnAfter: number;
   pauseAfter: number;
+  /** Given when the address changed: it is unconfirmed again, with this token's hash (null for no address). */
+  emailTokenHash?: string | null;
 }
 
 /** Saves the owner's settings; `sealedSecret` is stored only when the row is new (the secret stays once made). */
 export async function saveAlertSettings(db: Database, ownerId: string, values: AlertSettingsValues, sealedSecret: string): Promise<AlertSettingsRow> {
+  const { emailTokenHash, ...rest } = values;
+  const confirmation = emailTokenHash !== undefined ? { emailTokenHash, emailConfirmedAt: null } : {};
   const [row] = await db
     .insert(alertSettings)
-    .values({ ownerId, ...values, signingSecret: sealedSecret })
-    .onConflictDoUpdate({ target: alertSettings.ownerId, set: { ...values, updatedAt: new Date() } })
+    .values({ ownerId, ...rest, ...confirmation, signingSecret: sealedSecret })
+    .onConflictDoUpdate({ target: alertSettings.ownerId, set: { ...rest, ...confirmation, updatedAt: new Date() } })
     .returning();
   return row!;
+}
+
+/** A new confirmation token's hash for the owner's unconfirmed address (Send a new link); null when there is none. */
+export async function renewEmailToken(db: Database, ownerId: string, tokenHash: string): Promise<AlertSettingsRow | null> {
+  const [row] = await db
+    .update(alertSettings)
+    .set({ emailTokenHash: tokenHash })
+    .where(and(eq(alertSettings.ownerId, ownerId), ne(alertSettings.email, ""), isNull(alertSettings.emailConfirmedAt)))
+    .returning();
+  return row ?? null;
+}
+
+/** Confirms the address whose latest link holds this token's hash: its address, or null for a link that is not valid. */
+export async function confirmEmailToken(db: Database, tokenHash: string): Promise<string | null> {
+  const [row] = await db
+    .update(alertSettings)
+    .set({ emailConfirmedAt: new Date(), emailTokenHash: null })
+    .where(and(eq(alertSettings.emailTokenHash, tokenHash), ne(alertSettings.email, "")))
+    .returning({ email: alertSettings.email });
+  return row?.email ?? null;
 }
 
 /** Replaces the owner's signing secret (Roll signing secret); null when they never saved settings (no secret yet). */

@@ -215,12 +215,23 @@ export const alertSettings = pgTable("alert_settings", {
   ownerId: uuid("owner_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
   email: text("email").notNull().default(""),
   webhookUrl: text("webhook_url").notNull().default(""),
+  /** When the address's owner confirmed it (finding F3): alerts go to a confirmed address only; null until then. */
+  emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+  /** SHA-256 (base64url) of the token in the latest confirmation e-mail; null once confirmed. */
+  emailTokenHash: text("email_token_hash"),
   /** Sealed (backend/lib/crypto.ts) signing secret of the webhook: made by the server, shown to its owner only. */
   signingSecret: text("signing_secret").notNull(),
   warnAfter: integer("warn_after").notNull().default(3),
   pauseAfter: integer("pause_after").notNull().default(10),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+});
+
+/** rate-limiter-flexible's store (RateLimiterDrizzle): points used per key until `expire`, shared by every process. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull(),
+  expire: timestamp("expire", { withTimezone: true }),
 });
 
 /** One alert sent (or tried) to one channel: what, where, and how it went. */

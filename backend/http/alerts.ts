@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
-import { findAlertSettings, listDeliveries, rollSigningSecret, saveAlertSettings, type AlertSettingsRow } from "../db/alerts.js";
+import { confirmEmailToken, findAlertSettings, listDeliveries, renewEmailToken, rollSigningSecret, saveAlertSettings, type AlertSettingsRow } from "../db/alerts.js";
+import { emailTokenHash, newEmailToken, sendConfirmation } from "../alerts/confirm.js";
 import { checkWebhookUrl, newSigningSecret, WebhookRefused } from "../alerts/webhook.js";
-import { ALERT_MESSAGES as M, alertSettingsBodySchema, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, SIGNATURE_HEADER, type AlertSettings } from "../../contract/alerts.js";
+import { ALERT_MESSAGES as M, alertSettingsBodySchema, confirmEmailBodySchema, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, SIGNATURE_HEADER, type AlertSettings } from "../../contract/alerts.js";
 import { iso } from "../db/values.js";
 
 /** The caller's alert settings (issue 27 item 6): theirs only, the signing secret included (shown to them alone). */
@@ -19,6 +20,7 @@ async function answer(c: { var: ApiEnv["Variables"] }, row: AlertSettingsRow | n
     signing_secret: row ? secrets.open<string>(row.signingSecret) : null,
     signature_header: SIGNATURE_HEADER,
     email_available: !!config.SMTP_URL,
+    email_confirmed: !!row?.email && !!row.emailConfirmedAt,
     updated_at: row ? iso(row.updatedAt ?? row.createdAt) : null,
     deliveries: await listDeliveries(db, c.var.user.id),
   };
@@ -41,13 +43,31 @@ alertsRoutes.put("/alerts/settings", async (c) => {
     }
   }
   const { db, secrets } = c.var.services;
+  // A new address is unconfirmed until its owner opens the link mailed to it (finding F3); the same one stays as it was.
+  const before = await findAlertSettings(db, c.var.user.id);
+  const changed = body.email.toLowerCase() !== (before?.email ?? "").toLowerCase();
+  const token = changed && body.email ? newEmailToken() : null;
   const row = await saveAlertSettings(
     db,
     c.var.user.id,
-    { email: body.email, webhookUrl: body.webhook_url, warnAfter: body.warn_after, pauseAfter: body.pause_after },
+    { email: body.email, webhookUrl: body.webhook_url, warnAfter: body.warn_after, pauseAfter: body.pause_after, ...(changed ? { emailTokenHash: token?.hash ?? null } : {}) },
     secrets.seal(newSigningSecret()),
   );
-  return c.json({ ...(await answer(c, row)), message: "Alert settings saved" });
+  // Without SMTP_URL no e-mail is sent at all: the address waits, unconfirmed, for a server that can mail it.
+  const confirmation = token && c.var.services.config.SMTP_URL ? await sendConfirmation(c.var.services, c.var.user.id, body.email, token.token) : undefined;
+  return c.json({ ...(await answer(c, row)), ...(confirmation ? { confirmation } : {}), message: "Alert settings saved" });
+});
+
+/** POST /alerts/email/confirmation: mails a new confirmation link to the saved address that waits for one. */
+alertsRoutes.post("/alerts/email/confirmation", async (c) => {
+  const { db } = c.var.services;
+  const token = newEmailToken();
+  const row = await renewEmailToken(db, c.var.user.id, token.hash);
+  if (!row) throw new ApiError(409, M.nothingToConfirm);
+  const confirmation = await sendConfirmation(c.var.services, c.var.user.id, row.email, token.token);
+  if (confirmation === "limited") throw new ApiError(429, M.confirmationLimited);
+  if (confirmation === "failed") throw new ApiError(c.var.services.config.SMTP_URL ? 502 : 409, c.var.services.config.SMTP_URL ? M.confirmationFailed : M.emailUnavailable);
+  return c.json({ ...(await answer(c, row)), confirmation, message: M.confirmationSent(row.email) });
 });
 
 /**
@@ -60,4 +80,16 @@ alertsRoutes.post("/alerts/signing-secret/roll", async (c) => {
   if (!row) throw new ApiError(409, M.noSecretYet);
   log.info({ userId: c.var.user.id }, "webhook signing secret rolled");
   return c.json({ ...(await answer(c, row)), message: M.secretRolled });
+});
+
+/**
+ * POST /email-confirmations {token}: the confirmation link's page, pressed Confirm. No session: whoever reads the
+ * address confirms it, signed in or not. 400 for a token that is not the latest link's (or was used).
+ */
+export const emailConfirmationRoutes = new Hono<ApiEnv>();
+emailConfirmationRoutes.post("/email-confirmations", async (c) => {
+  const body = parse(confirmEmailBodySchema, await jsonBody(c));
+  const email = await confirmEmailToken(c.var.services.db, emailTokenHash(body.token));
+  if (!email) throw new ApiError(400, M.confirmLinkInvalid);
+  return c.json({ email, message: M.confirmed(email) });
 });

@@ -10,7 +10,7 @@ import { destinationIntegrationsRoutes } from "./destination-integrations.js";
 import { connectorsRoutes } from "./connectors.js";
 import { transformsRoutes } from "./transforms.js";
 import { templatesRoutes } from "./templates.js";
-import { alertsRoutes } from "./alerts.js";
+import { alertsRoutes, emailConfirmationRoutes } from "./alerts.js";
 import { runsRoutes } from "./runs.js";
 import { redactValues, withSecretScope } from "../lib/redact.js";
 
@@ -134,6 +134,7 @@ export function createApi(services: Services) {
   app.route("/", transformsRoutes);
   app.route("/", templatesRoutes);
   app.route("/", alertsRoutes);
+  app.route("/", emailConfirmationRoutes);
   app.route("/", runsRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

@@ -9,9 +9,10 @@ import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { randomToken, sha256 } from "../../backend/lib/crypto.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
-import type { AlertSettings } from "../../contract/alerts.js";
+import { ALERT_MESSAGES as M, type AlertSettings } from "../../contract/alerts.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import { startSmtpServer } from "../fakes/smtp.js";
+import { CONFIRMATION_SUBJECT, confirmationToken } from "../support/alerts.js";
 import { startWebhookReceiver, verifySignature } from "../fakes/webhook-receiver.js";
 
 /**
@@ -197,6 +198,54 @@ describe("alert settings", () => {
 });
 
 describe("alerts from the runs engine", () => {
+  it("finding F3: an address gets alert e-mails only once its reader confirmed it from the link mailed to it", async () => {
+    // Alice's address was saved above: a confirmation link went to it, and nothing else will until it is used.
+    expect(await settingsOf(alice)).toMatchObject({ email: "alice@example.com", email_confirmed: false });
+    const firstLink = smtp.mails.find((m) => m.to.includes("alice@example.com") && m.subject === CONFIRMATION_SUBJECT);
+    expect(firstLink?.text).toContain(`${APP_URL}/settings/alerts/confirm?token=`);
+    const c = await connector(alice, "Before confirming");
+    await c.breakIt();
+    const run = await c.sync();
+    expect(run.status).toBe("failed");
+    expect(await deliveriesOf(alice, run.id, 2)).toEqual([
+      { event: "sync.failed", channel: "email", status: "failed", attempts: 0, last_error: M.notConfirmed, target: "alice@example.com" },
+      { event: "sync.failed", channel: "webhook", status: "delivered", attempts: 1, last_error: null, target: receiver.url },
+    ]);
+    expect(smtp.mails.some((m) => m.text.includes(`/runs/${run.id}`))).toBe(false);
+
+    // A new link replaces the first; a token that is not the latest one's confirms nothing.
+    const mailsBefore = smtp.mails.length;
+    const resent = await call(alice, "POST", "/alerts/email/confirmation");
+    expect(resent).toMatchObject({ status: 200, body: { confirmation: "sent", email_confirmed: false, message: M.confirmationSent("alice@example.com") } });
+    const mail = await smtp.waitFor((m) => smtp.mails.indexOf(m) >= mailsBefore && m.subject === CONFIRMATION_SUBJECT && m.to.includes("alice@example.com"));
+    const confirm = (token: unknown) => call(alice, "POST", "/email-confirmations", { token });
+    expect(await confirm(confirmationToken(firstLink!))).toEqual({ status: 400, body: { message: M.confirmLinkInvalid } });
+    expect(await confirm("made-up")).toEqual({ status: 400, body: { message: M.confirmLinkInvalid } });
+    expect((await confirm("")).status).toBe(400);
+    expect((await confirm(42)).status).toBe(400);
+    // The link works without a session: whoever reads the address confirms it.
+    const anonymous = await fetch(`${url}/email-confirmations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: confirmationToken(mail) }) });
+    expect({ status: anonymous.status, body: await anonymous.json() }).toEqual({ status: 200, body: { email: "alice@example.com", message: M.confirmed("alice@example.com") } });
+    expect(await confirm(confirmationToken(mail))).toEqual({ status: 400, body: { message: M.confirmLinkInvalid } });
+    expect(await settingsOf(alice)).toMatchObject({ email_confirmed: true });
+    expect(await call(alice, "POST", "/alerts/email/confirmation")).toEqual({ status: 409, body: { message: M.nothingToConfirm } });
+    // Saving the same address again keeps it confirmed (only a new address needs a new link).
+    const same = await save(alice, { email: "Alice@Example.com ", webhook_url: receiver.url });
+    expect(same.body).toMatchObject({ email_confirmed: true });
+    expect(same.body.confirmation).toBeUndefined();
+    await save(alice, { email: "alice@example.com", webhook_url: receiver.url });
+  });
+
+  it("finding F3: at most three confirmation links an hour, said in words (429)", async () => {
+    // Bob's first save sent one; two more may go this hour, then none.
+    for (let i = 0; i < 2; i++) expect((await call(bob, "POST", "/alerts/email/confirmation")).status).toBe(200);
+    expect(await call(bob, "POST", "/alerts/email/confirmation")).toEqual({ status: 429, body: { message: M.confirmationLimited } });
+    // A new address is saved all the same; its link waits for the next hour.
+    const saved = await save(bob, { email: "bob2@example.com" });
+    expect(saved.body).toMatchObject({ email: "bob2@example.com", email_confirmed: false, confirmation: "limited" });
+    await save(bob, { email: "" });
+  });
+
   it("a failing sync: an e-mail and a signed webhook (retried after a 503), each delivery recorded; then the recovery notice", async () => {
     await save(alice, { email: "alice@example.com", webhook_url: receiver.url, warn_after: 3, pause_after: 10 });
     const { signing_secret: secret } = await settingsOf(alice);
@@ -227,7 +276,8 @@ describe("alerts from the runs engine", () => {
       { event: "sync.failed", channel: "webhook", status: "delivered", attempts: 2, last_error: null, target: receiver.url },
     ]);
     const listed = (await settingsOf(alice)).deliveries;
-    expect(listed.filter((d) => d.event === "sync.failed").map((d) => d.status)).toEqual(["delivered", "delivered"]);
+    // Newest first: this run's two (the run before confirming has its own, further down).
+    expect(listed.filter((d) => d.event === "sync.failed").slice(0, 2).map((d) => d.status)).toEqual(["delivered", "delivered"]);
     expect((await settingsOf(bob)).deliveries).toEqual([]);
 
     // Fixed: the first success after the failure sends the recovery notice; a second success sends nothing.

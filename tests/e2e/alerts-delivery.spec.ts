@@ -3,10 +3,11 @@ import type { Page } from "@playwright/test";
 import pg from "pg";
 import { startFakeZoom, type FakeZoom } from "../fakes/zoom";
 import { startSmtpServer, type ReceivedMail } from "../fakes/smtp";
+import { CONFIRMATION_SUBJECT, confirmationLink } from "../support/alerts";
 import { startWebhookReceiver, verifySignature } from "../fakes/webhook-receiver";
 import { seedLocalDestination } from "./db";
 import { E2E_PORTS, RESULTS_DIR } from "./env";
-import { expect, login, test } from "./fixtures";
+import { expect, expectAccessible, login, test } from "./fixtures";
 import { startTributary, type TributaryInstance } from "./server";
 
 /**
@@ -112,6 +113,20 @@ test("a failing provider: Failed everywhere, an e-mail and a signed webhook per 
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
   const secret = (await page.getByTestId("signing-secret").textContent())!;
+
+  // Finding F3: alert e-mails wait until the address is confirmed from the link mailed to it (opening the link alone
+  // confirms nothing: its page has a Confirm button).
+  const confirmation = page.getByTestId("email-confirmation");
+  await expect(confirmation).toContainText(`We sent a confirmation link to ${user.email}.`);
+  const linkMail = await smtp.waitFor((m) => m.subject === CONFIRMATION_SUBJECT && m.to.includes(user.email.toLowerCase()));
+  await page.goto(confirmationLink(linkMail));
+  await expect(page.getByRole("heading", { name: "Confirm alert e-mails" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText(`Confirmed: alert e-mails will go to ${user.email}.`);
+  await page.goto(new URL("/settings/alerts", server.appUrl).href);
+  await expect(confirmation).toHaveCount(0);
+  await expect(page.getByText("Alerts are e-mailed here (confirmed).")).toBeVisible();
 
   await connectZoom(page, "Company Zoom");
   const connectorId = await seedConnector(user.email, "Company Zoom", "Zoom to ops folder");
