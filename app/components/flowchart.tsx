@@ -39,9 +39,10 @@ function nodeIdOf(element: Element, known: string[]): string | null {
 /**
  * A template's pipeline as a mermaid flowchart, with zoom (buttons and wheel),
  * pan by dragging, reset, and a tooltip on each node. Mermaid loads only in the
- * browser; before that (and without JavaScript, or when it cannot draw) the
- * server draws the same pipeline from the template's data (PipelineDiagram);
- * only a template without that data shows the flowchart's source.
+ * browser; before that (and without JavaScript, or when it cannot draw, or on a
+ * screen narrower than 640 px) the server draws the same pipeline from the
+ * template's data (PipelineDiagram); only a template without that data shows
+ * the flowchart's source.
  */
 export function Flowchart(props: { code: string; descriptions?: Record<string, string>; title: string; pipeline?: Template["pipeline"] }) {
   const hydrated = useHydrated();
@@ -114,7 +115,7 @@ export function Flowchart(props: { code: string; descriptions?: Record<string, s
   return (
     <div>
       {showChart ? (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+        <div className={`overflow-hidden rounded-lg border border-slate-200 bg-white ${props.pipeline ? "hidden sm:block" : ""}`} data-testid="flowchart">
           <div className="flex items-center justify-between gap-2 border-b border-slate-200 bg-slate-50 px-3 py-2">
             <p className="text-xs text-slate-600">Drag to pan · scroll to zoom · hover a step for details</p>
             <div className="flex items-center gap-1" role="group" aria-label="Flowchart zoom">
@@ -207,6 +208,13 @@ export function Flowchart(props: { code: string; descriptions?: Record<string, s
         </div>
       ) : null}
       {(!hydrated || failed) && props.pipeline ? <PipelineDiagram pipeline={props.pipeline} title={props.title} descriptions={props.descriptions} /> : null}
+      {/* On a phone the drawn flowchart's words would be a few pixels high and its details need a hover: the server's
+          diagram of the same pipeline, in the page's own text, stands in for it there. */}
+      {showChart && props.pipeline ? (
+        <div className="sm:hidden">
+          <PipelineDiagram pipeline={props.pipeline} title={props.title} descriptions={props.descriptions} />
+        </div>
+      ) : null}
       {(!hydrated || failed) && !props.pipeline ? (
         <div className="rounded-lg border border-slate-200 bg-slate-50 p-4">
           {failed ? <p className="mb-2 text-sm text-slate-600">The flowchart could not be drawn; here is its source.</p> : null}

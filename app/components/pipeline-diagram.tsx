@@ -28,9 +28,11 @@ export function PipelineDiagram({ pipeline, title, descriptions = {} }: { pipeli
               {stage.nodes.map((node) => {
                 const inputs = inputsOf(node.id);
                 return (
-                  <li key={node.id} className={`rounded-lg border px-3 py-2 text-sm ${stage.tone}`} title={descriptions[node.id]}>
+                  <li key={node.id} className={`rounded-lg border px-3 py-2 text-sm ${stage.tone}`}>
                     <span className="font-medium text-slate-900">{node.label}</span>
                     {inputs.length ? <span className="block text-xs text-slate-600">from {inputs.join(", ")}</span> : null}
+                    {/* Its details in words on the page, not in a hover-only tooltip (there is no hover on a phone). */}
+                    {descriptions[node.id] ? <span className="mt-1 block text-xs text-slate-700">{descriptions[node.id]}</span> : null}
                   </li>
                 );
               })}

@@ -1,4 +1,5 @@
 import { DEFAULT_TEMPLATE_ID, optionLabel, TRANSFORM_TYPE_LABELS, type Template, type TemplateCategory, type TemplateInput } from "../../contract/transforms.js";
+import { warehouseKindsInWords } from "../../contract/labels.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import { setupStepsFor } from "./setup-steps.js";
 import { hostedProvider } from "./provider.js";
@@ -120,7 +121,7 @@ const definitions = (): TemplateDefinition[] => [
       min_document_words: { type: "integer", min: 1, max: 1000, default: 20, required: false, label: "Minimum words per meeting", group: "signals", description: "Meetings with fewer words (after stop words) are left out." },
       seed: { type: "integer", min: 0, max: 2147483647, default: 42, required: false, hidden: true, label: "Seed", group: "outcome", description: "Seed of the k-means initialisation, so that re-runs give the same topics." },
     },
-    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
+    requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
     outputs: [
       { suffix: "topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"] },
       { suffix: "topic_assignments", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"] },
@@ -156,7 +157,7 @@ const definitions = (): TemplateDefinition[] => [
       granularity: { type: "enum", enum: ["day", "week"], default: "week", required: true, label: "Period", group: "general", description: "Aggregate per day or per week (weeks start on Monday, UTC)." },
       speakers: speakersInput,
     },
-    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [{ suffix: "sentiment", description: "One row per period: meetings, lines, average sentiment, positive and negative shares.", key: ["period_start"] }],
     nodes: [
       TRANSCRIPTS,
@@ -183,7 +184,7 @@ const definitions = (): TemplateDefinition[] => [
     inputs: {
       cue_phrases: { type: "list[string]", default: DEFAULT_CUE_PHRASES, required: true, label: "Cue phrases", group: "primitives", description: "Comma-separated phrases that mark a commitment (case-insensitive)." },
     },
-    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [{ suffix: "action_items", description: "One row per commitment: meeting, line, owner, text, cue and due hint.", key: ["utterance_id"] }],
     nodes: [
       TRANSCRIPTS,
@@ -209,7 +210,7 @@ const definitions = (): TemplateDefinition[] => [
     inputs: {
       monologue_threshold_seconds: { type: "integer", min: 5, max: 3600, default: 60, required: true, label: "Long monologue (seconds)", group: "signals", description: "A speaker talking this long without interruption counts as a long monologue (5 to 3600)." },
     },
-    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [{ suffix: "speaker_metrics", description: "One row per meeting and speaker: lines, talk time, talk ratio, longest monologue, long monologues, questions asked.", key: ["meeting_id", "speaker_id"] }],
     nodes: [
       TRANSCRIPTS,
@@ -244,7 +245,7 @@ const definitions = (): TemplateDefinition[] => [
       keywords: { type: "list[string]", default: DEFAULT_COMPETITORS, required: true, label: "Keywords", group: "general", description: "Comma-separated words or phrases to track, e.g. your competitors." },
       case_sensitive: { type: "boolean", default: false, required: false, label: "Case-sensitive", group: "primitives", description: "Match the keywords' capitalisation exactly." },
     },
-    requirements: ["A connector that has synced transcripts into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the transcript_utterances table", "Write access for the result tables"],
+    requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [
       { suffix: "keyword_mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"] },
       { suffix: "keyword_summary", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"] },
@@ -279,7 +280,7 @@ const definitions = (): TemplateDefinition[] => [
       competitor_keywords: { type: "list[string]", default: DEFAULT_COMPETITORS, required: true, label: "Competitors", group: "signals", description: "Comma-separated competitor names." },
       risk_keywords: { type: "list[string]", default: DEFAULT_RISK_KEYWORDS, required: true, label: "Risk phrases", group: "signals", description: "Comma-separated phrases that signal churn or a lost deal." },
     },
-    requirements: ["A connector that has synced transcripts and meetings (with accounts) into a warehouse destination (local, BigQuery or Snowflake)", "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
+    requirements: [`A connector that has synced transcripts and meetings (with accounts) into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
     outputs: [{ suffix: "deal_risk", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"] }],
     nodes: [
       TRANSCRIPTS,

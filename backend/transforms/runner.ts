@@ -1,4 +1,5 @@
 import { connectorRow } from "../db/connectors.js";
+import { warehouseKindsInWords } from "../../contract/labels.js";
 import type { RunLogSink } from "../db/run-logs.js";
 import { transformRow } from "../db/transforms.js";
 import { RefusedHostError } from "../lib/public-address.js";
@@ -59,7 +60,7 @@ export async function runTransform(services: WarehouseServices, transformId: str
   const connector = await connectorRow(db, transform.connectorId);
   if (!connector) throw new PermanentRunError("The transform's connector no longer exists.");
   const destination = await warehouseDestination(db, connector.id);
-  if (!destination) throw new PermanentRunError("The connector has no destination with a warehouse (local, BigQuery or Snowflake) to read its transcripts from.");
+  if (!destination) throw new PermanentRunError(`The connector has no destination with a warehouse (${warehouseKindsInWords()}) to read its transcripts from.`);
   const platforms = platformsFor(transform.fileTypes);
   const requirement = transform.requirementInputs as Record<string, string | undefined>;
 

@@ -1,4 +1,5 @@
 import { DEFAULT_SETUP_STEP_TITLES, type RequirementInput, type SetupStep } from "../../contract/transforms.js";
+import { warehouseKindsInWords } from "../../contract/labels.js";
 import { destinationPlugin } from "../integrations/destinations/registry.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import type { TemplateDefinition } from "./catalogue.js";
@@ -24,7 +25,7 @@ const setupOf = (target: WarehouseTarget | null) => (target ? destinationPlugin(
 function readStep(target: WarehouseTarget | null, step: number, title: string): SetupStep {
   const base = { step, title, required: true, type: "destination_setup" as const, requirement_inputs: [] };
   if (!target) {
-    return { ...base, description: "Choose a connector whose destinations include a warehouse (local, BigQuery or Snowflake): the transform reads the transcripts it synced there.", instructions: [] };
+    return { ...base, description: `Choose a connector whose destinations include a warehouse (${warehouseKindsInWords()}): the transform reads the transcripts it synced there.`, instructions: [] };
   }
   return {
     ...base,

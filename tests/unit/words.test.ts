@@ -69,3 +69,16 @@ describe("time zones", () => {
     ]);
   });
 });
+
+describe("templates name every warehouse kind (issue 35, defect 10)", () => {
+  it("each template's first requirement lists the warehouse destinations from the registry, PostgreSQL included", async () => {
+    const { allDefinitions } = await import("../../backend/transforms/catalogue.js");
+    const warehouses = DESTINATION_MANIFESTS.filter((m) => m.warehouse).map((m) => m.label);
+    expect(warehouses).toContain("PostgreSQL");
+    for (const template of allDefinitions()) {
+      const requirement = template.requirements[0]!;
+      expect(requirement, template.id).toContain(warehouseKindsInWords());
+      expect(requirement, template.id).not.toMatch(/local, BigQuery or Snowflake/);
+    }
+  });
+});
