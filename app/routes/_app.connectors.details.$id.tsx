@@ -26,7 +26,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const outcome = isRecordId(id) ? await loadConnector(request, id) : ({ ok: false, status: 404 } as const);
+  // The runs first, then the connector: a run that ends between the two reads is still open in the first, so the
+  // page looks again (a refresh without JavaScript). The other way round, the page could show the run succeeded
+  // beside "Last synced: Never", and keep it.
+  const history = isRecordId(id) ? await loadRunsPage(request, (before) => loadRuns(request, id, before)) : null;
+  const outcome = history ? await loadConnector(request, id) : ({ ok: false, status: 404 } as const);
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
     return pageData(
@@ -34,8 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       notFound,
     );
   }
-  const { runs, failing, history, runsError } = await loadRunsPage(request, (before) => loadRuns(request, id, before));
-  return pageData({ connector: outcome.data, runs, failing, history, runsError, error: null }, false);
+  return pageData({ connector: outcome.data, ...history!, error: null }, false);
 }
 
 /** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */

@@ -32,7 +32,10 @@ const shownRows = (request: Request) => (new URL(request.url).searchParams.get("
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
   const id = params.id ?? "";
-  const transform = isRecordId(id) ? await loadTransform(request, id) : ({ ok: false, status: 404 } as const);
+  // The runs first, then the transform: a run that ends between the two reads is still open in the first, so the
+  // page looks again, instead of showing the run succeeded beside the transform's status from before it.
+  const page = isRecordId(id) ? await loadRunsPage(request, (before) => loadTransformRuns(request, id, before)) : null;
+  const transform = page ? await loadTransform(request, id) : ({ ok: false, status: 404 } as const);
   if (!transform.ok)
     return pageData(
       {
@@ -47,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       },
       transform.status === 404,
     );
-  const { runs: list, failing, history, runsError } = await loadRunsPage(request, (before) => loadTransformRuns(request, id, before));
+  const { runs: list, failing, history, runsError } = page!;
   // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
   const latest = list.find((r) => r.status === "succeeded");
   const shown = shownRows(request);
