@@ -13,6 +13,7 @@ import styles from "~/styles/app.css?url";
 import { Logo } from "~/components/logo";
 import { readTimeZone, TIME_ZONE_COOKIE } from "~/components/date-time";
 import { useCspNonce } from "~/services/csp-nonce";
+import { env } from "~/services/env.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -20,7 +21,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { timeZone: readTimeZone(request.headers.get("cookie")) };
+  return { timeZone: readTimeZone(request.headers.get("cookie")), noScriptRefreshSeconds: env().noScriptRefreshSeconds };
 }
 
 /** Remembers the browser's time zone so server-rendered dates match the reader's clock. */
@@ -62,6 +63,11 @@ export default function App() {
 
 export function useTimeZone(): string {
   return useRouteLoaderData<typeof loader>("root")?.timeZone ?? "UTC";
+}
+
+/** Without JavaScript, how often a page following a run in progress reloads itself (NO_SCRIPT_REFRESH_SECONDS). */
+export function useNoScriptRefreshSeconds(): number {
+  return useRouteLoaderData<typeof loader>("root")?.noScriptRefreshSeconds ?? 3;
 }
 
 /** The heading of the error page: the user's request (a 4xx) is told apart from a fault of ours. */

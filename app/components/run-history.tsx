@@ -3,7 +3,7 @@ import { DateTime } from "./date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
-import { useTimeZone } from "~/root";
+import { useNoScriptRefreshSeconds, useTimeZone } from "~/root";
 import { shownRunStatus, StatusBadge } from "~/components/ui/status-badge";
 
 /** What the run histories of connectors (sync runs) and transforms share: one run of the runs engine. */
@@ -26,11 +26,15 @@ export function useRunsInProgress(runs: readonly { status: string }[]): boolean 
   return inProgress;
 }
 
-/** Without JavaScript, a run's page (nothing to type into) refreshes itself every 3 s while the run is in progress. */
+/**
+ * Without JavaScript, a run's page (nothing to type into) refreshes itself every few seconds (NO_SCRIPT_REFRESH_SECONDS)
+ * while the run is in progress.
+ */
 export function RefreshWithoutScript({ active }: { active: boolean }) {
+  const seconds = useNoScriptRefreshSeconds();
   return active ? (
     <noscript>
-      <meta httpEquiv="refresh" content="3" />
+      <meta httpEquiv="refresh" content={String(seconds)} />
     </noscript>
   ) : null;
 }

@@ -48,9 +48,12 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   for (const warning of warnings) console.warn(`[web] ${warning}`);
   /** Cookies are Secure whenever the app is served over HTTPS (the app process always runs in production mode). */
   const secureCookies = parsedUrl.protocol === "https:";
+  const refresh = Number(source.NO_SCRIPT_REFRESH_SECONDS);
   return {
     secureCookies,
     appUrl,
+    /** Without JavaScript, how often a page following a run in progress reloads itself (whole seconds, at least 1). */
+    noScriptRefreshSeconds: Number.isInteger(refresh) && refresh >= 1 ? refresh : 3,
     backendUrl: source.BACKEND_URL ?? `http://127.0.0.1:${source.BACKEND_PORT ?? 4000}`,
     /** Cookie signing keys derived from the one secret, so rotating it rotates them. */
     cookieSecret: Buffer.from(hkdfSync("sha256", secretKey, "tributary", "app-cookies-v1", 32)).toString("base64url"),

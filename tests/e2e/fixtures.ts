@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type Locator, type Page } from "@playwright/test";
 import { APP_URL, IDP_ORIGIN } from "./env";
 
 import type { TestUser } from "./login";
@@ -107,15 +107,16 @@ export async function signOut(page: Page): Promise<void> {
 }
 
 /**
- * One JavaScript-enabled context per browser (a worker's) for expectAccessible's copies of JS-off pages: each check
- * opens its own page there (its own route, viewport) and closes it. The copies run no script and send no cookie, so
- * nothing carries over from one check to the next; the stylesheets and fonts stay cached.
+ * One JavaScript-enabled page per browser (a worker's) for expectAccessible's copies of JS-off pages: each check
+ * loads its copy there (its own route, viewport). The copies run no script and send no cookie, so nothing carries
+ * over from one check to the next; the stylesheets, the fonts and axe's compiled script stay cached, which makes a
+ * check about twice as fast as in a page of its own.
  */
-const sandboxes = new WeakMap<Browser, Promise<BrowserContext>>();
-function sandboxContext(browser: Browser): Promise<BrowserContext> {
+const sandboxes = new WeakMap<Browser, Promise<Page>>();
+function sandboxPage(browser: Browser): Promise<Page> {
   let sandbox = sandboxes.get(browser);
   if (!sandbox) {
-    sandbox = browser.newContext({ javaScriptEnabled: true });
+    sandbox = browser.newContext({ javaScriptEnabled: true }).then((context) => context.newPage());
     sandboxes.set(browser, sandbox);
   }
   return sandbox;
@@ -134,14 +135,15 @@ export async function expectAccessible(page: Page): Promise<void> {
   let target = page;
   let dispose = async () => {};
   if (!jsEnabled) {
-    const url = page.url();
+    // Without its fragment: a copy at "…#results" after one at "…" would be a jump within the page, not a load.
+    const url = page.url().replace(/#.*$/, "");
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-    const sandbox = await sandboxContext(page.context().browser()!);
-    target = await sandbox.newPage();
-    dispose = () => target.close();
+    target = await sandboxPage(page.context().browser()!);
     const viewport = page.viewportSize();
     if (viewport) await target.setViewportSize(viewport);
-    await target.route((u) => u.href === url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    const copy = (u: URL) => u.href === url;
+    await target.route(copy, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    dispose = () => target.unroute(copy);
     await target.goto(url);
   }
   try {

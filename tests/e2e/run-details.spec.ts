@@ -95,8 +95,8 @@ test("a sync's run page from its history: attempts, where the data landed, the l
 test("a run in progress shows its records growing: with JS live, without reloading; without JS by refreshing", async ({ page, user, jsEnabled }) => {
   test.setTimeout(300_000);
   await login(page, user, { from: "/connectors" });
-  // Enough meetings (21,000 over the 7-day lookback) that the sync outlasts a few of the no-JS page's 3 s refreshes.
-  const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Big sync", 3_000));
+  // Enough meetings (14,000 over the 7-day lookback) that the sync outlasts a few of the no-JS page's refreshes (1 s in tests).
+  const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Big sync", 2_000));
   await page.goto(`/connectors/details/${connectorId}`);
   await page.getByRole("button", { name: "Sync now" }).click();
   const runRow = runRowOf(page);

@@ -11,7 +11,7 @@ import { expect, login, test } from "./fixtures";
  */
 // The committed pictures change only when asked (UPDATE_SCREENSHOTS=1); other runs write beside the reports.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const folder = process.env.UPDATE_SCREENSHOTS ? path.join(root, "docs/screenshots") : path.join(root, RESULTS_DIR, "screenshots");
+const folder = process.env.UPDATE_SCREENSHOTS ? path.join(root, "docs/screenshots") : path.resolve(root, RESULTS_DIR, "screenshots");
 
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "One set of screenshots, with JavaScript on, is enough.");
 

@@ -14,7 +14,7 @@ import { APP_URL, BUILD_DIR, DATABASE_PASSWORD_FILE, DATABASE_USER, E2E_PORTS, R
  * which run in the same Playwright runner process, so the state lives here.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const serverLogFile = path.join(root, RESULTS_DIR, "e2e-server.log");
+export const serverLogFile = path.resolve(root, RESULTS_DIR, "e2e-server.log");
 
 /** A running Tributary: where it answers, its database, and how to stop it (Postgres included). */
 export interface TributaryInstance {
@@ -121,6 +121,8 @@ export async function startTributary(options: { ports: TributaryPorts; appUrl: s
     FORCE_COLOR: "0",
     // The PostgreSQL destination's tests connect to the loopback Postgres: allowed by this setting only.
     TRIBUTARY_ALLOW_PRIVATE_HOSTS: "true",
+    // Without JavaScript, a page following a run reloads itself this often: the tests wait for runs through it.
+    NO_SCRIPT_REFRESH_SECONDS: "1",
   };
   // The e2e run always uses the embedded Postgres and the local OpenID provider.
   for (const name of ["DATABASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_ISSUER", "BACKEND_URL", "NODE_ENV", "TRIBUTARY_SECRET_KEY"]) delete env[name];
