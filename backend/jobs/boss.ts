@@ -23,10 +23,13 @@ export async function startJobs(options: {
   });
   await boss.start();
   for (const job of options.jobs) {
-    await boss.createQueue(job.name, { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
+    const queue = { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
       ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
       ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
-    });
+    } as const;
+    await boss.createQueue(job.name, queue);
+    // createQueue leaves a queue that exists as it was made: the settings of this start (retry delay, expiry) apply.
+    await boss.updateQueue(job.name, queue);
     if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
   }
   if (options.work) {

@@ -36,7 +36,8 @@ export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueS
     schema: runPayload,
     policy: "stately",
     retryLimit: kind.retryLimit,
-    retryDelay: 5,
+    // pg-boss doubles it at each retry (retryBackoff), with jitter.
+    retryDelay: Math.max(1, Math.round(positive(process.env.RUN_RETRY_DELAY_SECONDS, 5))),
     expireInSeconds: positive(settings.expireInSeconds, 10_800),
     concurrency: Math.max(1, Math.floor(positive(settings.concurrency, settings.defaultConcurrency))),
     pollingIntervalSeconds: 0.5,

@@ -46,9 +46,11 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reliability-"));
   const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir };
   // The queue is created by the first process to start: a short expiry, so a killed worker's job is retried soon.
+  // Its retry waits a second (then two, four…), not five.
   process.env.SYNC_JOB_EXPIRE_SECONDS = String(EXPIRE_SECONDS);
+  process.env.RUN_RETRY_DELAY_SECONDS = "1";
   api = await startBackend({ role: "api", log: createLogger("silent"), env });
-  workerEnv = { ...process.env, ...env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" };
+  workerEnv = { ...process.env, ...env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), RUN_RETRY_DELAY_SECONDS: "1", JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" };
   url = `http://127.0.0.1:${api.port}`;
   db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'rel', 'rel@example.com', 'Rel User') RETURNING id");

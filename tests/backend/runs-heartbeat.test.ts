@@ -14,7 +14,7 @@ import { WorkerProcesses } from "../support/workers.js";
  */
 /** The bound: a SIGKILLed worker's run is retried within this long. */
 const RETRIED_WITHIN_MS = 90_000;
-const HEARTBEATS = { RUN_HEARTBEAT_SECONDS: "1", RUN_HEARTBEAT_TIMEOUT_SECONDS: "10", RUN_HEARTBEAT_SWEEP_SECONDS: "1" };
+const HEARTBEATS = { RUN_HEARTBEAT_SECONDS: "1", RUN_HEARTBEAT_TIMEOUT_SECONDS: "10", RUN_HEARTBEAT_SWEEP_SECONDS: "1", RUN_RETRY_DELAY_SECONDS: "1" };
 
 let t: TestBackend;
 let cookie: string;
