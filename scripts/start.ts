@@ -236,11 +236,7 @@ try {
   const backendHealth = `${env.BACKEND_URL}/healthz`;
   const backend = spawnBackend();
   await waitForHttp(backendHealth, backend, "backend");
-  // A page render allocates ~1 MB that dies with the request. V8's young generation (16 MiB semi-spaces) then
-  // collects every few pages and promotes what a request in flight still holds; 32 MiB halves the collections:
-  // 5-7% less web-server CPU per page in bench/run.ts, for at most ~50 MiB more per web server process.
-  const webHeap = ["--max-semi-space-size=32"];
-  const app = spawn(process.execPath, [...webHeap, ...tsx, path.join(root, "scripts/serve-app.ts")], { cwd: root, env, stdio: "inherit" });
+  const app = spawn(process.execPath, [...tsx, path.join(root, "scripts/serve-app.ts")], { cwd: root, env, stdio: "inherit" });
   children.add(app);
   await waitForHttp(`http://127.0.0.1:${appPort}/favicon.svg`, app, "web app");
   // The web server replaces its own processes (scripts/serve-app.ts) and exits only when they keep dying.

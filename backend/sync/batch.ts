@@ -62,14 +62,9 @@ function pushUtteranceRows(rows: Row[], sourceId: string, m: Meeting): void {
 
 /** A batch of meetings as files (.vtt or Gong .json, plus .txt) and rows of `meetings` and `transcript_utterances`. */
 export function meetingBatch(platform: string, sourceId: string, meetings: Meeting[]): SyncBatch {
-  // Rows are pushed, not made by map: once TurboFan inlines Array.prototype.map, its arrays are holey where the
-  // builtin's are packed, and the writer's code optimized on the one kind was thrown away at the other.
-  const meetingRows: Row[] = [];
+  const meetingRows = meetings.map((m) => meetingRow(sourceId, platform, m));
   const utterances: Row[] = [];
-  for (const m of meetings) {
-    meetingRows.push(meetingRow(sourceId, platform, m));
-    pushUtteranceRows(utterances, sourceId, m);
-  }
+  for (const m of meetings) pushUtteranceRows(utterances, sourceId, m);
   return {
     records: meetings.length,
     objects: meetings.flatMap((m) => meetingFiles(platform, sourceId, m)),

@@ -136,10 +136,7 @@ function meetingOf(sourceId: string, company: string, dayStartMs: number, key: s
     }
   }
   say(reps[0]!, m.pick(CLOSERS)(ctx), "Wrap-up");
-  // Pushed, not made by map: TurboFan's inlined map makes a holey array where the builtin makes a packed one, and this
-  // function, optimized on the one kind, was thrown away at the other.
-  const topics: string[] = [];
-  for (const topic of agenda) topics.push(topic.name);
+  const topics = agenda.map((topic) => topic.name);
   return {
     id: `dg-${sourceId.slice(0, 8)}-${key}-${pad(n, 3)}`,
     title: `${company} / ${account.name}: ${topics.join(", ")}`,
