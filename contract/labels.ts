@@ -1,5 +1,3 @@
-import { DESTINATION_MANIFESTS } from "./integrations/destinations.js";
-
 /**
  * Words for stored values: the one place a value kept in the database or sent by the API ("ZOOM", "STORAGE",
  * "gong", "hosted_llm") becomes what a person reads ("Zoom", "files", "Gong calls", "Hosted model"). Pages never show
@@ -56,15 +54,3 @@ export function inWords(items: readonly string[], last: "or" | "and" = "or"): st
   if (items.length <= 1) return items[0] ?? "";
   return `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
 }
-
-/** The destination kinds, from the registry; a variant of another kind (Snowflake Stage of Snowflake) counts once. */
-function destinationKinds(only?: (m: (typeof DESTINATION_MANIFESTS)[number]) => boolean): string[] {
-  const labels = DESTINATION_MANIFESTS.filter((m) => !only || only(m)).map((m) => m.label);
-  return labels.filter((label) => !labels.some((other) => other !== label && label.startsWith(`${other} `)));
-}
-
-/** "Google Cloud Storage, BigQuery, Snowflake, Local folder or PostgreSQL": every kind of destination. */
-export const destinationKindsInWords = (last: "or" | "and" = "or"): string => inWords(destinationKinds(), last);
-
-/** The kinds of destination a transform reads from and writes to (those with a warehouse). */
-export const warehouseKindsInWords = (): string => inWords(destinationKinds((m) => m.warehouse));

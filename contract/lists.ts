@@ -4,7 +4,9 @@ import { SOURCE_MANIFESTS } from "./integrations/sources.js";
 import { DESTINATION_MANIFESTS } from "./integrations/destinations.js";
 import { TRANSFORM_TYPE_LABELS } from "./transforms.js";
 import { CONNECTOR_HEALTH } from "./connectors.js";
+import { sortLabel, type Choice, type ListChoices, type ListKind, type ListSort } from "./list-find.js";
 
+export { listAddress, sortLabel, SORTS, type Choice, type ListChoices, type ListFind, type ListKind, type ListSort } from "./list-find.js";
 export { CONNECTOR_HEALTH, type ConnectorHealth } from "./connectors.js";
 
 /**
@@ -12,13 +14,6 @@ export { CONNECTOR_HEALTH, type ConnectorHealth } from "./connectors.js";
  * travel from the page's address to the backend's list call, so a list is shareable and works without JavaScript.
  * Every value a select offers is named here, with the words the page shows for it.
  */
-
-export type ListKind = "sources" | "destinations" | "connectors" | "transforms";
-
-export interface Choice {
-  value: string;
-  label: string;
-}
 
 /** A transform's newest run. */
 export const TRANSFORM_LAST_RUN = [
@@ -35,15 +30,6 @@ export const SOURCE_STATUS_CHOICES = [
   { value: "error", label: "Error" },
 ] as const satisfies readonly Choice[];
 
-const SORTS = {
-  newest: "Newest first",
-  oldest: "Oldest first",
-  name: "Name A–Z",
-  name_desc: "Name Z–A",
-  last_sync: "Last sync",
-} as const;
-export type ListSort = keyof typeof SORTS;
-
 const sourceTypes: Choice[] = SOURCE_MANIFESTS.map((m) => ({ value: m.name, label: m.label }));
 const destinationTypes: Choice[] = DESTINATION_MANIFESTS.map((m) => ({ value: m.name, label: m.label }));
 const transformTypes: Choice[] = Object.entries(TRANSFORM_TYPE_LABELS).map(([value, label]) => ({ value, label }));
@@ -56,7 +42,12 @@ export const LIST_FILTERS: Record<ListKind, { statuses: readonly Choice[]; types
   transforms: { statuses: TRANSFORM_LAST_RUN, types: transformTypes, sorts: ["newest", "oldest", "name", "name_desc", "last_sync"] },
 };
 
-export const sortLabel = (sort: ListSort, kind: ListKind): string => (sort === "last_sync" && kind === "transforms" ? "Last run" : SORTS[sort]);
+/** A list's filter choices in words, for its page (the loader sends them: the browser never loads the registry). */
+export const listChoices = (kind: ListKind): ListChoices => ({
+  statuses: LIST_FILTERS[kind].statuses,
+  types: LIST_FILTERS[kind].types,
+  sorts: LIST_FILTERS[kind].sorts.map((sort) => ({ value: sort, label: sortLabel(sort, kind) })),
+});
 
 /** Empty means "any": a form sends every field, set or not. */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -96,24 +87,3 @@ export type ListQuery = z.infer<ReturnType<typeof buildListQuerySchema>>;
 
 /** The query's words that narrow the list (search, status, type): with none, an empty list is a first visit. */
 export const isFiltered = (query: Pick<ListQuery, "q" | "status" | "type">): boolean => !!(query.q || query.status || query.type);
-
-/** The list's search, filters and sort as the address has them ("" when not set), for the filter bar and paging. */
-export interface ListFind {
-  q: string;
-  status: string;
-  type: string;
-  sort: ListSort;
-  /** Whether the search or a filter narrows the list (an empty list then is "nothing matches", not a first visit). */
-  filtered: boolean;
-}
-
-/** A list's address for page `n`, keeping its search, filters and sort (the defaults left out). */
-export function listAddress(pathname: string, find: Pick<ListFind, "q" | "status" | "type" | "sort">, n: number): string {
-  const params = new URLSearchParams();
-  if (find.q) params.set("q", find.q);
-  if (find.status) params.set("status", find.status);
-  if (find.type) params.set("type", find.type);
-  if (find.sort !== "newest") params.set("sort", find.sort);
-  if (n > 1) params.set("page", String(n));
-  return params.size ? `${pathname}?${params}` : pathname;
-}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { storable, storableRecord } from "./text.js";
 import { wizardIntegrationKeys } from "./integrations/destinations.js";
 import { recordScheduleSchema } from "./schedule-words.js";
-import { warehouseKindsInWords } from "./labels.js";
+import { warehouseKindsInWords } from "./integrations/destination-words.js";
 
 /**
  * Transforms and templates: spec §3 (entities), §5 "Transform create", §7

@@ -1,5 +1,4 @@
 import { Form } from "@remix-run/react";
-import { destinationKindsInWords } from "@contract/labels";
 import { Logo } from "./logo";
 
 function GoogleIcon() {
@@ -20,6 +19,8 @@ export function SignInCard(props: {
   redirectTo: string | null;
   error: string | null;
   localSignIn: boolean;
+  /** "Google Cloud Storage, BigQuery, … or PostgreSQL" (contract/integrations/destination-words.ts, in the loader). */
+  destinationKinds: string;
 }) {
   return (
     <div className="flex min-h-full flex-col lg:flex-row">
@@ -29,7 +30,7 @@ export function SignInCard(props: {
           <p className="text-3xl font-semibold leading-tight">Meetings and e-mail in your warehouse, analysed — without writing a pipeline.</p>
           <ul className="mt-8 space-y-3 text-brand-50">
             <li>Zoom, Microsoft Teams and Gmail on a schedule</li>
-            <li>Into {destinationKindsInWords()}</li>
+            <li>Into {props.destinationKinds}</li>
             <li>Topics, sentiment and risks from ready-made templates</li>
           </ul>
         </div>

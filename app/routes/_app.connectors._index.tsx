@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { cancelledAfter, type Connector } from "@contract/connectors";
-import { destinationKindsInWords } from "@contract/labels";
+import { destinationKindsInWords } from "@contract/integrations/destination-words";
 import { notScheduledReason } from "@contract/schedule-words";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime, SoonTime } from "~/components/date-time";
@@ -39,21 +39,22 @@ export async function loader(args: LoaderFunctionArgs) {
   const page = await loadListPage(args, "connectors", "Failed to fetch connectors", pickConnector);
   // No connector yet: the welcome's steps say which are done (a source, a destination) from the user's own records.
   if (page.error || page.total > 0 || page.find.filtered) return listData({ ...page, onboarding: null });
+  const destinationKinds = destinationKindsInWords();
   const [sources, destinations] = await Promise.all([loadSources(args.request), loadAllDestinations(args.request)]);
   const onboarding = { sources: sources.ok ? sources.data.length : 0, destinations: destinations.ok ? destinations.data.length : 0 };
-  return listData({ ...page, onboarding });
+  return listData({ ...page, onboarding: { ...onboarding, destinationKinds } });
 }
 
-const STEPS = [
+const steps = (destinationKinds: string) => [
   { n: 1, title: "Create a source", body: "Connect Zoom, Microsoft Teams, Gmail or the data generator.", to: "/sources/add", cta: "Create source", more: "Add another source" },
-  { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKindsInWords()}.`, to: "/destinations/add", cta: "Create destination", more: "Add another destination" },
+  { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKinds}.`, to: "/destinations/add", cta: "Create destination", more: "Add another destination" },
   { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs. Its first sync starts at once.", to: "/connectors/add", cta: "Create connector", more: "" },
 ];
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The three steps, each done once the user has what it makes; the next one to do is the one highlighted. */
-function Welcome({ progress }: { progress: { sources: number; destinations: number } }) {
+function Welcome({ progress }: { progress: { sources: number; destinations: number; destinationKinds: string } }) {
   const user = useUser();
   const firstName = user.given_name || user.name.split(/\s+/)[0] || "there";
   const done = [
@@ -73,7 +74,7 @@ function Welcome({ progress }: { progress: { sources: number; destinations: numb
         {count > 0 ? ` ${count} of 3 done.` : ""}
       </p>
       <ol className="mt-8 grid gap-4 md:grid-cols-3">
-        {STEPS.map((step, i) => {
+        {steps(progress.destinationKinds).map((step, i) => {
           const status = done[i];
           return (
             <li key={step.n} className={`card flex flex-col p-6 ${i === next ? "ring-2 ring-brand-600" : ""}`} data-step-done={status ? "true" : "false"}>
@@ -191,7 +192,7 @@ export default function Connectors() {
     <>
       <PageHeader title="Connectors" description="Each connector syncs one source into its destinations on a schedule." action={{ to: "/connectors/add", label: "New connector" }} />
       <RefreshLinkWithoutScript active={live} what="A sync" />
-      <ListFilters kind="connectors" find={data.find} noun="connectors" />
+      <ListFilters find={data.find} choices={data.choices} noun="connectors" />
       {data.error ? (
         <ErrorBlock message={data.error} />
       ) : data.total === 0 ? (

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { Destination } from "@contract/destinations";
-import { destinationKindsInWords } from "@contract/labels";
+import { destinationKindsInWords } from "@contract/integrations/destination-words";
 import { RecordList } from "~/components/ui/record-list";
 import { listData, loadListPage } from "~/services/lists.server";
 import { useTimeZone } from "~/root";
@@ -9,7 +9,7 @@ import { useTimeZone } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Destinations · Tributary" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  return listData(await loadListPage(args, "destinations", "Failed to fetch destinations", (row: Destination) => ({
+  const page = await loadListPage(args, "destinations", "Failed to fetch destinations", (row: Destination) => ({
     id: row.id,
     name: row.name,
     description: row.description,
@@ -17,19 +17,21 @@ export async function loader(args: LoaderFunctionArgs) {
     connector_count: row.connector_count,
     integration_label: row.integration_label,
     status: row.status,
-  })));
+  }));
+  return listData({ ...page, destinationKinds: destinationKindsInWords() });
 }
 
 export default function Destinations() {
+  const data = useLoaderData<typeof loader>();
   return (
     <RecordList
-      data={useLoaderData<typeof loader>()}
+      data={data}
       timeZone={useTimeZone()}
       path="destinations"
       title="Destinations"
       description="The buckets and warehouses your data lands in."
       noun="destination"
-      emptyBody={`Add a destination to send data to: ${destinationKindsInWords()}.`}
+      emptyBody={`Add a destination to send data to: ${data.destinationKinds}.`}
     />
   );
 }

@@ -3,7 +3,8 @@ import { redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod";
-import { TRANSFORM_MESSAGES as M, transformTypeLabel, type Transform } from "@contract/transforms";
+import { TRANSFORM_MESSAGES as M, type Transform } from "@contract/transforms";
+import { transformTypeLabel } from "@contract/labels";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { DateTime } from "~/components/date-time";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -133,7 +134,7 @@ export default function Transforms() {
     <>
       <PageHeader title="Transforms" description="Analysis pipelines, built from templates, that run on what your connectors bring in." action={data.total > 0 || data.find.filtered ? { to: "/transforms/add", label: "New transform" } : undefined} />
       <RefreshLinkWithoutScript active={live} what="A run" />
-      {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters kind="transforms" find={data.find} noun="transforms" /> : null}
+      {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters find={data.find} choices={data.choices} noun="transforms" /> : null}
       {data.error ? (
         <ErrorBlock message={data.error} />
       ) : data.total === 0 && data.find.filtered ? (

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SignInCard } from "~/components/sign-in-card";
+import { destinationKindsInWords } from "@contract/integrations/destination-words";
 import { env } from "~/services/env.server";
 import { backendSessionValid, getSession, safeRedirect, sessionStorage } from "~/services/session.server";
 
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const error = session.get("authError") ?? null;
   return Response.json(
-    { redirectTo, error, localSignIn: env().localSignIn },
+    { redirectTo, error, localSignIn: env().localSignIn, destinationKinds: destinationKindsInWords() },
     { headers: { "set-cookie": await sessionStorage().commitSession(session) } },
   );
 }
@@ -32,6 +33,7 @@ export default function SignIn() {
       redirectTo={data.redirectTo}
       error={data.error}
       localSignIn={data.localSignIn}
+      destinationKinds={data.destinationKinds}
     />
   );
 }

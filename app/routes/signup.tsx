@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SignInCard } from "~/components/sign-in-card";
+import { destinationKindsInWords } from "@contract/integrations/destination-words";
 import { env } from "~/services/env.server";
 
 export const meta: MetaFunction = () => [{ title: "Create your account · Tributary" }];
 
 export async function loader(_: LoaderFunctionArgs) {
-  return { localSignIn: env().localSignIn };
+  return { localSignIn: env().localSignIn, destinationKinds: destinationKindsInWords() };
 }
 
 /** Accounts are Google accounts: signing up is the first sign-in. */
@@ -19,6 +20,7 @@ export default function SignUp() {
       redirectTo={null}
       error={null}
       localSignIn={data.localSignIn}
+      destinationKinds={data.destinationKinds}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
-import { isFiltered, listAddress, listQuerySchema, type ListFind, type ListKind } from "@contract/lists";
+import { isFiltered, listAddress, listChoices, listQuerySchema, type ListChoices, type ListFind, type ListKind } from "@contract/lists";
 import { backendFetch } from "./http.server";
 import { vouchForPage } from "./page-cache.server";
 import { sessionEnded } from "./session.server";
@@ -12,6 +12,8 @@ export interface ListPage<T> {
   pageSize: number;
   error: string | null;
   find: ListFind;
+  /** What the filter bar offers, in words (the page's script never loads the registry they come from). */
+  choices: ListChoices;
   /** 400 when the address's search or filters are not ones the page could have sent (`error` says why). */
   status: 200 | 400;
 }
@@ -49,7 +51,8 @@ export async function loadListPage<T, R = T>(
     for (const key of unset) kept.delete(key);
     throw redirect(kept.size ? `${url.pathname}?${kept}` : url.pathname);
   }
-  const failed: ListPage<R> = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure, find, status: 200 };
+  const choices = listChoices(resource);
+  const failed: ListPage<R> = { rows: [], total: 0, page, pageSize: DEFAULT_PAGE_SIZE, error: failure, find, choices, status: 200 };
   // A search or filter the page itself could not have sent: its sentence where the list would be, with a 400.
   if (!parsed.success) return { ...failed, error: parsed.error.issues[0]!.message, status: 400 };
   const query = new URLSearchParams(at(page).split("?")[1] ?? "");
@@ -72,5 +75,5 @@ export async function loadListPage<T, R = T>(
   const lastPage = Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
   if (page > lastPage) throw redirect(at(lastPage));
   vouchForPage(context, response);
-  return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null, find, status: 200 };
+  return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null, find, choices, status: 200 };
 }

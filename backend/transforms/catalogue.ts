@@ -1,5 +1,5 @@
 import { DEFAULT_TEMPLATE_ID, optionLabel, TRANSFORM_TYPE_LABELS, type Template, type TemplateCategory, type TemplateInput } from "../../contract/transforms.js";
-import { warehouseKindsInWords } from "../../contract/labels.js";
+import { warehouseKindsInWords } from "../../contract/integrations/destination-words.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import { setupStepsFor } from "./setup-steps.js";
 import { hostedProvider } from "./provider.js";

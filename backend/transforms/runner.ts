@@ -1,5 +1,5 @@
 import { connectorRow } from "../db/connectors.js";
-import { warehouseKindsInWords } from "../../contract/labels.js";
+import { warehouseKindsInWords } from "../../contract/integrations/destination-words.js";
 import type { RunLogSink } from "../db/run-logs.js";
 import { transformRow } from "../db/transforms.js";
 import { RefusedHostError } from "../lib/public-address.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_SETUP_STEP_TITLES, type RequirementInput, type SetupStep } from "../../contract/transforms.js";
-import { warehouseKindsInWords } from "../../contract/labels.js";
+import { warehouseKindsInWords } from "../../contract/integrations/destination-words.js";
 import { destinationPlugin } from "../integrations/destinations/registry.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import type { TemplateDefinition } from "./catalogue.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { categoryLabel, dataStyleLabel, destinationKindsInWords, inWords, optionLabel, plainWords, platformLabel, transformTypeLabel, warehouseKindsInWords } from "../../contract/labels.js";
+import { categoryLabel, dataStyleLabel, inWords, optionLabel, plainWords, platformLabel, transformTypeLabel } from "../../contract/labels.js";
+import { destinationKindsInWords, warehouseKindsInWords } from "../../contract/integrations/destination-words.js";
 import { cronInWords, scheduleInWords } from "../../contract/cron-words.js";
 import { currentTimeZones, currentZoneName, timeZoneChoices, zoneOffset } from "../../contract/time-zones.js";
 import { isScheduleTimeZone, SCHEDULE_CHOICES, TIME_ZONES } from "../../contract/schedules.js";

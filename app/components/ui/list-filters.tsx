@@ -1,14 +1,13 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { LIST_FILTERS, sortLabel, type Choice, type ListFind, type ListKind } from "@contract/lists";
+import type { Choice, ListChoices, ListFind } from "@contract/list-find";
 import { fieldClasses } from "./field";
 
 /**
  * Search, filters and sort above a list: a plain GET form, so the state lives in the address (shareable, and it
  * works without JavaScript); paging keeps it (Pagination). Choosing again starts at page 1.
  */
-export function ListFilters({ kind, find, noun }: { kind: ListKind; find: ListFind; noun: string }) {
+export function ListFilters({ find, choices, noun }: { find: ListFind; choices: ListChoices; noun: string }) {
   const { pathname } = useLocation();
-  const choices = LIST_FILTERS[kind];
   const id = (name: string) => `list-${name}`;
   const select = `${fieldClasses.input} mt-1`;
   return (
@@ -27,8 +26,8 @@ export function ListFilters({ kind, find, noun }: { kind: ListKind; find: ListFi
         </label>
         <select id={id("sort")} name="sort" defaultValue={find.sort} className={select}>
           {choices.sorts.map((sort) => (
-            <option key={sort} value={sort}>
-              {sortLabel(sort, kind)}
+            <option key={sort.value} value={sort.value}>
+              {sort.label}
             </option>
           ))}
         </select>

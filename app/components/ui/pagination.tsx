@@ -1,5 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
-import { listAddress, type ListFind } from "@contract/lists";
+import { listAddress, type ListFind } from "@contract/list-find";
 
 const number = new Intl.NumberFormat("en-US");
 

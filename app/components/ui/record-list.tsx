@@ -56,7 +56,7 @@ export function RecordList<T extends NamedRecord>(props: {
         description={props.description}
         action={data.total > 0 || data.find.filtered ? { to: `/${path}/add`, label: `New ${props.noun}` } : undefined}
       />
-      {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters kind={path} find={data.find} noun={path} /> : null}
+      {data.total > 0 || data.find.filtered || data.status === 400 ? <ListFilters find={data.find} choices={data.choices} noun={path} /> : null}
       {data.error ? (
         <ErrorBlock message={data.error} />
       ) : data.total === 0 && data.find.filtered ? (
