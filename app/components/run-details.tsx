@@ -6,7 +6,7 @@ import { ErrorBlock } from "~/components/ui/error-block";
 import { shownRunStatus, StatusBadge, titleCase } from "~/components/ui/status-badge";
 import { useTimeZone } from "~/root";
 import { DateTime, formatDateTime } from "./date-time";
-import { RefreshWithoutScript } from "./run-history";
+import { RefreshWithoutScript } from "./refresh-without-script";
 import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
 

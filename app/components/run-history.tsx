@@ -3,7 +3,7 @@ import { DateTime } from "./date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
-import { useNoScriptRefreshSeconds, useTimeZone } from "~/root";
+import { useTimeZone } from "~/root";
 import { shownRunStatus, StatusBadge } from "~/components/ui/status-badge";
 
 /** What the run histories of connectors (sync runs) and transforms share: one run of the runs engine. */
@@ -18,45 +18,13 @@ export interface RunRow {
 
 /**
  * Whether one of the runs is queued or running: while it is, the page re-loads its data each time the run event
- * stream says the runs changed, with JavaScript (and, without it, refreshes itself through <RefreshWithoutScript>).
+ * stream says the runs changed, with JavaScript (and, without it, refreshes itself through <RefreshWithoutScript>,
+ * refresh-without-script.tsx).
  */
 export function useRunsInProgress(runs: readonly { status: string }[]): boolean {
   const inProgress = runs.some((r) => r.status === "queued" || r.status === "running");
   useRefreshWhile(inProgress);
   return inProgress;
-}
-
-/**
- * Without JavaScript, a run's page (nothing to type into) refreshes itself every few seconds (NO_SCRIPT_REFRESH_SECONDS)
- * while the run is in progress.
- */
-export function RefreshWithoutScript({ active }: { active: boolean }) {
-  const seconds = useNoScriptRefreshSeconds();
-  return active ? (
-    <noscript>
-      <meta httpEquiv="refresh" content={String(seconds)} />
-    </noscript>
-  ) : null;
-}
-
-/**
- * Without JavaScript, a list with a run in progress offers a link that reloads it instead of reloading itself: a
- * page that refreshes every few seconds would throw away what the user is typing into its search form, and cancel a
- * click on the way to another page.
- */
-export function RefreshLinkWithoutScript({ active, what }: { active: boolean; what: string }) {
-  const location = useLocation();
-  return active ? (
-    <noscript>
-      <p className="mb-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900" data-refresh-link>
-        {what} is in progress.{" "}
-        <a href={location.pathname + location.search} className="link">
-          Refresh
-        </a>{" "}
-        to see how it ends.
-      </p>
-    </noscript>
-  ) : null;
 }
 
 /** A column a history has beyond status, start, duration and records (a sync's trigger and bytes, a transform run's trigger). */

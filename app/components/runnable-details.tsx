@@ -2,7 +2,8 @@ import { useActionData, useSearchParams } from "@remix-run/react";
 import { DeleteDialog } from "~/components/ui/confirm-dialog";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { EditDeleteLinks, useSubmittingIntent } from "./record-actions";
-import { RefreshWithoutScript, useRunsInProgress } from "./run-history";
+import { RefreshWithoutScript } from "./refresh-without-script";
+import { useRunsInProgress } from "./run-history";
 import { BackLink } from "~/components/ui/back-link";
 
 /** What the page's buttons are drawn from: a run is queued or running; the intent being submitted ("" when none). */

@@ -12,7 +12,7 @@ import { loadAllDestinations, loadSources } from "~/services/connectors.server";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
-import { RefreshLinkWithoutScript } from "~/components/run-history";
+import { RefreshLinkWithoutScript } from "~/components/refresh-without-script";
 import { useRefreshWhile } from "~/components/run-timing";
 import { useTimeZone } from "~/root";
 import { useUser } from "./_app";

@@ -15,7 +15,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { listData, loadListPage } from "~/services/lists.server";
 import { ListFilters, NoMatches } from "~/components/ui/list-filters";
 import { StatusBadge } from "~/components/ui/status-badge";
-import { RefreshLinkWithoutScript } from "~/components/run-history";
+import { RefreshLinkWithoutScript } from "~/components/refresh-without-script";
 import { useRefreshWhile } from "~/components/run-timing";
 import { withholdPage } from "~/services/page-cache.server";
 import { readForm } from "~/services/form.server";
@@ -30,7 +30,8 @@ const pickTransform = (t: Transform) => ({
   id: t.id,
   name: t.name,
   description: t.description,
-  transform_type: t.transform_type,
+  // In words here, on the server: the page's script then needs no table of labels.
+  type_label: transformTypeLabel(t.transform_type),
   created_at: t.created_at,
   connector_id: t.connector_id,
   connector_name: t.connector_name,
@@ -115,7 +116,7 @@ export default function Transforms() {
       // widths: with the type, status, description, date and actions beside them, they fit a 1280 px window's list.
       className: "min-w-40 max-w-xs wrap-anywhere",
     },
-    { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{transformTypeLabel(t.transform_type)}</span> },
+    { header: "Type", cell: (t) => <span className="rounded-md bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-800">{t.type_label}</span> },
     { header: "Last Run", cell: (t) => (t.last_run_status ? <StatusBadge status={t.last_run_status} /> : <span className="text-slate-500">Never run</span>), className: "whitespace-nowrap" },
     { header: "Description", cell: (t) => <span className="line-clamp-2 text-slate-600">{t.description}</span>, className: "max-w-xs" },
     { header: "Created At", cell: (t) => <DateTime value={t.created_at} timeZone={timeZone} />, className: "whitespace-nowrap" },
