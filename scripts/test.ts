@@ -1,15 +1,14 @@
 import "./node-version.js";
-import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * `npm test`: everything CI runs — a production build with the typecheck and
- * the lint beside it, then unit + backend tests (vitest; the launcher's test
- * starts `npm start` on that build instead of building one of its own), then the
- * browser tests (Playwright, JS on and off). Prints each step's duration and one
- * closing line "N passed, N failed".
+ * `npm test`: everything CI runs, in order — typecheck, lint, a production
+ * build, unit + backend tests (vitest; the launcher's test starts `npm start` on
+ * that build instead of building one of its own), then the browser tests
+ * (Playwright, JS on and off). Prints one closing line "N passed, N failed".
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -28,32 +27,12 @@ function duration(seconds: number): string {
   return `${minutes} min ${(seconds - minutes * 60).toFixed(1).padStart(4, "0")} s`;
 }
 
-interface Outcome {
-  name: string;
-  ok: boolean;
-  seconds: number;
-  /** What the step printed, when it ran beside another (kept, then printed whole). */
-  output?: string;
-}
-
-/** Runs one step; its output goes straight to ours, or is kept (`keep`) when the step runs beside another. */
-function run(name: string, command: string, args: string[], keep = false): Promise<Outcome> {
-  if (!keep) console.log(`\n=== ${name} ===`);
+function step(name: string, command: string, args: string[], count?: () => { passed: number; failed: number }) {
+  console.log(`\n=== ${name} ===`);
   const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: keep ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
-    const output: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.once("error", (error) => output.push(Buffer.from(`${error.message}\n`)));
-    child.once("close", (code) => resolve({ name, ok: code === 0, seconds: (performance.now() - started) / 1000, output: keep ? Buffer.concat(output).toString() : undefined }));
-  });
-}
-
-/** Counts a step's outcome (its tests, when `count` reads them from its report) and says how it ended. */
-function record(outcome: Outcome, count?: () => { passed: number; failed: number }): boolean {
-  const { name, ok, seconds } = outcome;
-  if (outcome.output !== undefined) console.log(`\n=== ${name} ===\n${outcome.output.trimEnd()}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  const seconds = (performance.now() - started) / 1000;
+  const ok = result.status === 0;
   timings.push({ name, seconds, ok });
   console.log(`=== ${name}: ${ok ? "done" : "FAILED"} (${duration(seconds)}) ===`);
   if (count) {
@@ -70,20 +49,16 @@ function record(outcome: Outcome, count?: () => { passed: number; failed: number
   return ok;
 }
 
-const step = async (name: string, command: string, args: string[], count?: () => { passed: number; failed: number }) => record(await run(name, command, args), count);
-
-const suiteStarted = performance.now();
 rmSync(reports, { recursive: true, force: true });
-// The typecheck and the lint (one core each, read-only) run beside the build, which uses about one and a half.
-const checks = Promise.all([run("typecheck", bin("tsc"), ["--noEmit"], true), run("lint", bin("eslint"), ["--max-warnings=0", "."], true)]);
-const built = await step("build", bin("remix"), ["vite:build"]);
-for (const check of await checks) record(check);
-await step("unit and backend tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest.json`], () => {
+step("typecheck", bin("tsc"), ["--noEmit"]);
+step("lint", bin("eslint"), ["--max-warnings=0", "."]);
+const built = step("build", bin("remix"), ["vite:build"]);
+step("unit and backend tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest.json`], () => {
   const report = JSON.parse(readFileSync(`${reports}/vitest.json`, "utf8"));
   return { passed: report.numPassedTests, failed: report.numFailedTests + (report.success ? 0 : report.numFailedTests === 0 ? 1 : 0) };
 });
 if (built) {
-  await step("browser tests", bin("playwright"), ["test"], () => {
+  step("browser tests", bin("playwright"), ["test"], () => {
     const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));
     const stats = report.stats;
     return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (report.errors?.length ?? 0) };
@@ -96,7 +71,7 @@ if (built) {
 const width = Math.max(...timings.map((t) => t.name.length));
 console.log("\nStep durations:");
 for (const t of timings) console.log(`  ${t.name.padEnd(width)}  ${duration(t.seconds).padStart(14)}${t.ok ? "" : "  (failed)"}`);
-console.log(`  ${"total".padEnd(width)}  ${duration((performance.now() - suiteStarted) / 1000).padStart(14)}  (typecheck and lint run beside the build)`);
+console.log(`  ${"total".padEnd(width)}  ${duration(timings.reduce((sum, t) => sum + t.seconds, 0)).padStart(14)}`);
 if (failures.length) console.log(`\nFailed: ${failures.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && failures.length === 0 ? 0 : 1);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ALERT_MESSAGES as M } from "@contract/alerts";
+import { parseWithZod } from "@conform-to/zod";
+import { ALERT_MESSAGES as M, confirmEmailBodySchema } from "@contract/alerts";
 import { LegalPage } from "~/components/legal-page";
 import { confirmEmail } from "~/services/alerts.server";
 import { readForm } from "~/services/form.server";
@@ -21,9 +22,9 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const token = String((await readForm(request)).get("token") ?? "");
-  if (!token) return Response.json({ confirmed: null, error: M.confirmLinkInvalid }, { status: 400 });
-  const outcome = await confirmEmail(request, token);
+  const submission = parseWithZod(await readForm(request), { schema: confirmEmailBodySchema });
+  if (submission.status !== "success") return Response.json({ confirmed: null, error: M.confirmLinkInvalid }, { status: 400 });
+  const outcome = await confirmEmail(request, submission.value.token);
   if (outcome.ok) return { confirmed: outcome.data.email, error: null };
   return Response.json({ confirmed: null, error: outcome.status === 400 ? M.confirmLinkInvalid : M.confirmFailed }, { status: outcome.status === 400 ? 400 : 502 });
 }
