@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
@@ -15,6 +15,7 @@ import type { SyncRun } from "../../contract/connectors.js";
 import PgBoss from "pg-boss";
 import { connectDatabase } from "../../backend/db/client.js";
 import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
+import { cloneTemplateDatabase } from "../support/backend.js";
 
 /**
  * Real processes on a real Postgres: the API runs here, the workers are
@@ -36,13 +37,7 @@ let workerEnv: NodeJS.ProcessEnv;
 const workers = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  const adminUrl = inject("pgAdminUrl");
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tributary_template`);
-  await admin.end();
-  databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
+  databaseUrl = await cloneTemplateDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reliability-"));
   const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir };
   // The queue is created by the first process to start: a short expiry, so a killed worker's job is retried soon.

@@ -10,6 +10,7 @@ import { postgresInstructions } from "../../backend/integrations/destinations/po
 import { upsertStatement } from "../../backend/integrations/destinations/postgres/writer.js";
 import { postgresSettingsSchema, type PostgresSettings } from "../../contract/integrations/postgres.js";
 import { sqlWithPassword, type Destination } from "../../contract/destinations.js";
+import { cloneTemplateDatabase } from "../support/backend.js";
 
 /**
  * The PostgreSQL destination against a real Postgres: the tests' embedded server, with a database of this file's own
@@ -75,9 +76,9 @@ beforeAll(async () => {
   await superuser.query(steps[1]!.sql!);
   await asOwner((client) => client.query(steps[2]!.sql!));
   // The app's own database (credentials), cloned from the migrated template; no backend needed: the plug-in is called as the routers call it.
-  appDatabase = `t_${randomBytes(6).toString("hex")}`;
-  await superuser.query(`CREATE DATABASE ${appDatabase} TEMPLATE tributary_template`);
-  handle = connectDatabase(new URL(`/${appDatabase}`, server).href, 2);
+  const appUrl = await cloneTemplateDatabase();
+  appDatabase = new URL(appUrl).pathname.slice(1);
+  handle = connectDatabase(appUrl, 2);
   const { rows } = await handle.pool.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'pg@example.com', 'pg@example.com', 'P') RETURNING id");
   ownerId = rows[0]!.id;
   call = { ownerId, services: { db: handle.db, secrets, config: { DATA_DIR: "/nonexistent" } } };
