@@ -147,7 +147,7 @@ export async function expectAccessible(page: Page): Promise<void> {
     await target.goto(url);
   }
   try {
-    const results = await new AxeBuilder({ page: target }).analyze();
+    const results = await new AxeBuilder({ page: target }).setLegacyMode().analyze();
     const serious = results.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.impact}: ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("\n")}`);
