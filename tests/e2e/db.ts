@@ -123,3 +123,65 @@ export function filesUnder(root: string): string[] {
   walk(root);
   return out;
 }
+
+/** A database and a login role of a test's own on the run's embedded Postgres, standing in for a user's warehouse. */
+export interface UserDatabase {
+  database: string;
+  role: string;
+  password: string;
+  /** Runs `sql` in the database as the cluster's owner. */
+  query<T extends pg.QueryResultRow>(sql: string): Promise<T[]>;
+  /** Rows of `table` ("schema.table") in the database, as its owner sees them; 0 while the table does not exist yet. */
+  count(table: string): Promise<number>;
+  /** Drops the database (closing any connection to it) and the role. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A database and a login role granted as the PostgreSQL destination's instructions say (CONNECT, CREATE on the
+ * database), named `<prefix>_<random>` and `<prefix>_<random>_loader`, for a PostgreSQL destination of a test's own.
+ * Its password holds a quote and a backslash, which every place that quotes it must escape.
+ */
+export async function createUserDatabase(prefix: string): Promise<UserDatabase> {
+  const suffix = randomBytes(4).toString("hex");
+  const database = `${prefix}_${suffix}`;
+  const role = `${database}_loader`;
+  const password = `pa'ss\\${randomBytes(6).toString("hex")}`;
+  await withDb(async (client) => {
+    await client.query(`CREATE DATABASE ${database}`);
+    await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
+    await client.query(`GRANT CONNECT, CREATE ON DATABASE ${database} TO ${role}`);
+  });
+  const url = new URL(databaseUrl());
+  url.pathname = `/${database}`;
+  async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    try {
+      return (await client.query<T>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  return {
+    database,
+    role,
+    password,
+    query,
+    async count(table) {
+      try {
+        return (await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+      } catch (error) {
+        // undefined_table, invalid_schema_name: the destination has not written its first batch yet.
+        if (["42P01", "3F000"].includes((error as { code?: string }).code ?? "")) return 0;
+        throw error;
+      }
+    },
+    async drop() {
+      await withDb(async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await client.query(`DROP ROLE IF EXISTS ${role}`);
+      });
+    },
+  };
+}

@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import pg from "pg";
 import { expect, expectAccessible, login, test } from "./fixtures";
-import { userIdByEmail, withDb } from "./db";
-import { databaseUrl, E2E_PORTS } from "./env";
+import { createUserDatabase, userIdByEmail, withDb, type UserDatabase } from "./db";
+import { E2E_PORTS } from "./env";
 
 /**
  * Issue 25, JS on and off: a PostgreSQL destination created in the browser (instructions, test, create) against a
@@ -14,43 +12,6 @@ import { databaseUrl, E2E_PORTS } from "./env";
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|404|409|422)/;
 const banner = (page: Page) => page.getByRole("alert");
-
-interface UserDatabase {
-  database: string;
-  role: string;
-  password: string;
-  /** Runs `sql` in the user's database as the cluster's owner. */
-  query<T extends pg.QueryResultRow>(sql: string): Promise<T[]>;
-}
-
-/** A database and a login role granted as the instructions say (CONNECT, CREATE on the database). */
-async function userDatabase(): Promise<UserDatabase> {
-  const suffix = randomBytes(4).toString("hex");
-  const database = `pgdest_${suffix}`;
-  const role = `loader_${suffix}`;
-  const password = `pa'ss\\${suffix}`;
-  await withDb(async (client) => {
-    await client.query(`CREATE DATABASE ${database}`);
-    await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${client.escapeLiteral(password)}`);
-    await client.query(`GRANT CONNECT, CREATE ON DATABASE ${database} TO ${role}`);
-  });
-  const url = new URL(databaseUrl());
-  url.pathname = `/${database}`;
-  return {
-    database,
-    role,
-    password,
-    async query(sql) {
-      const client = new pg.Client({ connectionString: url.href });
-      await client.connect();
-      try {
-        return (await client.query(sql)).rows;
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
 
 async function fillSettings(page: Page, target: UserDatabase, password: string) {
   await page.getByLabel("Host", { exact: true }).fill("127.0.0.1");
@@ -64,7 +25,7 @@ async function fillSettings(page: Page, target: UserDatabase, password: string) 
 test("PostgreSQL: instructions, a wrong password refused, test, create, a connector syncs into it and a transform runs on it", async ({ page, user, jsEnabled, context, allowConsoleErrors }) => {
   test.slow();
   allowConsoleErrors(BAD_REQUEST);
-  const target = await userDatabase();
+  const target = await createUserDatabase("pgdest");
   await login(page, user, { from: "/destinations/add?type=postgres" });
   await page.getByLabel("Name", { exact: true }).fill("Analytics Postgres");
   await fillSettings(page, target, target.password);
