@@ -37,12 +37,15 @@ export async function saveAlertSettings(db: Database, ownerId: string, values: A
   return row!;
 }
 
-/** A new confirmation token's hash for the owner's unconfirmed address (Send a new link); null when there is none. */
-export async function renewEmailToken(db: Database, ownerId: string, tokenHash: string): Promise<AlertSettingsRow | null> {
+/**
+ * A new confirmation token's hash for the owner's address `email` while it is unconfirmed (Send a new link); null when
+ * it is not waiting any more (confirmed, or changed meanwhile).
+ */
+export async function renewEmailToken(db: Database, ownerId: string, email: string, tokenHash: string): Promise<AlertSettingsRow | null> {
   const [row] = await db
     .update(alertSettings)
     .set({ emailTokenHash: tokenHash })
-    .where(and(eq(alertSettings.ownerId, ownerId), ne(alertSettings.email, ""), isNull(alertSettings.emailConfirmedAt)))
+    .where(and(eq(alertSettings.ownerId, ownerId), eq(alertSettings.email, email), ne(alertSettings.email, ""), isNull(alertSettings.emailConfirmedAt)))
     .returning();
   return row ?? null;
 }

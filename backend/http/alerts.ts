@@ -61,12 +61,16 @@ alertsRoutes.put("/alerts/settings", async (c) => {
 /** POST /alerts/email/confirmation: mails a new confirmation link to the saved address that waits for one. */
 alertsRoutes.post("/alerts/email/confirmation", async (c) => {
   const { db } = c.var.services;
+  const waiting = await findAlertSettings(db, c.var.user.id);
+  if (!waiting?.email || waiting.emailConfirmedAt) throw new ApiError(409, M.nothingToConfirm);
+  // The new link replaces the last one only once it is mailed: past the hour's limit, or when the SMTP server fails,
+  // the link already in the user's inbox stays valid.
   const token = newEmailToken();
-  const row = await renewEmailToken(db, c.var.user.id, token.hash);
-  if (!row) throw new ApiError(409, M.nothingToConfirm);
-  const confirmation = await sendConfirmation(c.var.services, c.var.user.id, row.email, token.token);
+  const confirmation = await sendConfirmation(c.var.services, c.var.user.id, waiting.email, token.token);
   if (confirmation === "limited") throw new ApiError(429, M.confirmationLimited);
   if (confirmation === "failed") throw new ApiError(c.var.services.config.SMTP_URL ? 502 : 409, c.var.services.config.SMTP_URL ? M.confirmationFailed : M.emailUnavailable);
+  const row = await renewEmailToken(db, c.var.user.id, waiting.email, token.hash);
+  if (!row) throw new ApiError(409, M.nothingToConfirm);
   return c.json({ ...(await answer(c, row)), confirmation, message: M.confirmationSent(row.email) });
 });
 

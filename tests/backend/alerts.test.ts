@@ -239,7 +239,12 @@ describe("alerts from the runs engine", () => {
   it("finding F3: at most three confirmation links an hour, said in words (429)", async () => {
     // Bob's first save sent one; two more may go this hour, then none.
     for (let i = 0; i < 2; i++) expect((await call(bob, "POST", "/alerts/email/confirmation")).status).toBe(200);
+    const links = () => smtp.mails.filter((m) => m.to.includes("bob@example.com") && m.subject === CONFIRMATION_SUBJECT);
+    await smtp.waitFor(() => links().length === 3);
     expect(await call(bob, "POST", "/alerts/email/confirmation")).toEqual({ status: 429, body: { message: M.confirmationLimited } });
+    // Refused, it leaves the link already mailed valid: the last one still confirms the address.
+    const confirmed = await call(bob, "POST", "/email-confirmations", { token: confirmationToken(links().at(-1)!) });
+    expect(confirmed).toEqual({ status: 200, body: { email: "bob@example.com", message: M.confirmed("bob@example.com") } });
     // A new address is saved all the same; its link waits for the next hour.
     const saved = await save(bob, { email: "bob2@example.com" });
     expect(saved.body).toMatchObject({ email: "bob2@example.com", email_confirmed: false, confirmation: "limited" });
