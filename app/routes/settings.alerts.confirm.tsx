@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
 import { ALERT_MESSAGES as M, confirmEmailBodySchema } from "@contract/alerts";
 import { LegalPage } from "~/components/legal-page";
@@ -40,9 +40,17 @@ export default function ConfirmAlertEmail() {
           {M.confirmed(answer.confirmed)}
         </p>
       ) : !token || answer?.error ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-          {answer?.error ?? M.confirmLinkInvalid}
-        </p>
+        <>
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+            {answer?.error ?? M.confirmLinkInvalid}
+          </p>
+          {/* Where the sentence sends the reader: Send a new link is on the alert settings (sign-in first when signed out). */}
+          <p>
+            <Link to="/settings/alerts" className="link font-medium">
+              Go to alert settings
+            </Link>
+          </p>
+        </>
       ) : (
         <>
           <p>Someone asked Tributary to e-mail this address when their connectors or transforms fail. Confirm to receive those alerts.</p>

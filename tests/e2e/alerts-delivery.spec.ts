@@ -63,6 +63,17 @@ async function withServerDb<T>(work: (client: pg.Client) => Promise<T>): Promise
   }
 }
 
+/**
+ * axe at both of accessibility.spec.ts's widths, a phone's and a desktop's: for the settings page's e-mail
+ * confirmation notices, which only a Tributary with SMTP shows.
+ */
+async function expectAccessibleAtBothWidths(page: Page): Promise<void> {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+  }
+}
+
 /** A Zoom source made as a user makes one: authorized at (the fake) Zoom and back, the whole organization. */
 async function connectZoom(page: Page, name: string): Promise<void> {
   await page.goto(new URL("/sources/add/zoom", server.appUrl).href);
@@ -205,4 +216,64 @@ test("a failing provider: Failed everywhere, an e-mail and a signed webhook per 
   const statuses = await rows.locator("td:nth-child(5)").allTextContents();
   expect(statuses.length).toBeGreaterThanOrEqual(2);
   expect(new Set(statuses.map((s) => s.trim()))).toEqual(new Set(["Delivered"]));
+});
+
+test("an old or used confirmation link: Send a new link mails a new one, and the newest link confirms the address", async ({ page, user, allowConsoleErrors }) => {
+  // Confirm with a link that is not valid any more answers 400.
+  allowConsoleErrors(/Failed to load resource: the server responded with a status of 400/);
+  await login(page, user, { app: server.appUrl, from: "/settings/alerts" });
+  const settingsUrl = new URL("/settings/alerts", server.appUrl).href;
+  const notice = page.getByTestId("email-confirmation");
+  const sendNewLink = notice.getByRole("button", { name: "Send a new link" });
+  const confirm = page.getByRole("button", { name: "Confirm", exact: true });
+  const notValid = "This confirmation link is not valid any more. Open the latest one we sent, or send a new one from the alert settings.";
+  /** The links mailed to the user's address so far, oldest first, once there are `count` of them. */
+  const links = async (count: number) => {
+    const mailed = () => smtp.mails.filter((m) => m.subject === CONFIRMATION_SUBJECT && m.to.includes(user.email.toLowerCase()));
+    await expect.poll(() => mailed().length, { message: `confirmation e-mails to ${user.email}`, timeout: 20_000 }).toBe(count);
+    return mailed().map(confirmationLink);
+  };
+
+  // Saving the address mails its first link.
+  await page.getByLabel("E-mail address").fill(user.email);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
+  await expect(notice).toContainText(`We sent a confirmation link to ${user.email}. Alert e-mails go there once it is opened.`);
+  const [first] = await links(1);
+  await expectAccessibleAtBothWidths(page);
+
+  // Send a new link: a second e-mail, with another link.
+  await sendNewLink.click();
+  await expect(page).toHaveURL(/\/settings\/alerts\?confirmation=sent$/);
+  await expect(notice).toContainText(`We sent a confirmation link to ${user.email}. Alert e-mails go there once it is opened.`);
+  const [, second] = await links(2);
+  expect(second).not.toBe(first);
+
+  // The first link is not valid any more: its page says so, and leads to the alert settings, where the address still
+  // waits for confirmation and Send a new link is offered again.
+  await page.goto(first!);
+  await confirm.click();
+  await expect(page.getByRole("alert")).toHaveText(notValid);
+  await expect(page.getByRole("status")).toHaveCount(0);
+  await page.getByRole("link", { name: "Go to alert settings" }).click();
+  await expect(page).toHaveURL(settingsUrl);
+  await expect(notice).toContainText(`Alert e-mails to ${user.email} wait for the address to be confirmed: open the link we sent there.`);
+  await expectAccessibleAtBothWidths(page);
+  await sendNewLink.click();
+  await expect(notice).toContainText(`We sent a confirmation link to ${user.email}. Alert e-mails go there once it is opened.`);
+  const [, , third] = await links(3);
+
+  // The newest link confirms the address; used, it is not valid any more, and neither is the one before it.
+  await page.goto(third!);
+  await confirm.click();
+  await expect(page.getByRole("status")).toHaveText(`Confirmed: alert e-mails will go to ${user.email}.`);
+  for (const used of [third!, second!]) {
+    await page.goto(used);
+    await confirm.click();
+    await expect(page.getByRole("alert")).toHaveText(notValid);
+  }
+  await page.goto(settingsUrl);
+  await expect(page.getByText("Alerts are e-mailed here (confirmed).")).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send a new link" })).toHaveCount(0);
 });

@@ -83,8 +83,18 @@ test("alert settings: errors at their field, a save, and the signing secret", as
   await expect(page.getByTestId("signing-secret")).toHaveText(secret!);
 });
 
+/**
+ * Saves, and waits for the page the save leads to. From the second save on, the page already shows that URL and
+ * "Alert settings saved." (the last save's), so they cannot tell that this save is done: wait until the form the
+ * click sent is gone, drawn again from the saved values (a new form with JavaScript, after the revalidation; a new
+ * page without). What a test types before that is wiped when the form is drawn again.
+ */
 async function save(page: Page): Promise<void> {
+  const sent = (await page.locator("form#alert-settings").elementHandle())!;
   await page.getByRole("button", { name: "Save" }).click();
+  await expect
+    .poll(() => sent.evaluate((form) => form.isConnected).catch(() => false), { message: "the settings form drawn again after the save" })
+    .toBe(false);
   await expect(page).toHaveURL(/\/settings\/alerts\?saved=1$/);
   await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
   await expect(banner(page)).toHaveCount(0);
