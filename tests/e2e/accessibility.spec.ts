@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import type pg from "pg";
 import { DESTINATION_MANIFESTS } from "../../contract/integrations/destinations";
@@ -11,7 +12,8 @@ import { expect, expectAccessible, login, test } from "./fixtures";
  * showing the errors of a failed submit.
  *
  * Each test visits a group of pages and checks them all before failing, so one run names every page that has a
- * violation, not only the first.
+ * violation, not only the first. A page state another spec already checks at 1280 px is checked here at 390 px only
+ * (each such check says where).
  */
 
 // A failed submit answers 400 (a 404 for a page that is not there), which Chromium logs.
@@ -193,20 +195,104 @@ for (const viewport of VIEWPORTS) {
       });
     }
 
-    test("records: the lists, and the connector details before and after its first run", async ({ page, user }) => {
+    test("records: the lists, the connector details before and after its first run, a run's page, and the schedule pages", async ({ page, user, allowConsoleErrors }) => {
+      allowConsoleErrors(CLIENT_ERROR);
       const axe = checker(page);
+      const phone = viewport.width < 1280;
       await login(page, user);
       const ids = await seedRecords(user.email);
       await page.goto(`/connectors/details/${ids.connectorId}`);
       await axe.check("connector details, no runs");
       await page.getByRole("button", { name: "Sync now" }).click();
-      await expect(page.locator("tbody tr").first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
+      const runRow = page.getByRole("region", { name: "Run history" }).locator("tbody tr").first();
+      await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
       await axe.check("connector details with a run");
+      // A run's page holds its log (its "Download log", …/log, is a text file). At 1280 px run-details.spec.ts checks
+      // a sync run's page and a failed transform run's.
+      if (phone) {
+        await runRow.getByRole("link").click();
+        await expect(page.getByRole("heading", { level: 1, name: "Sync run" })).toBeVisible();
+        await expect(page.getByTestId("run-log").locator("li").first()).toBeVisible();
+        await axe.check("sync run");
+        const failedRun = await withDb(async (client) => {
+          const { rows } = await client.query<{ id: string }>(
+            `INSERT INTO transform_runs (transform_id, owner_id, status, trigger, attempts, records, error, created_at, started_at, finished_at)
+             SELECT id, owner_id, 'failed', 'manual', 1, 0, 'The transform''s inputs are no longer valid.', now(), now(), now() + interval '2 seconds'
+             FROM transforms WHERE id = $1 RETURNING id`,
+            [ids.transformId],
+          );
+          return rows[0]!.id;
+        });
+        await page.goto(`/transforms/details/${ids.transformId}/runs/${failedRun}`);
+        await expect(page.getByTestId("run-error")).toBeVisible();
+        await axe.check("failed transform run");
+      }
+      // At 1280 px schedules.spec.ts checks a connector's schedule page (a cron schedule saved).
+      if (phone) {
+        await page.goto(`/connectors/details/${ids.connectorId}/schedule`);
+        await expect(page.getByRole("button", { name: "Save schedule" })).toBeVisible();
+        await axe.check("connector schedule");
+      }
+      await page.goto(`/transforms/details/${ids.transformId}/schedule`);
+      await expect(page.getByRole("button", { name: "Save schedule" })).toBeVisible();
+      await axe.check("transform schedule");
+      await page.getByRole("radio", { name: "A cron expression" }).check();
+      await page.getByRole("textbox", { name: "Cron expression", exact: true }).fill("0 25 * * *");
+      await page.getByRole("button", { name: "Save schedule" }).click();
+      await expect(page.getByRole("alert")).toBeVisible();
+      await axe.check("transform schedule, failed save");
       for (const path of ["/connectors", "/sources", "/destinations", "/transforms"]) {
         await page.goto(path);
         await expect(page.getByRole("main").getByRole("table")).toBeVisible();
         await axe.check(`${path} with records`);
       }
+      axe.done();
+    });
+
+    test("alert settings after a failed save, saved, and rolling the secret; the address confirmation page in each state", async ({ page, user, allowConsoleErrors }) => {
+      allowConsoleErrors(CLIENT_ERROR);
+      const axe = checker(page);
+      const phone = viewport.width < 1280;
+      // Empty, the page is checked with the empty lists; its e-mail confirmation notices need SMTP, so
+      // alerts-delivery.spec.ts checks them, at both widths, on its Tributary with SMTP.
+      await login(page, user, { from: "/settings/alerts" });
+      await page.getByLabel("E-mail address").fill("ops@");
+      await page.getByLabel("Webhook URL").fill("ftp://example.com/hook");
+      await page.getByLabel("Pause a connector after failures in a row").fill("zero");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.locator("#alerts-pause_after")).toHaveAttribute("aria-invalid", "true");
+      await axe.check("alert settings, failed save");
+      await page.getByLabel("E-mail address").fill("ops@example.com");
+      await page.getByLabel("Webhook URL").fill("https://127.0.0.1:9/hooks/tributary");
+      await page.getByLabel("Pause a connector after failures in a row").fill("10");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByTestId("signing-secret")).toBeVisible();
+      await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
+      // At 1280 px alerts.spec.ts checks the saved settings.
+      if (phone) await axe.check("alert settings, saved");
+      await page.getByRole("link", { name: "Roll signing secret" }).click();
+      await expect(page.getByRole("dialog", { name: "Roll the signing secret?" })).toBeVisible();
+      await axe.check("alert settings, roll the signing secret");
+
+      // The confirmation link's page. This Tributary has no SMTP to mail the link: its token is written here instead.
+      const token = randomBytes(32).toString("base64url");
+      await withDb(async (client) => {
+        const hash = createHash("sha256").update(token).digest("base64url");
+        await client.query("UPDATE alert_settings SET email_token_hash = $2 WHERE owner_id = $1", [await userIdByEmail(client, user.email), hash]);
+      });
+      const confirm = page.getByRole("button", { name: "Confirm", exact: true });
+      await page.goto(`/settings/alerts/confirm?token=${token}`);
+      await expect(confirm).toBeVisible();
+      // At 1280 px alerts-delivery.spec.ts checks the page with its Confirm button.
+      if (phone) await axe.check("confirmation page");
+      await confirm.click();
+      await expect(page.getByRole("status")).toHaveText("Confirmed: alert e-mails will go to ops@example.com.");
+      await axe.check("confirmation page, confirmed");
+      // The same link again: used.
+      await page.goto(`/settings/alerts/confirm?token=${token}`);
+      await confirm.click();
+      await expect(page.getByRole("alert")).toContainText("This confirmation link is not valid any more.");
+      await axe.check("confirmation page, a link not valid any more");
       axe.done();
     });
 
