@@ -71,15 +71,19 @@ export async function insertConnector(
   return id;
 }
 
+/**
+ * A transform of `connectorId`, no run queued. Without `templateId` it has no template, so a run of it fails; with one
+ * (a template id such as "deal_risk") it runs that template's pipeline with the template's default inputs.
+ */
 export async function insertTransform(
   client: pg.Client,
   ownerId: string,
-  fields: { name: string; description?: string; type: string; connectorId: string; createdAt?: string },
+  fields: { name: string; description?: string; type: string; connectorId: string; createdAt?: string; templateId?: string },
 ): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO transforms (owner_id, name, description, transform_type, connector_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now())) RETURNING id`,
-    [ownerId, fields.name, fields.description ?? "", fields.type, fields.connectorId, fields.createdAt ?? null],
+    `INSERT INTO transforms (owner_id, name, description, transform_type, connector_id, created_at, template_id)
+     VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7) RETURNING id`,
+    [ownerId, fields.name, fields.description ?? "", fields.type, fields.connectorId, fields.createdAt ?? null, fields.templateId ?? null],
   );
   return rows[0]!.id;
 }
