@@ -1,21 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type RunningBackend } from "../../backend/server.js";
-import { createLogger } from "../../backend/lib/log.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
-import { randomToken, sha256 } from "../../backend/lib/crypto.js";
-import { SESSION_COOKIE } from "../../contract/auth.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import PgBoss from "pg-boss";
 import { connectDatabase } from "../../backend/db/client.js";
 import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
-import { cloneTemplateDatabase } from "../support/backend.js";
+import { api, createUserSession, startTestBackend, waitFor, type TestBackend } from "../support/backend.js";
+import { seedDatagenConnector } from "../support/seed.js";
+import { WorkerProcesses } from "../support/workers.js";
 
 /**
  * Real processes on a real Postgres: the API runs here, the workers are
@@ -25,114 +19,63 @@ import { cloneTemplateDatabase } from "../support/backend.js";
 const KILLS = Number(process.env.RELIABILITY_KILLS ?? (process.env.CI ? 20 : 2));
 const EXPIRE_SECONDS = 4;
 const MEETINGS_PER_DAY = 12;
-const root = path.resolve(import.meta.dirname, "../..");
 
-let api: RunningBackend;
-let db: pg.Pool;
-let dataDir: string;
-let url: string;
-let databaseUrl: string;
+let t: TestBackend;
 let cookie: string;
-let workerEnv: NodeJS.ProcessEnv;
-const workers = new Set<ChildProcess>();
+let workers: WorkerProcesses;
 
 beforeAll(async () => {
-  databaseUrl = await cloneTemplateDatabase();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reliability-"));
-  const env: NodeJS.ProcessEnv = { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"), BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL: "http://localhost:3999", DATA_DIR: dataDir };
   // The queue is created by the first process to start: a short expiry, so a killed worker's job is retried soon.
   // Its retry waits a second (then two, four…), not five.
   process.env.SYNC_JOB_EXPIRE_SECONDS = String(EXPIRE_SECONDS);
   process.env.RUN_RETRY_DELAY_SECONDS = "1";
-  api = await startBackend({ role: "api", log: createLogger("silent"), env });
-  workerEnv = { ...process.env, ...env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), RUN_RETRY_DELAY_SECONDS: "1", JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" };
-  url = `http://127.0.0.1:${api.port}`;
-  db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-  const { rows } = await db.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'rel', 'rel@example.com', 'Rel User') RETURNING id");
-  const token = randomToken();
-  await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [sha256(token), rows[0]!.id]);
-  cookie = `${SESSION_COOKIE}=${token}`;
+  t = await startTestBackend();
+  workers = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), RUN_RETRY_DELAY_SECONDS: "1", JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" });
+  ({ cookie } = await createUserSession(t, "rel@example.com", "Rel User"));
 }, 60_000);
 
 afterAll(async () => {
-  for (const w of workers) w.kill("SIGKILL");
-  await db?.end();
-  await api?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await workers?.stopAll("SIGKILL");
+  await t?.stop();
 });
 
-/** The last lines the workers wrote (their log, at "info", and anything on stderr), shown when a run gets stuck. */
-const workerOutput: string[] = [];
-const OUTPUT_LINES = 200;
-let workerCount = 0;
-
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", "worker"], { cwd: root, env: workerEnv, stdio: ["ignore", "pipe", "pipe"] });
-  const label = `worker ${++workerCount} (pid ${child.pid})`;
-  const keep = (stream: string) => (chunk: Buffer) => {
-    for (const line of chunk.toString().split("\n")) if (line.trim()) workerOutput.push(`${label} ${stream}: ${line.slice(0, 500)}`);
-    workerOutput.splice(0, Math.max(0, workerOutput.length - OUTPUT_LINES));
-  };
-  child.stdout!.on("data", keep("out"));
-  child.stderr!.on("data", keep("err"));
-  workers.add(child);
-  child.once("exit", (code, signal) => {
-    workers.delete(child);
-    workerOutput.push(`${label} exited (${signal ?? code})`);
-  });
-  return child;
-}
-
-async function stopWorker(child: ChildProcess, signal: NodeJS.Signals) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill(signal);
-  await exited;
-}
-
-async function call(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${url}${route}`, { method, headers: { cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, route: string, body?: unknown) => api(t, cookie, method, route, body);
 
 async function setup(name: string, meetingsPerDay: number, lookbackDays = 1) {
-  const credential = await call("POST", "/externalauth/datagen/callback", {});
-  const source = await call("POST", "/sources/create", { name, credentialId: credential.body.credential_id, integration_name: "datagen", integration_label: "Data Generator", source_metadata: { company: "Acme", format: "zoom" } });
-  await db.query("UPDATE sources SET metadata = metadata || jsonb_build_object('meetings_per_day', $2::int) WHERE id = $1", [source.body.id, meetingsPerDay]);
-  const destination = await call("POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
-  const connector = await call("POST", "/connectors/create", { first_sync: false, name, frequency: "daily", source_id: source.body.id, destination_ids: [destination.body.destination.id], lookback_days: lookbackDays });
-  expect(connector.status).toBe(201);
-  return { sourceId: source.body.id as string, folder: destination.body.destination.config.folder as string, connectorId: connector.body.id as string };
+  const { sourceId, folder, connectorId } = await seedDatagenConnector(t, cookie, { name, meetingsPerDay, lookbackDays, company: "Acme" });
+  return { sourceId, folder, connectorId };
 }
 
 async function runStatus(runId: string): Promise<SyncRun["status"]> {
-  const { rows } = await db.query<{ status: SyncRun["status"] }>("SELECT status FROM sync_runs WHERE id = $1", [runId]);
+  const { rows } = await t.db.query<{ status: SyncRun["status"] }>("SELECT status FROM sync_runs WHERE id = $1", [runId]);
   return rows[0]!.status;
 }
 
-async function waitFor(runId: string, statuses: SyncRun["status"][], timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const status = await runStatus(runId);
-    if (statuses.includes(status)) return status;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`run ${runId} did not reach ${statuses.join("/")} (still ${await runStatus(runId)})\n${await stuckReport(runId)}`);
+/** Waits until the run's status is one of `statuses`, and answers it; past the time, says what the stuck run looks like. */
+async function runReaches(runId: string, statuses: SyncRun["status"][], timeoutMs = 60_000) {
+  return waitFor(
+    `run ${runId} reaching ${statuses.join("/")}`,
+    async () => {
+      const status = await runStatus(runId);
+      return statuses.includes(status) ? status : undefined;
+    },
+    { timeoutMs, intervalMs: 25, explain: () => stuckReport(runId) },
+  );
 }
 
 /** What a stuck run looks like: its row, its pg-boss job, and what the workers wrote last. */
 async function stuckReport(runId: string): Promise<string> {
-  const run = await db.query("SELECT status, attempts, job_id, started_at, finished_at, error FROM sync_runs WHERE id = $1", [runId]);
+  const run = await t.db.query("SELECT status, attempts, job_id, started_at, finished_at, error FROM sync_runs WHERE id = $1", [runId]);
   const jobId = run.rows[0]?.job_id as string | undefined;
-  const job = jobId ? await db.query("SELECT state, retry_count, retry_limit, created_on, started_on, completed_on, expire_in::text, singleton_key, output FROM pgboss.job WHERE id = $1", [jobId]) : { rows: [] };
-  const others = await db.query("SELECT id, state, retry_count, started_on, singleton_key FROM pgboss.job WHERE name = 'sync-connector' AND state IN ('created', 'retry', 'active') ORDER BY created_on");
+  const job = jobId ? await t.db.query("SELECT state, retry_count, retry_limit, created_on, started_on, completed_on, expire_in::text, singleton_key, output FROM pgboss.job WHERE id = $1", [jobId]) : { rows: [] };
+  const others = await t.db.query("SELECT id, state, retry_count, started_on, singleton_key FROM pgboss.job WHERE name = 'sync-connector' AND state IN ('created', 'retry', 'active') ORDER BY created_on");
   return [
     `run: ${JSON.stringify(run.rows[0])}`,
     `job: ${JSON.stringify(job.rows[0])}`,
     `open sync jobs: ${JSON.stringify(others.rows)}`,
-    `workers running: ${[...workers].map((w) => w.pid).join(", ") || "none"}`,
+    `workers running: ${[...workers.running].map((w) => w.pid).join(", ") || "none"}`,
     "workers' last output:",
-    ...workerOutput,
+    ...workers.output,
   ].join("\n");
 }
 
@@ -146,7 +89,7 @@ async function destinationContents(folder: string) {
       else if (!entry.endsWith(".tmp")) files.push(entry);
     }
   };
-  const rootDir = resolveLocalRoot(dataDir, folder);
+  const rootDir = resolveLocalRoot(t.dataDir, folder);
   walk(path.join(rootDir, "files"));
   const reader = new LocalWriter(rootDir);
   try {
@@ -166,20 +109,20 @@ function expected(sourceId: string, until: Date) {
 describe("reliability with real worker processes", () => {
   it(`a worker killed in the middle of a run: another picks it up, every record exactly once (${KILLS} kills)`, { timeout: 120_000 + KILLS * 60_000 }, async () => {
     const { connectorId, folder, sourceId } = await setup("Kill me", MEETINGS_PER_DAY);
-    let worker = startWorker();
+    let worker = workers.start();
     for (let kill = 1; kill <= KILLS; kill++) {
       const started = await call("POST", `/connectors/${connectorId}/sync`);
       expect(started.status).toBe(202);
       const runId = started.body.run.id as string;
-      await waitFor(runId, ["running"]);
+      await runReaches(runId, ["running"]);
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 400)));
-      await stopWorker(worker, "SIGKILL");
+      await workers.stop(worker, "SIGKILL");
       const interrupted = await runStatus(runId);
-      worker = startWorker();
+      worker = workers.start();
       // A liveness bound, not a speed check: expiry (4 s), maintenance, the retry's backoff and the re-run
       // itself can take long on a busy 2-core machine.
-      expect(await waitFor(runId, ["succeeded", "failed"], 150_000)).toBe("succeeded");
-      const { rows } = await db.query<{ attempts: number; started_at: Date; records: number }>("SELECT attempts, started_at, records FROM sync_runs WHERE id = $1", [runId]);
+      expect(await runReaches(runId, ["succeeded", "failed"], 150_000)).toBe("succeeded");
+      const { rows } = await t.db.query<{ attempts: number; started_at: Date; records: number }>("SELECT attempts, started_at, records FROM sync_runs WHERE id = $1", [runId]);
       // Killed while running: the retry is a second attempt of the same run (unless the run had just finished).
       if (interrupted === "running") expect(rows[0]!.attempts).toBeGreaterThanOrEqual(2);
       const want = expected(sourceId, rows[0]!.started_at);
@@ -192,7 +135,7 @@ describe("reliability with real worker processes", () => {
       for (const id of want.ids) expect(names).toContain(id);
       expect(got.meetings).toBe(names.length);
     }
-    await stopWorker(worker, "SIGTERM");
+    await workers.stop(worker, "SIGTERM");
   });
 
   it("a failing destination fails the run with a clear error, loses nothing, and the next run succeeds", { timeout: 90_000 }, async () => {
@@ -200,14 +143,14 @@ describe("reliability with real worker processes", () => {
     // is empty about once in 200 (all of yesterday's meetings before this hour, all of today's after it), and a run
     // with nothing to write succeeds, broken disk or not.
     const { connectorId, folder } = await setup("Broken disk", 4, 3);
-    const worker = startWorker();
+    const worker = workers.start();
     try {
       // The destination's files folder is a plain file: every write is refused by the OS.
-      const filesDir = path.join(resolveLocalRoot(dataDir, folder), "files");
+      const filesDir = path.join(resolveLocalRoot(t.dataDir, folder), "files");
       rmSync(filesDir, { recursive: true, force: true });
       writeFileSync(filesDir, "not a folder");
       const first = await call("POST", `/connectors/${connectorId}/sync`);
-      expect(await waitFor(first.body.run.id, ["succeeded", "failed"])).toBe("failed");
+      expect(await runReaches(first.body.run.id, ["succeeded", "failed"])).toBe("failed");
       const runs = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs as SyncRun[];
       expect(runs[0]!.error).toMatch(/^Writing to destination "Broken disk disk" failed: ENOTDIR/);
       const connector = (await call("GET", `/connectors/list-by-id/${connectorId}`)).body;
@@ -216,25 +159,25 @@ describe("reliability with real worker processes", () => {
 
       rmSync(filesDir, { force: true });
       const second = await call("POST", `/connectors/${connectorId}/sync`);
-      expect(await waitFor(second.body.run.id, ["succeeded", "failed"])).toBe("succeeded");
+      expect(await runReaches(second.body.run.id, ["succeeded", "failed"])).toBe("succeeded");
       const got = await destinationContents(folder);
-      const { rows } = await db.query<{ records: number }>("SELECT records FROM sync_runs WHERE id = $1", [second.body.run.id]);
+      const { rows } = await t.db.query<{ records: number }>("SELECT records FROM sync_runs WHERE id = $1", [second.body.run.id]);
       expect(rows[0]!.records).toBeGreaterThan(0);
       expect(got.files.filter((f) => f.endsWith(".vtt"))).toHaveLength(rows[0]!.records);
       expect(got.meetings).toBe(rows[0]!.records);
       expect((await call("GET", `/connectors/list-by-id/${connectorId}`)).body.last_synced_at).not.toBeNull();
     } finally {
-      await stopWorker(worker, "SIGTERM");
+      await workers.stop(worker, "SIGTERM");
     }
   });
 
   it("a run whose job ended without it is queued again, or fails once no attempt is left", { timeout: 120_000 }, async () => {
     const { connectorId } = await setup("Lost job", 4);
-    const handle = connectDatabase(databaseUrl, 2);
+    const handle = connectDatabase(t.databaseUrl, 2);
     // The test plays the workers (it takes jobs and never completes them) and runs pg-boss's expiry every second.
-    const boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", supervise: true, schedule: false, maintenanceIntervalSeconds: 1 });
+    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", supervise: true, schedule: false, maintenanceIntervalSeconds: 1 });
     await boss.start();
-    const job = async (id: string) => (await db.query<{ state: string; retry_count: number }>("SELECT state, retry_count FROM pgboss.job WHERE id = $1", [id])).rows[0]!;
+    const job = async (id: string) => (await t.db.query<{ state: string; retry_count: number }>("SELECT state, retry_count FROM pgboss.job WHERE id = $1", [id])).rows[0]!;
     const jobReaches = async (id: string, state: string) => {
       const until = Date.now() + 30_000;
       while ((await job(id)).state !== state) {
@@ -262,36 +205,36 @@ describe("reliability with real worker processes", () => {
       // that will find its run done.
       const first = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
       const staleJob = await take(first);
-      await db.query("UPDATE sync_runs SET status = 'succeeded', attempts = 1, started_at = now(), finished_at = now() WHERE id = $1", [first]);
+      await t.db.query("UPDATE sync_runs SET status = 'succeeded', attempts = 1, started_at = now(), finished_at = now() WHERE id = $1", [first]);
       await jobReaches(staleJob, "retry");
       // The next run's worker dies mid-run. Its job expires too, but the connector's retry state is taken (stately
       // queue), so pg-boss fails it without a retry: nothing would ever run this run again.
       const second = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
       const lostJob = await take(second);
-      await db.query("UPDATE sync_runs SET status = 'running', attempts = 1, started_at = now() WHERE id = $1", [second]);
+      await t.db.query("UPDATE sync_runs SET status = 'running', attempts = 1, started_at = now() WHERE id = $1", [second]);
       expect(await jobReaches(lostJob, "failed")).toMatchObject({ retry_count: 0 });
       expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(409);
 
       expect(await recoverLostSyncRuns(handle.db, boss)).toBe(1);
-      const { rows } = await db.query<{ status: string; job_id: string; error: string }>("SELECT status, job_id, error FROM sync_runs WHERE id = $1", [second]);
+      const { rows } = await t.db.query<{ status: string; job_id: string; error: string }>("SELECT status, job_id, error FROM sync_runs WHERE id = $1", [second]);
       expect(rows[0]).toMatchObject({ status: "queued", error: "Attempt 1 was interrupted (its worker stopped), retrying." });
       expect(rows[0]!.job_id).not.toBe(lostJob);
       expect(await recoverLostSyncRuns(handle.db, boss)).toBe(0);
-      const worker = startWorker();
+      const worker = workers.start();
       try {
-        expect(await waitFor(second, ["succeeded", "failed"], 90_000)).toBe("succeeded");
+        expect(await runReaches(second, ["succeeded", "failed"], 90_000)).toBe("succeeded");
       } finally {
-        await stopWorker(worker, "SIGTERM");
+        await workers.stop(worker, "SIGTERM");
       }
       expect(await runStatus(first)).toBe("succeeded");
 
       // A run lost on its last attempt fails, saying why, and no longer holds the connector back.
       const third = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
       const lastJob = await take(third);
-      await db.query("UPDATE sync_runs SET status = 'running', attempts = 4, started_at = now() WHERE id = $1", [third]);
+      await t.db.query("UPDATE sync_runs SET status = 'running', attempts = 4, started_at = now() WHERE id = $1", [third]);
       await boss.cancel(SYNC_QUEUE, lastJob);
       expect(await recoverLostSyncRuns(handle.db, boss)).toBe(1);
-      const failed = await db.query<{ status: string; error: string; finished_at: Date | null }>("SELECT status, error, finished_at FROM sync_runs WHERE id = $1", [third]);
+      const failed = await t.db.query<{ status: string; error: string; finished_at: Date | null }>("SELECT status, error, finished_at FROM sync_runs WHERE id = $1", [third]);
       expect(failed.rows[0]).toMatchObject({ status: "failed", error: "Attempt 4 was interrupted (its worker stopped), and no retry is left." });
       expect(failed.rows[0]!.finished_at).not.toBeNull();
       expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(202);
