@@ -1,18 +1,19 @@
 import "./node-version.js";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * `npm test`: everything CI runs, in order — typecheck, lint, a production
- * build, unit + backend tests (vitest; the launcher's test starts `npm start` on
- * that build instead of building one of its own), then the browser tests
- * (Playwright, JS on and off). Prints one closing line "N passed, N failed".
+ * `npm test`: everything CI runs — typecheck, lint and a production build, one after another; beside them the unit
+ * and backend tests (vitest), but the launcher's test, which starts `npm start` on that build and so runs once it is
+ * made; then the browser tests (Playwright, JS on and off). The build uses little more than one of CI's two cores, so
+ * the tests use the other. Prints each step's time and one closing line "N passed, N failed".
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const reports = path.join(root, "test-results");
+const LAUNCHER_TEST = "tests/backend/launcher.test.ts";
 
 let passed = 0;
 let failed = 0;
@@ -27,12 +28,28 @@ function duration(seconds: number): string {
   return `${minutes} min ${(seconds - minutes * 60).toFixed(1).padStart(4, "0")} s`;
 }
 
-function step(name: string, command: string, args: string[], count?: () => { passed: number; failed: number }) {
-  console.log(`\n=== ${name} ===`);
+/**
+ * Runs one step. Its output goes straight through, or, with `quiet` (a step running beside another), is kept and
+ * printed in one piece when it ends, so that two steps' lines never mix.
+ */
+async function step(name: string, command: string, args: string[], options: { count?: () => { passed: number; failed: number }; quiet?: boolean } = {}): Promise<boolean> {
+  const { count, quiet = false } = options;
+  console.log(`\n=== ${name}${quiet ? " (its output comes when it ends)" : ""} ===`);
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  const child = spawn(command, args, { cwd: root, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  const output: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+  const status = await new Promise<number | null>((resolve) => {
+    child.on("error", () => resolve(null));
+    child.on("close", (code) => resolve(code));
+  });
   const seconds = (performance.now() - started) / 1000;
-  const ok = result.status === 0;
+  const ok = status === 0;
+  if (quiet) {
+    console.log(`\n=== ${name}: its output ===`);
+    process.stdout.write(Buffer.concat(output));
+  }
   timings.push({ name, seconds, ok });
   console.log(`=== ${name}: ${ok ? "done" : "FAILED"} (${duration(seconds)}) ===`);
   if (count) {
@@ -49,29 +66,45 @@ function step(name: string, command: string, args: string[], count?: () => { pas
   return ok;
 }
 
+/** vitest with a JSON report of its own; its counts. */
+function vitest(name: string, report: string, args: string[], quiet = false) {
+  return step(name, bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/${report}`, ...args], {
+    quiet,
+    count: () => {
+      const result = JSON.parse(readFileSync(`${reports}/${report}`, "utf8"));
+      return { passed: result.numPassedTests, failed: result.numFailedTests + (result.success ? 0 : result.numFailedTests === 0 ? 1 : 0) };
+    },
+  });
+}
+
+const began = performance.now();
 rmSync(reports, { recursive: true, force: true });
-step("typecheck", bin("tsc"), ["--noEmit"]);
-step("lint", bin("eslint"), ["--max-warnings=0", "."]);
-const built = step("build", bin("remix"), ["vite:build"]);
-step("unit and backend tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${reports}/vitest.json`], () => {
-  const report = JSON.parse(readFileSync(`${reports}/vitest.json`, "utf8"));
-  return { passed: report.numPassedTests, failed: report.numFailedTests + (report.success ? 0 : report.numFailedTests === 0 ? 1 : 0) };
-});
+const [built] = await Promise.all([
+  (async () => {
+    await step("typecheck", bin("tsc"), ["--noEmit"]);
+    await step("lint", bin("eslint"), ["--max-warnings=0", "."]);
+    return step("build", bin("remix"), ["vite:build"]);
+  })(),
+  vitest("unit and backend tests", "vitest.json", ["--exclude", LAUNCHER_TEST], true),
+]);
 if (built) {
-  step("browser tests", bin("playwright"), ["test"], () => {
-    const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));
-    const stats = report.stats;
-    return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (report.errors?.length ?? 0) };
+  await vitest("the launcher's test (npm start on the build)", "vitest-launcher.json", [LAUNCHER_TEST]);
+  await step("browser tests", bin("playwright"), ["test"], {
+    count: () => {
+      const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));
+      const stats = report.stats;
+      return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (report.errors?.length ?? 0) };
+    },
   });
 } else {
-  failed += 1;
-  failures.push("browser tests (not run: the build failed)");
+  failed += 2;
+  failures.push("the launcher's test and the browser tests (not run: the build failed)");
 }
 
 const width = Math.max(...timings.map((t) => t.name.length));
-console.log("\nStep durations:");
+console.log("\nStep durations (the typecheck, the lint and the build ran beside the unit and backend tests):");
 for (const t of timings) console.log(`  ${t.name.padEnd(width)}  ${duration(t.seconds).padStart(14)}${t.ok ? "" : "  (failed)"}`);
-console.log(`  ${"total".padEnd(width)}  ${duration(timings.reduce((sum, t) => sum + t.seconds, 0)).padStart(14)}`);
+console.log(`  ${"total, wall clock".padEnd(width)}  ${duration((performance.now() - began) / 1000).padStart(14)}`);
 if (failures.length) console.log(`\nFailed: ${failures.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && failures.length === 0 ? 0 : 1);
