@@ -30,7 +30,7 @@ beforeAll(async () => {
   process.env.SYNC_JOB_EXPIRE_SECONDS = String(EXPIRE_SECONDS);
   process.env.RUN_RETRY_DELAY_SECONDS = "1";
   t = await startTestBackend();
-  workers = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), RUN_RETRY_DELAY_SECONDS: "1", JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" });
+  workers = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SYNC_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS), RUN_RETRY_DELAY_SECONDS: "1", JOBS_MAINTENANCE_INTERVAL_SECONDS: "1", SYNC_CONCURRENCY: "1" });
   ({ cookie } = await createUserSession(t, "rel@example.com", "Rel User"));
 }, 60_000);
 
@@ -166,6 +166,39 @@ describe("reliability with real worker processes", () => {
       expect(got.files.filter((f) => f.endsWith(".vtt"))).toHaveLength(rows[0]!.records);
       expect(got.meetings).toBe(rows[0]!.records);
       expect((await call("GET", `/connectors/list-by-id/${connectorId}`)).body.last_synced_at).not.toBeNull();
+    } finally {
+      await workers.stop(worker, "SIGTERM");
+    }
+  });
+
+  it("deleting a connector whose sync another process (a worker) runs: the delete waits for it to let go, nothing lands after, and the worker takes the next sync at once", { timeout: 150_000 }, async () => {
+    const worker = workers.start();
+    try {
+      const { connectorId, folder } = await setup("Deleted elsewhere", 1000, 30);
+      const started = await call("POST", `/connectors/${connectorId}/sync`);
+      expect(started.status).toBe(202);
+      const runId = started.body.run.id as string;
+      await waitFor(
+        "the sync writing in the worker",
+        async () => {
+          const { rows } = await t.db.query<{ status: string; records: number }>("SELECT status, records FROM sync_runs WHERE id = $1", [runId]);
+          return rows[0]?.status === "running" && rows[0].records > 0;
+        },
+        { timeoutMs: 60_000, intervalMs: 25, explain: () => stuckReport(runId) },
+      );
+      expect(await call("DELETE", `/connectors/delete/${connectorId}`)).toEqual({ status: 200, body: { message: "Connector deleted" } });
+      // The worker let go before the answer: the job is no longer active, and what it wrote is all there is.
+      const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE singleton_key = $1 AND state = 'active'", [connectorId]);
+      expect(rows[0]!.n).toBe(0);
+      const atDelete = await destinationContents(folder);
+      expect(atDelete.meetings).toBeGreaterThan(0);
+      // The worker runs one sync at a time: the next one runs now, not behind the deleted connector's.
+      const next = await setup("Next elsewhere", 2);
+      const queued = await call("POST", `/connectors/${next.connectorId}/sync`);
+      expect(await runReaches(queued.body.run.id, ["succeeded", "failed"], 60_000)).toBe("succeeded");
+      const later = await destinationContents(folder);
+      expect(later.files).toHaveLength(atDelete.files.length);
+      expect(later.meetings).toBe(atDelete.meetings);
     } finally {
       await workers.stop(worker, "SIGTERM");
     }
