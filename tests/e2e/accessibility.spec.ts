@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import type pg from "pg";
 import { DESTINATION_MANIFESTS } from "../../contract/integrations/destinations";
 import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, login, test } from "./fixtures";
+import { AXE_VIEWPORTS, expect, expectAccessible, login, test } from "./fixtures";
 
 /**
  * Issue 26: axe-core finds no serious or critical violation on any page of the app, on a desktop (1280 × 800) and a
@@ -19,10 +19,6 @@ import { expect, expectAccessible, login, test } from "./fixtures";
 // A failed submit answers 400 (a 404 for a page that is not there), which Chromium logs.
 const CLIENT_ERROR = /Failed to load resource: the server responded with a status of 40[04]/;
 
-const VIEWPORTS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
 
 /** Collects each page's axe failure, and fails the test with all of them at its end. */
 function checker(page: Page) {
@@ -89,7 +85,7 @@ async function seedRecords(email: string) {
   });
 }
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of AXE_VIEWPORTS) {
   test.describe(`at ${viewport.width} px`, () => {
     // Each test checks a dozen pages or more; without JavaScript each check opens a page of its own.
     test.describe.configure({ timeout: 240_000 });

@@ -7,7 +7,7 @@ import { CONFIRMATION_SUBJECT, confirmationLink } from "../support/alerts";
 import { startWebhookReceiver, verifySignature } from "../fakes/webhook-receiver";
 import { seedLocalDestination } from "./db";
 import { E2E_PORTS, RESULTS_DIR } from "./env";
-import { expect, expectAccessible, login, test } from "./fixtures";
+import { expect, expectAccessible, expectAccessibleAtEveryWidth, login, test } from "./fixtures";
 import { startTributary, type TributaryInstance } from "./server";
 
 /**
@@ -60,17 +60,6 @@ async function withServerDb<T>(work: (client: pg.Client) => Promise<T>): Promise
     return await work(client);
   } finally {
     await client.end();
-  }
-}
-
-/**
- * axe at both of accessibility.spec.ts's widths, a phone's and a desktop's: for the settings page's e-mail
- * confirmation notices, which only a Tributary with SMTP shows.
- */
-async function expectAccessibleAtBothWidths(page: Page): Promise<void> {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
-    await page.setViewportSize(viewport);
-    await expectAccessible(page);
   }
 }
 
@@ -240,7 +229,7 @@ test("an old or used confirmation link: Send a new link mails a new one, and the
   await expect(page.getByRole("status")).toHaveText("Alert settings saved.");
   await expect(notice).toContainText(`We sent a confirmation link to ${user.email}. Alert e-mails go there once it is opened.`);
   const [first] = await links(1);
-  await expectAccessibleAtBothWidths(page);
+  await expectAccessibleAtEveryWidth(page);
 
   // Send a new link: a second e-mail, with another link.
   await sendNewLink.click();
@@ -258,7 +247,7 @@ test("an old or used confirmation link: Send a new link mails a new one, and the
   await page.getByRole("link", { name: "Go to alert settings" }).click();
   await expect(page).toHaveURL(settingsUrl);
   await expect(notice).toContainText(`Alert e-mails to ${user.email} wait for the address to be confirmed: open the link we sent there.`);
-  await expectAccessibleAtBothWidths(page);
+  await expectAccessibleAtEveryWidth(page);
   await sendNewLink.click();
   await expect(notice).toContainText(`We sent a confirmation link to ${user.email}. Alert e-mails go there once it is opened.`);
   const [, , third] = await links(3);

@@ -159,6 +159,25 @@ export async function expectAccessible(page: Page): Promise<void> {
   }
 }
 
+/** The widths every page is checked at by axe: a desktop's and a phone's. */
+export const AXE_VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+/**
+ * expectAccessible at each of AXE_VIEWPORTS, for a page a spec reaches in a state no other spec can; the page's own
+ * viewport is set back afterwards.
+ */
+export async function expectAccessibleAtEveryWidth(page: Page): Promise<void> {
+  const own = page.viewportSize();
+  for (const viewport of AXE_VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await expectAccessible(page);
+  }
+  if (own) await page.setViewportSize(own);
+}
+
 /** The value of a details page's row (its <dd>), found by the row's label (its <dt>, exactly). */
 export function detailValue(page: Page, label: string): Locator {
   return page.locator("dl > div").filter({ has: page.locator("dt").getByText(label, { exact: true }) }).locator("dd");
