@@ -1,3 +1,4 @@
+import prettyBytes from "pretty-bytes";
 import { z } from "zod";
 import { syncRunSchema } from "./connectors.js";
 import { transformRunSchema } from "./transforms.js";
@@ -71,10 +72,5 @@ export function runLogText(lines: readonly RunLogLine[]): string {
 /** The download's file name: tributary-<kind>-run-<run id>.log. */
 export const runLogFileName = (kind: "sync" | "transform", runId: string) => `tributary-${kind}-run-${runId.replace(/[^0-9a-f-]/gi, "")}.log`;
 
-/** A byte count as people read it: "512 B", "12.3 KB", "4.5 MB", "1.2 GB". */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GB`;
-}
+/** A byte count as people read it: "512 B", "12.3 kB", "4.5 MB", "1.2 GB". */
+export const formatBytes = (n: number): string => prettyBytes(n, { maximumFractionDigits: 1 });

@@ -1,13 +1,13 @@
+import prettyMilliseconds from "pretty-ms";
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "@remix-run/react";
 import { useEventSource } from "remix-utils/sse/react";
 
-/** How long a run took, "…" while it is running, "—" before it started (connector and transform run histories). */
+/** How long a run took, as people read it ("480ms", "1.5s", "2m 3.4s"), "…" while it is running, "—" before it started (connector and transform run histories). */
 export function runDuration(run: { started_at: string | null; finished_at: string | null }): string {
   if (!run.started_at) return "—";
   if (!run.finished_at) return "…";
-  const ms = new Date(run.finished_at).getTime() - new Date(run.started_at).getTime();
-  return ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return prettyMilliseconds(new Date(run.finished_at).getTime() - new Date(run.started_at).getTime());
 }
 
 /** The event stream that tells a page its user's runs changed (app/routes/events.runs.tsx). */
