@@ -56,7 +56,7 @@ test("a sync's run page from its history: attempts, where the data landed, the l
   await expect(detailValue(page, "Status")).toHaveText("Succeeded");
   await expect(detailValue(page, "Trigger")).toHaveText("Manual");
   await expect(detailValue(page, "Records")).toHaveText(records);
-  await expect(detailValue(page, "Bytes")).toHaveText(/^[\d.]+ (B|KB|MB)$/);
+  await expect(detailValue(page, "Bytes")).toHaveText(/^[\d.]+ (B|kB|MB)$/);
   await expect(detailValue(page, "Duration")).not.toHaveText("—");
 
   const attempts = page.getByRole("region", { name: "Attempts" }).locator("tbody tr");
