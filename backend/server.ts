@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import type PgBoss from "pg-boss";
+import type { PgBoss } from "pg-boss";
 import { loadConfig, productionChecks, usesLocalIdentityProvider, type Config } from "./config.js";
 import { connectDatabase } from "./db/client.js";
 import { applyMigrations } from "./db/migrate.js";
@@ -9,9 +9,9 @@ import { createApi } from "./http/app.js";
 import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs, startSweeps } from "./jobs/boss.js";
+import { pgBossQueue } from "./jobs/queue.js";
 import { backendJobs } from "./jobs/index.js";
 import { heartbeatSettings } from "./runs/heartbeat.js";
-import { registerRunQueue } from "./runs/queues.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
 import { createAlerts } from "./alerts/notifier.js";
@@ -49,11 +49,11 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   let server: ServerType | undefined;
   let port = 0;
   try {
-    const jobs = backendJobs({ db: database.db, secrets, config }, () => boss!, alerts.onOutcome);
+    // The schedulers send through the queue this process starts just below.
+    const jobs = backendJobs({ db: database.db, secrets, config }, () => pgBossQueue(boss!), alerts.onOutcome);
     boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api" });
-    const unregister = registerRunQueue(config.DATABASE_URL, boss);
-    stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000, wait: true }));
-    stops.unshift(async () => unregister());
+    const queue = pgBossQueue(boss);
+    stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000 }));
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
 
     if (options.role !== "worker") {
@@ -77,7 +77,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
           redirectUri,
         });
       }
-      const api = createApi({ db: database.db, log, config, identity, secrets });
+      const api = createApi({ db: database.db, log, config, identity, secrets, queue });
       await new Promise<void>((resolve, reject) => {
         server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
           port = info.port;

@@ -66,7 +66,6 @@ export const TRANSFORM_MESSAGES = {
   templateNotFound: "Template not found",
   /** Beyond the spec: the run calls and input checks. */
   runOpen: "A run of this transform is already queued or running.",
-  queueUnavailable: "The job queue is not running on this server.",
   connectorNotFound: "Connector not found",
   noWarehouse: `The connector has no destination with a warehouse: add a ${warehouseKindsInWords()} destination to it.`,
   unknownResultTable: "This transform has no such result table.",

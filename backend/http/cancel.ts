@@ -3,7 +3,6 @@ import type { ApiEnv } from "./context.js";
 import { cancelMessage, type CancelResponse } from "../../contract/run-operations.js";
 import { cancelRun } from "../runs/cancel.js";
 import type { RunKind } from "../runs/engine.js";
-import { runQueue } from "../runs/queues.js";
 import { stopRuns } from "../runs/stop.js";
 import { ApiError } from "./context.js";
 
@@ -12,7 +11,7 @@ import { ApiError } from "./context.js";
  * the run is over (a queued run cancelled, or nothing was open: a no-op), 202 while a running one stops.
  */
 export async function answerCancel(c: Context<ApiEnv>, kind: RunKind<unknown>, key: string, noun: "sync" | "run") {
-  const result = await cancelRun(kind, c.var.services.db, runQueue(c.var.services.config.DATABASE_URL), key);
+  const result = await cancelRun(kind, c.var.services.db, c.var.services.queue, key);
   const body: CancelResponse = { status: "success", outcome: result.outcome, run_id: result.outcome === "none" ? null : result.runId, message: cancelMessage(result.outcome, noun) };
   return c.json(body, result.outcome === "stopping" || result.outcome === "already_stopping" ? 202 : 200);
 }
@@ -22,6 +21,6 @@ export async function answerCancel(c: Context<ApiEnv>, kind: RunKind<unknown>, k
  * the worker to let go (backend/runs/stop.ts). A worker that does not let go in time: 409, and nothing is deleted.
  */
 export async function stopBeforeDelete(c: Context<ApiEnv>, kind: RunKind<unknown>, key: string, noun: "sync" | "run") {
-  if (await stopRuns(kind, c.var.services.db, runQueue(c.var.services.config.DATABASE_URL), key)) return;
+  if (await stopRuns(kind, c.var.services.db, c.var.services.queue, key)) return;
   throw new ApiError(409, `Its ${noun} is still stopping after the batch it was writing. Try deleting again in a few seconds.`);
 }

@@ -28,7 +28,6 @@ import {
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
-import { runQueue } from "../runs/queues.js";
 import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
 
@@ -119,11 +118,9 @@ connectorsRoutes.post("/connectors/create", async (c) => {
     destinations.map((d) => d.id),
   );
   // The first sync, at once (issue 35 item 3), unless the connector is manual only or the caller asks not to
-  // (`first_sync: false`, for a client that syncs on its own). Without a queue (an API-only
-  // process that lost it) its schedule's first slot runs it.
+  // (`first_sync: false`, for a client that syncs on its own).
   const created = (await findConnector(c.var.services.db, c.var.user.id, id))!;
-  const boss = body.first_sync === false || created.schedule?.kind === "manual" ? null : runQueue(c.var.services.config.DATABASE_URL);
-  if (boss) await enqueueSyncRun(c.var.services.db, boss, { id, ownerId: c.var.user.id }, "create");
+  if (body.first_sync !== false && created.schedule?.kind !== "manual") await enqueueSyncRun(c.var.services.db, c.var.services.queue, { id, ownerId: c.var.user.id }, "create");
   const connector = (await findConnector(c.var.services.db, c.var.user.id, id))!;
   return c.json({ ...connector, message: "Connector created" }, 201);
 });
@@ -172,9 +169,7 @@ async function owned(c: { var: ApiEnv["Variables"] }, id: string) {
 
 connectorsRoutes.post("/connectors/:id/sync", async (c) => {
   const connector = await owned(c, c.req.param("id"));
-  const boss = runQueue(c.var.services.config.DATABASE_URL);
-  if (!boss) throw new ApiError(502, "The job queue is not running on this server.");
-  const run = await enqueueSyncRun(c.var.services.db, boss, { id: connector.id, ownerId: c.var.user.id }, "manual");
+  const run = await enqueueSyncRun(c.var.services.db, c.var.services.queue, { id: connector.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, "A sync of this connector is already queued or running.");
   return c.json({ status: "success", run, message: "Sync queued" }, 202);
 });
@@ -189,9 +184,7 @@ connectorsRoutes.post("/connectors/:id/cancel", async (c) => {
 connectorsRoutes.post("/connectors/:id/backfill", async (c) => {
   const connector = await owned(c, c.req.param("id"));
   const range = parse(backfillBodySchema(), await jsonBody(c));
-  const boss = runQueue(c.var.services.config.DATABASE_URL);
-  if (!boss) throw new ApiError(502, "The job queue is not running on this server.");
-  const run = await enqueueSyncRun(c.var.services.db, boss, { id: connector.id, ownerId: c.var.user.id }, "backfill", range);
+  const run = await enqueueSyncRun(c.var.services.db, c.var.services.queue, { id: connector.id, ownerId: c.var.user.id }, "backfill", range);
   if (!run) throw new ApiError(409, BACKFILL_MESSAGES.open);
   return c.json({ status: "success", run, message: BACKFILL_MESSAGES.queued }, 202);
 });

@@ -9,6 +9,7 @@ import type { Logger } from "../lib/log.js";
 import type { Config } from "../config.js";
 import type { IdentityExchange } from "../auth/identity.js";
 import type { SecretBox } from "../lib/crypto.js";
+import type { JobQueue } from "../jobs/queue.js";
 import { findSessionUser, type SessionUser } from "../auth/sessions.js";
 import { DATA_VERSION_HEADER, SESSION_COOKIE } from "../../contract/auth.js";
 
@@ -19,6 +20,8 @@ export interface Services {
   identity: IdentityExchange;
   /** Seals secrets (tokens, passwords, keys) before they are stored; see backend/lib/crypto.ts. */
   secrets: SecretBox;
+  /** The job queue runs are sent through (backend/jobs/queue.ts). */
+  queue: JobQueue;
 }
 
 export type ApiEnv = { Variables: { user: SessionUser; services: Services } };

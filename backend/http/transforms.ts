@@ -30,7 +30,6 @@ import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireT
 import { resultTables } from "../transforms/runner.js";
 import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
 import { answerCancel, stopBeforeDelete } from "./cancel.js";
-import { runQueue } from "../runs/queues.js";
 import { openWarehouse } from "../transforms/warehouse.js";
 import { dataFileTypes, ownedWarehouseDestination } from "../transforms/warehouse.js";
 import { MAX_DOWNLOAD_ROWS, resultsCsv } from "../transforms/results-csv.js";
@@ -92,9 +91,8 @@ transformsRoutes.post("/transforms/create", async (c) => {
     permissionsSetup: body.permissions_setup,
   });
   if (!row) throw new FieldError(409, M.nameTaken, "name");
-  // The first run, at once. Without a queue (an API-only process that lost it) the scheduler queues it later.
-  const boss = runQueue(c.var.services.config.DATABASE_URL);
-  const run = boss ? await enqueueTransformRun(db, boss, { id: row.id, ownerId: c.var.user.id }, "create") : null;
+  // The first run, at once.
+  const run = await enqueueTransformRun(db, c.var.services.queue, { id: row.id, ownerId: c.var.user.id }, "create");
   return c.json({ status: "success", transform_id: row.id, run_id: run?.id ?? null, message: "Transform created" }, 201);
 });
 
@@ -123,9 +121,7 @@ async function owned(c: Context<ApiEnv>) {
 /** Run now: 409 while a run is queued or running. */
 transformsRoutes.post("/transforms/:id/run", async (c) => {
   const transform = await owned(c);
-  const boss = runQueue(c.var.services.config.DATABASE_URL);
-  if (!boss) throw new ApiError(502, M.queueUnavailable);
-  const run = await enqueueTransformRun(c.var.services.db, boss, { id: transform.id, ownerId: c.var.user.id }, "manual");
+  const run = await enqueueTransformRun(c.var.services.db, c.var.services.queue, { id: transform.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, M.runOpen);
   return c.json({ status: "success", run, message: "Run queued" }, 202);
 });

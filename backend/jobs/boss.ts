@@ -1,4 +1,4 @@
-import PgBoss from "pg-boss";
+import { PgBoss } from "pg-boss";
 import type { Logger } from "../lib/log.js";
 import type { Job } from "./job.js";
 
@@ -13,33 +13,37 @@ export async function startJobs(options: {
   jobs: Job[];
   work: boolean;
 }): Promise<PgBoss> {
-  // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this).
-  const maintenanceIntervalSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
-  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work, maintenanceIntervalSeconds });
-  boss.on("error", (error) => {
+  // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this):
+  // pg-boss's supervisor (one process at a time per queue) fails the jobs active past their expiry, at most this often.
+  const superviseSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work,
+    superviseIntervalSeconds: superviseSeconds, monitorIntervalSeconds: superviseSeconds,
+  });
+  boss.on("error", (error: Error) => {
     // 57P01: Postgres itself is shutting down (Ctrl-C reaches it too); expected while we stop, not a fault.
     if ((error as { code?: string }).code === "57P01") return options.log.warn("job queue: the database is shutting down");
     options.log.error({ err: error }, "job queue error");
   });
+  // pg-boss's own notices (a slow query, a queue past its size warning, the database's clock drifting from ours).
+  boss.on("warning", (warning: { message: string; data?: object }) => options.log.warn({ detail: warning.data }, `job queue: ${warning.message}`));
   await boss.start();
   for (const job of options.jobs) {
-    const queue = { name: job.name, policy: job.policy ?? "standard", retryLimit: job.retryLimit ?? 3, retryBackoff: true,
+    const settings = { retryLimit: job.retryLimit ?? 3, retryBackoff: true,
       ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
       ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
-    } as const;
-    await boss.createQueue(job.name, queue);
+    };
+    await boss.createQueue(job.name, { policy: job.policy ?? "standard", ...settings });
     // createQueue leaves a queue that exists as it was made: the settings of this start (retry delay, expiry) apply.
-    await boss.updateQueue(job.name, queue);
+    await boss.updateQueue(job.name, settings);
     if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
   }
   if (options.work) {
     for (const job of options.jobs) {
-      // pg-boss 10 runs one job at a time per work() call: one call per unit of concurrency.
-      for (let i = 0; i < Math.max(1, job.concurrency ?? 1); i++) {
-        await boss.work(job.name, { batchSize: 1, ...(job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {}) }, async ([raw]) => {
-          await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
-        });
-      }
+      const polling = job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {};
+      await boss.work(job.name, { batchSize: 1, localConcurrency: Math.max(1, job.concurrency ?? 1), ...polling }, async ([raw]) => {
+        await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
+      });
     }
   }
   return boss;

@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "./queue.js";
 import type { Job } from "./job.js";
 import { cleanupSessionsJob } from "./cleanup-sessions.job.js";
 import { syncConnectorJob } from "./sync-connector.job.js";
@@ -10,15 +10,15 @@ import type { SyncServices } from "../sync/index.js";
 import type { OutcomeListener } from "../runs/engine.js";
 
 /**
- * Every job of the backend. `boss`: the queue the schedulers send through, once started. `onOutcome`: told each
+ * Every job of the backend. `jobs`: the queue the schedulers send through, once started. `onOutcome`: told each
  * run's final outcome once it is stored (the alerts, backend/alerts/).
  */
-export function backendJobs(services: SyncServices & WarehouseServices, boss: () => PgBoss, onOutcome?: OutcomeListener): Job[] {
+export function backendJobs(services: SyncServices & WarehouseServices, jobs: () => JobQueue, onOutcome?: OutcomeListener): Job[] {
   return [
     cleanupSessionsJob(services.db),
     syncConnectorJob(services, onOutcome),
-    syncSchedulerJob(services.db, boss, onOutcome),
+    syncSchedulerJob(services.db, jobs, onOutcome),
     runTransformJob(services, onOutcome),
-    transformSchedulerJob(services.db, boss, onOutcome),
+    transformSchedulerJob(services.db, jobs, onOutcome),
   ];
 }

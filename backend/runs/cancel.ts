@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import type { CancelResult, Executor, RunValues } from "../db/runs.js";
 import { keepBeating } from "./heartbeat.js";
@@ -43,11 +43,11 @@ export function watchCancel(runs: { cancelRequested(db: Executor, id: string): P
  * worker that fetched it meanwhile finds the run over and leaves it); a running run is asked to stop. Answers what
  * happened; cancelling twice, or after the run finished, is a no-op.
  */
-export async function cancelRun(kind: RunKind<unknown>, db: Database, boss: PgBoss | undefined, key: string): Promise<CancelResult> {
+export async function cancelRun(kind: RunKind<unknown>, db: Database, jobs: JobQueue, key: string): Promise<CancelResult> {
   const result = await kind.runs.cancelOpen(db, key);
   if (result.outcome !== "cancelled") return result;
   await kind.onStatus?.(db, key, "cancelled", new Date());
   // Without a queue here (an API-only process that lost it) the job stays: its worker finds the run over and returns.
-  if (boss && result.jobId) await boss.cancel(kind.queue, result.jobId).catch(() => {});
+  if (result.jobId) await jobs.cancel(kind.queue, result.jobId).catch(() => {});
   return result;
 }

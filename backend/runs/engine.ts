@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { lockRuns, OPEN, type Executor, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
 import { appendRunLog, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";
@@ -62,7 +62,7 @@ function tell(listener: OutcomeListener | undefined, outcome: RunOutcome, log?: 
 }
 
 /** Records a queued run and sends its job; null when the key already has a run queued or running. `range`: a backfill's. */
-export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, boss: PgBoss, owner: { key: string; ownerId: string }, trigger: string, range?: RunInsert["range"]): Promise<Row | null> {
+export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, jobs: JobQueue, owner: { key: string; ownerId: string }, trigger: string, range?: RunInsert["range"]): Promise<Row | null> {
   const run = await db.transaction(async (tx) => {
     await lockRuns(tx, `${kind.name}-run:${owner.key}`);
     if (await kind.runs.hasOpen(tx, owner.key)) return null;
@@ -74,7 +74,7 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
     return inserted;
   });
   if (!run) return null;
-  const jobId = await boss.send(kind.queue, { runId: run.id }, { singletonKey: owner.key });
+  const jobId = await jobs.send(kind.queue, { runId: run.id }, owner.key);
   if (!jobId) {
     await kind.runs.remove(db, run.id);
     return null;
@@ -276,13 +276,13 @@ function tellFailed(kind: RunKind<unknown>, run: OpenRun, outcome: LostRunOutcom
 }
 
 /** Queues again, or fails, the runs whose job ended without them (see recoverLostRuns); answers how many. */
-export async function recoverLost(kind: RunKind<unknown>, db: Database, boss: PgBoss, onOutcome?: OutcomeListener): Promise<number> {
+export async function recoverLost(kind: RunKind<unknown>, db: Database, jobs: JobQueue, onOutcome?: OutcomeListener): Promise<number> {
   const runs = (await kind.runs.openWithJobs(db)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
-  return recoverLostRuns(boss, kind.queue, kind.retryLimit, runs, settleLost(kind, db, onOutcome));
+  return recoverLostRuns(jobs, kind.queue, kind.retryLimit, runs, settleLost(kind, db, onOutcome));
 }
 
 /** Queues again, or fails, the running runs whose heartbeat stopped (see recoverDeadRuns); answers how many. */
-export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, timeoutSeconds = heartbeatSettings().timeoutSeconds, onOutcome?: OutcomeListener): Promise<number> {
+export async function recoverDead(kind: RunKind<unknown>, db: Database, jobs: JobQueue, timeoutSeconds = heartbeatSettings().timeoutSeconds, onOutcome?: OutcomeListener): Promise<number> {
   const runs = (await kind.runs.dead(db, timeoutSeconds)).map((r) => ({ id: r.id, attempts: r.attempts, error: r.error, jobId: r.jobId!, key: r.key }));
   if (runs.length === 0) return 0;
   const settleDead = async (run: OpenRun, outcome: LostRunOutcome): Promise<boolean> => {
@@ -292,21 +292,21 @@ export async function recoverDead(kind: RunKind<unknown>, db: Database, boss: Pg
     tellFailed(kind, run, outcome, onOutcome);
     return true;
   };
-  return recoverDeadRuns(boss, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db, onOutcome));
+  return recoverDeadRuns(jobs, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db, onOutcome));
 }
 
 /**
  * Queues a run for each scheduled key whose latest due moment (its schedule's, else its frequency's slot: see
  * schedule.ts) has come and has no run yet; a moment before the key existed, or before its schedule was set, is not run.
  */
-export async function enqueueDue(kind: RunKind<{ id: string }>, db: Database, boss: PgBoss, now = new Date()): Promise<number> {
+export async function enqueueDue(kind: RunKind<{ id: string }>, db: Database, jobs: JobQueue, now = new Date()): Promise<number> {
   let queued = 0;
   for (const scheduled of await kind.scheduled(db)) {
     const stored = readStored(scheduled.schedule);
     const slot = latestDue(scheduled.key, scheduled.frequency, stored?.schedule ?? null, now);
     if (!slot || slot.getTime() < Math.max(scheduled.createdAt.getTime(), stored?.since?.getTime() ?? 0)) continue;
     if (scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime()) continue;
-    if (await enqueueRun(kind, db, boss, scheduled, "schedule")) queued++;
+    if (await enqueueRun(kind, db, jobs, scheduled, "schedule")) queued++;
   }
   return queued;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { defineJob, type Job } from "../jobs/job.js";
 import type { Logger } from "../lib/log.js";
@@ -46,8 +46,8 @@ export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueS
   });
 }
 
-async function sweepDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, log: Logger, onOutcome?: OutcomeListener): Promise<void> {
-  const dead = await recoverDead(kind, db, boss, undefined, onOutcome);
+async function sweepDead(kind: RunKind<unknown>, db: Database, jobs: JobQueue, log: Logger, onOutcome?: OutcomeListener): Promise<void> {
+  const dead = await recoverDead(kind, db, jobs, undefined, onOutcome);
   if (dead) log.warn({ dead }, `${kind.name} runs whose worker stopped (no heartbeat): retried or failed`);
 }
 
@@ -56,19 +56,19 @@ async function sweepDead(kind: RunKind<unknown>, db: Database, boss: PgBoss, log
  * comes once a minute at best, so every worker also looks for dead runs every few seconds (`sweep`; safe side by
  * side: a run is settled by one conditional update).
  */
-export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Database, boss: () => PgBoss, onOutcome?: OutcomeListener): Job {
+export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Database, jobs: () => JobQueue, onOutcome?: OutcomeListener): Job {
   return defineJob({
     name,
     schema: z.object({}),
     policy: "singleton",
     cron: "* * * * *",
     retryLimit: 0,
-    sweep: (log) => sweepDead(kind, db, boss(), log, onOutcome),
+    sweep: (log) => sweepDead(kind, db, jobs(), log, onOutcome),
     async handler(_payload, { log }) {
-      await sweepDead(kind, db, boss(), log, onOutcome);
-      const recovered = await recoverLost(kind, db, boss(), onOutcome);
+      await sweepDead(kind, db, jobs(), log, onOutcome);
+      const recovered = await recoverLost(kind, db, jobs(), onOutcome);
       if (recovered) log.warn({ recovered }, `${kind.name} runs whose job had ended without them: queued again or failed`);
-      const queued = await enqueueDue(kind, db, boss());
+      const queued = await enqueueDue(kind, db, jobs());
       if (queued) log.info({ queued }, `scheduled ${kind.name} runs queued`);
     },
   });

@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue, JobState } from "../jobs/queue.js";
 
 /** A run (sync or transform) still queued or running, with the job that should run it. */
 export interface OpenRun {
@@ -13,8 +13,8 @@ export interface OpenRun {
 /** What becomes of a lost run: queued again under a new job, or failed. */
 export type LostRunOutcome = { status: "queued"; jobId: string; error: string | null } | { status: "failed"; finishedAt: Date; error: string };
 
-/** pg-boss job states after which a job never runs again. */
-const ENDED_JOB_STATES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+/** Job states after which a job never runs again. */
+const ENDED_JOB_STATES: ReadonlySet<JobState> = new Set(["completed", "failed", "cancelled"]);
 
 /**
  * Settles the open runs whose job has ended (or is gone): no worker will pick them up again, and each would keep
@@ -26,7 +26,7 @@ const ENDED_JOB_STATES: ReadonlySet<string> = new Set(["completed", "failed", "c
  * old job, and answers whether it did. Answers how many runs were settled.
  */
 export async function recoverLostRuns(
-  boss: PgBoss,
+  jobs: JobQueue,
   queue: string,
   retryLimit: number,
   runs: OpenRun[],
@@ -34,20 +34,20 @@ export async function recoverLostRuns(
 ): Promise<number> {
   let settled = 0;
   for (const run of runs) {
-    const job = await boss.getJobById(queue, run.jobId);
-    if (job && !ENDED_JOB_STATES.has(job.state)) continue;
+    const state = await jobs.state(queue, run.jobId);
+    if (state && !ENDED_JOB_STATES.has(state)) continue;
     if (run.attempts > retryLimit) {
       const error = `Attempt ${run.attempts} was interrupted (its worker stopped), and no retry is left.`;
       if (await settle(run, { status: "failed", finishedAt: new Date(), error })) settled++;
       continue;
     }
-    const jobId = await boss.send(queue, { runId: run.id }, { singletonKey: run.key });
+    const jobId = await jobs.send(queue, { runId: run.id }, run.key);
     // The queue already holds a waiting job under this key: the next call tries again.
     if (!jobId) continue;
     const error = run.attempts > 0 ? `Attempt ${run.attempts} was interrupted (its worker stopped), retrying.` : run.error;
     if (await settle(run, { status: "queued", jobId, error })) settled++;
     // Finished meanwhile (by a worker that was slow, not lost): the new job is not needed.
-    else await boss.cancel(queue, jobId);
+    else await jobs.cancel(queue, jobId);
   }
   return settled;
 }
@@ -62,7 +62,7 @@ export async function recoverLostRuns(
  * `settleLost` is recoverLostRuns's. Answers how many runs were settled.
  */
 export async function recoverDeadRuns(
-  boss: PgBoss,
+  jobs: JobQueue,
   queue: string,
   retryLimit: number,
   runs: OpenRun[],
@@ -76,16 +76,16 @@ export async function recoverDeadRuns(
       const error = `Attempt ${run.attempts} was interrupted (its worker stopped), and no retry is left.`;
       if (!(await settle(run, { status: "failed", finishedAt: new Date(), error }))) continue;
       settled++;
-      await boss.cancel(queue, run.jobId);
+      await jobs.cancel(queue, run.jobId);
       continue;
     }
     const error = `Attempt ${run.attempts} was interrupted (its worker stopped), retrying.`;
     if (!(await settle(run, { status: "queued", jobId: run.jobId, error }))) continue;
     settled++;
-    await boss.fail(queue, run.jobId, { message: error });
+    await jobs.fail(queue, run.jobId, error);
     retried.push({ ...run, error });
   }
   // Those whose failed job pg-boss could not put back to wait for a retry: a new job now, not at the next sweep.
-  if (retried.length > 0) await recoverLostRuns(boss, queue, retryLimit, retried, settleLost);
+  if (retried.length > 0) await recoverLostRuns(jobs, queue, retryLimit, retried, settleLost);
   return settled;
 }

@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { cancelRun } from "./cancel.js";
 import type { RunKind } from "./engine.js";
@@ -24,8 +24,8 @@ const STOP_POLL_MS = 100;
  * Cancels the key's open run and waits until no run of the key is running; answers whether it stopped in time (true
  * at once when nothing was queued or running).
  */
-export async function stopRuns(kind: RunKind<unknown>, db: Database, boss: PgBoss | undefined, key: string, waitSeconds = stopWaitSeconds()): Promise<boolean> {
-  const result = await cancelRun(kind, db, boss, key);
+export async function stopRuns(kind: RunKind<unknown>, db: Database, jobs: JobQueue, key: string, waitSeconds = stopWaitSeconds()): Promise<boolean> {
+  const result = await cancelRun(kind, db, jobs, key);
   if (result.outcome !== "stopping" && result.outcome !== "already_stopping") return true;
   const deadline = Date.now() + waitSeconds * 1000;
   for (;;) {

@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { markSynced, scheduledConnectors, toSyncRun } from "../db/connectors.js";
 import { SYNC_RUN_TABLE } from "../db/runs.js";
@@ -28,11 +28,11 @@ export const SYNC_RUNS: RunKind<SyncRun> = {
  * Records a queued run and sends its job; null when the connector already has a run queued or running. A backfill
  * reads its `range` [from, to) instead of the lookback window.
  */
-export function enqueueSyncRun(db: Database, boss: PgBoss, connector: { id: string; ownerId: string }, trigger: "create" | "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRun | null> {
-  return enqueueRun(SYNC_RUNS, db, boss, { key: connector.id, ownerId: connector.ownerId }, trigger, range);
+export function enqueueSyncRun(db: Database, jobs: JobQueue, connector: { id: string; ownerId: string }, trigger: "create" | "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRun | null> {
+  return enqueueRun(SYNC_RUNS, db, jobs, { key: connector.id, ownerId: connector.ownerId }, trigger, range);
 }
 
 /** Every minute: queue a run for each active connector whose slot has come. */
-export const enqueueDueRuns = (db: Database, boss: PgBoss, now = new Date()) => enqueueDue(SYNC_RUNS, db, boss, now);
-export const recoverLostSyncRuns = (db: Database, boss: PgBoss) => recoverLost(SYNC_RUNS, db, boss);
-export const recoverDeadSyncRuns = (db: Database, boss: PgBoss, timeoutSeconds?: number) => recoverDead(SYNC_RUNS, db, boss, timeoutSeconds);
+export const enqueueDueRuns = (db: Database, jobs: JobQueue, now = new Date()) => enqueueDue(SYNC_RUNS, db, jobs, now);
+export const recoverLostSyncRuns = (db: Database, jobs: JobQueue) => recoverLost(SYNC_RUNS, db, jobs);
+export const recoverDeadSyncRuns = (db: Database, jobs: JobQueue, timeoutSeconds?: number) => recoverDead(SYNC_RUNS, db, jobs, timeoutSeconds);

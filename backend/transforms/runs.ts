@@ -1,4 +1,4 @@
-import type PgBoss from "pg-boss";
+import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { TRANSFORM_RUN_TABLE, type RunStatus } from "../db/runs.js";
 import { scheduledTransforms, setTransformStatus, toTransformRun } from "../db/transforms.js";
@@ -25,11 +25,11 @@ export const TRANSFORM_RUNS: RunKind<TransformRun> = {
 };
 
 /** Records a queued run and sends its job; null when the transform already has a run queued or running. */
-export function enqueueTransformRun(db: Database, boss: PgBoss, transform: { id: string; ownerId: string }, trigger: RunTrigger): Promise<TransformRun | null> {
-  return enqueueRun(TRANSFORM_RUNS, db, boss, { key: transform.id, ownerId: transform.ownerId }, trigger);
+export function enqueueTransformRun(db: Database, jobs: JobQueue, transform: { id: string; ownerId: string }, trigger: RunTrigger): Promise<TransformRun | null> {
+  return enqueueRun(TRANSFORM_RUNS, db, jobs, { key: transform.id, ownerId: transform.ownerId }, trigger);
 }
 
 /** Every minute: queue a run for each transform (of an active connector) whose slot has come. */
-export const enqueueDueTransformRuns = (db: Database, boss: PgBoss, now = new Date()) => enqueueDue(TRANSFORM_RUNS, db, boss, now);
-export const recoverLostTransformRuns = (db: Database, boss: PgBoss) => recoverLost(TRANSFORM_RUNS, db, boss);
-export const recoverDeadTransformRuns = (db: Database, boss: PgBoss, timeoutSeconds?: number) => recoverDead(TRANSFORM_RUNS, db, boss, timeoutSeconds);
+export const enqueueDueTransformRuns = (db: Database, jobs: JobQueue, now = new Date()) => enqueueDue(TRANSFORM_RUNS, db, jobs, now);
+export const recoverLostTransformRuns = (db: Database, jobs: JobQueue) => recoverLost(TRANSFORM_RUNS, db, jobs);
+export const recoverDeadTransformRuns = (db: Database, jobs: JobQueue, timeoutSeconds?: number) => recoverDead(TRANSFORM_RUNS, db, jobs, timeoutSeconds);

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import type { SyncRun } from "../../contract/connectors.js";
-import PgBoss from "pg-boss";
 import { connectDatabase } from "../../backend/db/client.js";
 import { recoverLostSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
 import { api, createUserSession, startTestBackend, waitFor, type TestBackend } from "../support/backend.js";
 import { seedDatagenConnector } from "../support/seed.js";
 import { WorkerProcesses } from "../support/workers.js";
+import { startTestQueue } from "../support/queue.js";
 
 /**
  * Real processes on a real Postgres: the API runs here, the workers are
@@ -67,7 +67,7 @@ async function runReaches(runId: string, statuses: SyncRun["status"][], timeoutM
 async function stuckReport(runId: string): Promise<string> {
   const run = await t.db.query("SELECT status, attempts, job_id, started_at, finished_at, error FROM sync_runs WHERE id = $1", [runId]);
   const jobId = run.rows[0]?.job_id as string | undefined;
-  const job = jobId ? await t.db.query("SELECT state, retry_count, retry_limit, created_on, started_on, completed_on, expire_in::text, singleton_key, output FROM pgboss.job WHERE id = $1", [jobId]) : { rows: [] };
+  const job = jobId ? await t.db.query("SELECT state, retry_count, retry_limit, created_on, started_on, completed_on, expire_seconds, singleton_key, output FROM pgboss.job WHERE id = $1", [jobId]) : { rows: [] };
   const others = await t.db.query("SELECT id, state, retry_count, started_on, singleton_key FROM pgboss.job WHERE name = 'sync-connector' AND state IN ('created', 'retry', 'active') ORDER BY created_on");
   return [
     `run: ${JSON.stringify(run.rows[0])}`,
@@ -208,8 +208,7 @@ describe("reliability with real worker processes", () => {
     const { connectorId } = await setup("Lost job", 4);
     const handle = connectDatabase(t.databaseUrl, 2);
     // The test plays the workers (it takes jobs and never completes them) and runs pg-boss's expiry every second.
-    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", supervise: true, schedule: false, maintenanceIntervalSeconds: 1 });
-    await boss.start();
+    const { boss, queue } = await startTestQueue(t.databaseUrl, { expireEverySecond: true });
     const job = async (id: string) => (await t.db.query<{ state: string; retry_count: number }>("SELECT state, retry_count FROM pgboss.job WHERE id = $1", [id])).rows[0]!;
     const jobReaches = async (id: string, state: string) => {
       const until = Date.now() + 30_000;
@@ -248,11 +247,11 @@ describe("reliability with real worker processes", () => {
       expect(await jobReaches(lostJob, "failed")).toMatchObject({ retry_count: 0 });
       expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(409);
 
-      expect(await recoverLostSyncRuns(handle.db, boss)).toBe(1);
+      expect(await recoverLostSyncRuns(handle.db, queue)).toBe(1);
       const { rows } = await t.db.query<{ status: string; job_id: string; error: string }>("SELECT status, job_id, error FROM sync_runs WHERE id = $1", [second]);
       expect(rows[0]).toMatchObject({ status: "queued", error: "Attempt 1 was interrupted (its worker stopped), retrying." });
       expect(rows[0]!.job_id).not.toBe(lostJob);
-      expect(await recoverLostSyncRuns(handle.db, boss)).toBe(0);
+      expect(await recoverLostSyncRuns(handle.db, queue)).toBe(0);
       const worker = workers.start();
       try {
         expect(await runReaches(second, ["succeeded", "failed"], 90_000)).toBe("succeeded");
@@ -266,13 +265,13 @@ describe("reliability with real worker processes", () => {
       const lastJob = await take(third);
       await t.db.query("UPDATE sync_runs SET status = 'running', attempts = 4, started_at = now() WHERE id = $1", [third]);
       await boss.cancel(SYNC_QUEUE, lastJob);
-      expect(await recoverLostSyncRuns(handle.db, boss)).toBe(1);
+      expect(await recoverLostSyncRuns(handle.db, queue)).toBe(1);
       const failed = await t.db.query<{ status: string; error: string; finished_at: Date | null }>("SELECT status, error, finished_at FROM sync_runs WHERE id = $1", [third]);
       expect(failed.rows[0]).toMatchObject({ status: "failed", error: "Attempt 4 was interrupted (its worker stopped), and no retry is left." });
       expect(failed.rows[0]!.finished_at).not.toBeNull();
       expect((await call("POST", `/connectors/${connectorId}/sync`)).status).toBe(202);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
       await handle.close();
     }
   });

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import PgBoss from "pg-boss";
 import { resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { enqueueDueRuns, latestSlot } from "../../backend/sync/index.js";
@@ -9,6 +8,7 @@ import type { SyncRun } from "../../contract/connectors.js";
 
 import { api, createUserSession, startTestBackend, waitForRun as waitForSyncRun, type TestBackend } from "../support/backend.js";
 import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
+import { startTestQueue } from "../support/queue.js";
 
 /** A backend with the API and a real worker (role all), on a fresh database cloned from the migrated template. */
 let t: TestBackend;
@@ -136,15 +136,14 @@ describe("sync engine: datagen → local destination with a real worker", () => 
     expect(rows[0]!.frequency).toBe("hourly");
     await call("POST", `/connectors/${connectorId}/pause`);
     await t.db.query("UPDATE connectors SET created_at = now() - interval '2 hours' WHERE id = $1", [connectorId]);
-    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", supervise: false, schedule: false });
-    await boss.start();
+    const { boss, queue } = await startTestQueue(t.databaseUrl);
     try {
       const before = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs.length;
-      await enqueueDueRuns(t.handle.db, boss);
+      await enqueueDueRuns(t.handle.db, queue);
       expect((await call("GET", `/connectors/${connectorId}/runs`)).body.runs.length).toBe(before);
       await call("POST", `/connectors/${connectorId}/resume`);
-      await enqueueDueRuns(t.handle.db, boss);
-      await enqueueDueRuns(t.handle.db, boss);
+      await enqueueDueRuns(t.handle.db, queue);
+      await enqueueDueRuns(t.handle.db, queue);
       const runs = (await call("GET", `/connectors/${connectorId}/runs`)).body.runs as SyncRun[];
       const scheduled = runs.filter((r) => r.trigger === "schedule");
       expect(scheduled).toHaveLength(1);
@@ -152,7 +151,7 @@ describe("sync engine: datagen → local destination with a real worker", () => 
       const slot = latestSlot(connectorId, "hourly", new Date());
       expect(Date.now() - slot.getTime()).toBeLessThan(3_600_000);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
     }
   });
 });

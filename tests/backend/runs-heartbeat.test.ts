@@ -1,10 +1,10 @@
-import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recoverDeadSyncRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
 import { TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
 import { api, createUserSession, startTestBackend, waitFor, type TestBackend } from "../support/backend.js";
 import { seedDatagenConnector } from "../support/seed.js";
 import { WorkerProcesses } from "../support/workers.js";
+import { startTestQueue } from "../support/queue.js";
 
 /**
  * Runs whose worker died while pg-boss still holds their job as active (its expiry is hours away): the heartbeat
@@ -91,15 +91,14 @@ describe("runs whose worker died are found by their heartbeat", () => {
 
   it("a dead run is settled once when several workers sweep at the same time, and a live one is left alone", { timeout: 60_000 }, async () => {
     const connectorId = await connector("Two sweeps", 4, 1);
-    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
-    await boss.start();
+    const { boss, queue } = await startTestQueue(t.databaseUrl);
     try {
       // The test plays a worker that took the job, started the run and died 40 s ago.
       const runId = (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id as string;
       const [job] = await boss.fetch<{ runId: string }>(SYNC_QUEUE);
       expect(job?.data.runId).toBe(runId);
       await t.db.query("UPDATE sync_runs SET status = 'running', attempts = 1, started_at = now(), heartbeat_at = now() - interval '40 seconds' WHERE id = $1", [runId]);
-      const settled = await Promise.all([recoverDeadSyncRuns(t.handle.db, boss, 30), recoverDeadSyncRuns(t.handle.db, boss, 30), recoverDeadSyncRuns(t.handle.db, boss, 30)]);
+      const settled = await Promise.all([recoverDeadSyncRuns(t.handle.db, queue, 30), recoverDeadSyncRuns(t.handle.db, queue, 30), recoverDeadSyncRuns(t.handle.db, queue, 30)]);
       expect(settled.reduce((a, b) => a + b, 0)).toBe(1);
       expect(await run("sync_runs", runId)).toMatchObject({ status: "queued", attempts: 1, error: "Attempt 1 was interrupted (its worker stopped), retrying." });
       // pg-boss has the job waiting for its retry (with its backoff), not active until its expiry.
@@ -108,12 +107,12 @@ describe("runs whose worker died are found by their heartbeat", () => {
 
       // A run whose heartbeat is fresh is not touched.
       await t.db.query("UPDATE sync_runs SET status = 'running', attempts = 2, heartbeat_at = now() WHERE id = $1", [runId]);
-      expect(await recoverDeadSyncRuns(t.handle.db, boss, 30)).toBe(0);
+      expect(await recoverDeadSyncRuns(t.handle.db, queue, 30)).toBe(0);
       expect((await run("sync_runs", runId)).status).toBe("running");
       // Done with it: the retry job a later worker fetches finds the run over.
       await t.db.query("UPDATE sync_runs SET status = 'succeeded', finished_at = now() WHERE id = $1", [runId]);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
     }
   });
 
@@ -139,8 +138,7 @@ describe("runs whose worker died are found by their heartbeat", () => {
 
     // A transform run takes well under a second, too short to kill a worker in its middle reliably: the test plays the
     // worker that took the job, started the run and was killed (its job stays active, its heartbeat stops).
-    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
-    await boss.start();
+    const { boss } = await startTestQueue(t.databaseUrl);
     try {
       const queued = await call("POST", `/transforms/${transformId}/run`);
       expect(queued.status).toBe(202);
@@ -159,7 +157,7 @@ describe("runs whose worker died are found by their heartbeat", () => {
       expect((await call("GET", `/transforms/${transformId}`)).body.status).toBe("SUCCEEDED");
       expect((await call("POST", `/transforms/${transformId}/run`)).status).toBe(202);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
       await workers.stopAll("SIGTERM");
     }
   });

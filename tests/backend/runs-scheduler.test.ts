@@ -1,11 +1,13 @@
 import pg from "pg";
-import PgBoss from "pg-boss";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../backend/db/schema.js";
 import { enqueueDueRuns, SYNC_QUEUE } from "../../backend/sync/index.js";
 import { enqueueDueTransformRuns, TRANSFORM_QUEUE } from "../../backend/transforms/runs.js";
 import { cloneTemplateDatabase } from "../support/backend.js";
+import { startTestQueue } from "../support/queue.js";
+import type { JobQueue } from "../../backend/jobs/queue.js";
+import type { PgBoss } from "pg-boss";
 
 /**
  * The schedulers find what is due with one query per pass, however many connectors and transforms there are; the
@@ -19,6 +21,7 @@ const now = new Date();
 let databaseUrl: string;
 let pool: pg.Pool;
 let boss: PgBoss;
+let queue: JobQueue;
 let queries: string[] = [];
 let connectorIds: string[] = [];
 let transformIds: string[] = [];
@@ -49,24 +52,23 @@ beforeAll(async () => {
   // Every one ran at the moment of the passes below: nothing is due until its next slot.
   await pool.query("INSERT INTO sync_runs (connector_id, owner_id, status, trigger, created_at) SELECT id, owner_id, 'succeeded', 'schedule', $1 FROM connectors", [now]);
   await pool.query("INSERT INTO transform_runs (transform_id, owner_id, status, trigger, created_at) SELECT id, owner_id, 'succeeded', 'schedule', $1 FROM transforms", [now]);
-  boss = new PgBoss({ connectionString: databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
-  await boss.start();
-  await boss.createQueue(SYNC_QUEUE, { name: SYNC_QUEUE, policy: "stately" });
-  await boss.createQueue(TRANSFORM_QUEUE, { name: TRANSFORM_QUEUE, policy: "stately" });
+  ({ boss, queue } = await startTestQueue(databaseUrl));
+  await boss.createQueue(SYNC_QUEUE, { policy: "stately" });
+  await boss.createQueue(TRANSFORM_QUEUE, { policy: "stately" });
 }, 60_000);
 
 afterAll(async () => {
-  await boss?.stop({ graceful: false, wait: true });
+  await boss?.stop({ graceful: false });
   await pool?.end();
 });
 
 describe("the schedulers", () => {
   it("look at every connector and transform with one query per pass when nothing is due", async () => {
     queries = [];
-    expect(await enqueueDueRuns(db, boss, now)).toBe(0);
+    expect(await enqueueDueRuns(db, queue, now)).toBe(0);
     expect(queries).toHaveLength(1);
     queries = [];
-    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(0);
+    expect(await enqueueDueTransformRuns(db, queue, now)).toBe(0);
     expect(queries).toHaveLength(1);
   });
 
@@ -76,10 +78,10 @@ describe("the schedulers", () => {
     await pool.query("UPDATE sync_runs SET created_at = $2::timestamptz - interval '2 hours' WHERE connector_id = ANY($1)", [due, now]);
     await pool.query("UPDATE transform_runs SET created_at = $2::timestamptz - interval '2 hours' WHERE transform_id IN (SELECT id FROM transforms WHERE connector_id = ANY($1))", [due, now]);
     await pool.query("UPDATE connectors SET paused = true WHERE id = $1", [due[2]]);
-    expect(await enqueueDueRuns(db, boss, now)).toBe(2);
-    expect(await enqueueDueRuns(db, boss, now)).toBe(0);
-    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(2);
-    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(0);
+    expect(await enqueueDueRuns(db, queue, now)).toBe(2);
+    expect(await enqueueDueRuns(db, queue, now)).toBe(0);
+    expect(await enqueueDueTransformRuns(db, queue, now)).toBe(2);
+    expect(await enqueueDueTransformRuns(db, queue, now)).toBe(0);
     const { rows } = await pool.query<{ connector_id: string }>("SELECT connector_id FROM sync_runs WHERE status = 'queued' ORDER BY connector_id");
     expect(rows.map((r) => r.connector_id)).toEqual([...due.slice(0, 2)].sort());
     const transforms = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM transform_runs WHERE status = 'queued'");
@@ -107,7 +109,7 @@ describe("the schedulers with schedules", () => {
       JSON.stringify({ kind: "daily", time: `${String(earlier.getUTCHours()).padStart(2, "0")}:${String(earlier.getUTCMinutes()).padStart(2, "0")}`, time_zone: "UTC", since: now.toISOString() }),
     ]);
     queries = [];
-    expect(await enqueueDueRuns(db, boss, now)).toBe(1);
+    expect(await enqueueDueRuns(db, queue, now)).toBe(1);
     expect(queries.filter((q) => /from "connectors"/i.test(q))).toHaveLength(1);
     expect(await queuedFor("sync_runs", "connector_id", [cron])).toBe(1);
     expect(await queuedFor("sync_runs", "connector_id", [manual, fresh])).toBe(0);
@@ -116,11 +118,11 @@ describe("the schedulers with schedules", () => {
     const { rows: done } = await pool.query<{ job_id: string }>("UPDATE sync_runs SET status = 'succeeded' WHERE connector_id = $1 AND status = 'queued' RETURNING job_id", [cron]);
     await boss.deleteJob(SYNC_QUEUE, done[0]!.job_id);
     queries = [];
-    expect(await enqueueDueRuns(db, boss, now)).toBe(0);
+    expect(await enqueueDueRuns(db, queue, now)).toBe(0);
     expect(queries).toHaveLength(1);
     // The next quarter hour's slot is due again; manual only still never is, nor is the daily one until tomorrow.
     // (Other connectors' hourly slots may come in that quarter hour too: count this one's runs.)
-    await enqueueDueRuns(db, boss, new Date(now.getTime() + 15 * 60_000));
+    await enqueueDueRuns(db, queue, new Date(now.getTime() + 15 * 60_000));
     expect(await queuedFor("sync_runs", "connector_id", [cron])).toBe(1);
     expect(await queuedFor("sync_runs", "connector_id", [manual, fresh])).toBe(0);
     // The manual-only connector is left out by the query itself.
@@ -136,12 +138,12 @@ describe("the schedulers with schedules", () => {
     await pool.query("UPDATE transforms SET schedule = $2 WHERE id = $1", [cron, stored({ kind: "cron", expression: "0,30 * * * *", time_zone: "Europe/Berlin" })]);
     await pool.query("UPDATE transforms SET schedule = $2 WHERE id = $1", [manual, stored({ kind: "manual" })]);
     queries = [];
-    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(1);
+    expect(await enqueueDueTransformRuns(db, queue, now)).toBe(1);
     expect(queries.filter((q) => /from "transforms"/i.test(q))).toHaveLength(1);
     expect(await queuedFor("transform_runs", "transform_id", [cron])).toBe(1);
     expect(await queuedFor("transform_runs", "transform_id", [manual])).toBe(0);
     queries = [];
-    expect(await enqueueDueTransformRuns(db, boss, now)).toBe(0);
+    expect(await enqueueDueTransformRuns(db, queue, now)).toBe(0);
     expect(queries).toHaveLength(1);
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import PgBoss from "pg-boss";
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultTableName } from "../../backend/transforms/runner.js";
@@ -11,6 +10,7 @@ import { TRANSFORM_MESSAGES as M, transformSchema, type TransformRun } from "../
 import type { SyncRun } from "../../contract/connectors.js";
 import { api, createUserSession, startTestBackend, waitForRun, type TestBackend } from "../support/backend.js";
 import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
+import { startTestQueue } from "../support/queue.js";
 
 /** Transforms over real HTTP with a real worker (role all): the §7 calls, the runner, and result tables in the local warehouse. */
 let t: TestBackend;
@@ -342,21 +342,20 @@ describe("transforms: create, run, results, ownership", () => {
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Scheduled", frequency: "hourly" }));
     const id = created.body.transform_id as string;
     await waitForTransformRun(id, created.body.run_id);
-    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
-    await boss.start();
+    const { boss, queue } = await startTestQueue(t.databaseUrl);
     try {
       const later = new Date(Date.now() + 2 * 3_600_000);
-      expect(await enqueueDueTransformRuns(t.handle.db, boss, later)).toBeGreaterThanOrEqual(1);
+      expect(await enqueueDueTransformRuns(t.handle.db, queue, later)).toBeGreaterThanOrEqual(1);
       const { rows } = await t.db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
       expect(rows[0].n).toBe(1);
       await waitForTransformRun(id);
       // As if that pass ran at `later`: the run of this slot exists, so the next pass at the same moment skips it.
       await t.db.query("UPDATE transform_runs SET created_at = $2 WHERE transform_id = $1 AND trigger = 'schedule'", [id, later]);
-      await enqueueDueTransformRuns(t.handle.db, boss, later);
+      await enqueueDueTransformRuns(t.handle.db, queue, later);
       const again = await t.db.query("SELECT count(*)::int AS n FROM transform_runs WHERE transform_id = $1 AND trigger = 'schedule'", [id]);
       expect(again.rows[0].n).toBe(1);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
     }
   });
 
@@ -365,8 +364,7 @@ describe("transforms: create, run, results, ownership", () => {
     const created = await call("POST", "/transforms/create", createBody(connectorId, { name: "Lost Worker" }));
     const id = created.body.transform_id as string;
     await waitForTransformRun(id, created.body.run_id);
-    const boss = new PgBoss({ connectionString: t.databaseUrl, schema: "pgboss", max: 2, supervise: false, schedule: false });
-    await boss.start();
+    const { boss, queue } = await startTestQueue(t.databaseUrl);
     // A run a worker was running when it died, whose job will not run again (here: cancelled before anyone took it).
     const lost = async (attempts: number) => {
       const { rows } = await t.db.query<{ id: string; owner_id: string }>(
@@ -382,7 +380,7 @@ describe("transforms: create, run, results, ownership", () => {
     try {
       const retried = await lost(1);
       expect((await call("POST", `/transforms/${id}/run`)).status).toBe(409);
-      expect(await recoverLostTransformRuns(t.handle.db, boss)).toBe(1);
+      expect(await recoverLostTransformRuns(t.handle.db, queue)).toBe(1);
       const again = await waitForTransformRun(id, retried.runId);
       expect(again.status).toBe("succeeded");
       const { rows } = await t.db.query<{ job_id: string; attempts: number }>("SELECT job_id, attempts FROM transform_runs WHERE id = $1", [retried.runId]);
@@ -391,15 +389,15 @@ describe("transforms: create, run, results, ownership", () => {
       expect((await call("GET", `/transforms/${id}`)).body.status).toBe("SUCCEEDED");
 
       const spent = await lost(4);
-      expect(await recoverLostTransformRuns(t.handle.db, boss)).toBe(1);
-      expect(await recoverLostTransformRuns(t.handle.db, boss)).toBe(0);
+      expect(await recoverLostTransformRuns(t.handle.db, queue)).toBe(1);
+      expect(await recoverLostTransformRuns(t.handle.db, queue)).toBe(0);
       const failed = (await call("GET", `/transforms/${id}/runs`)).body.runs.find((r: TransformRun) => r.id === spent.runId) as TransformRun;
       expect(failed).toMatchObject({ status: "failed", error: "Attempt 4 was interrupted (its worker stopped), and no retry is left." });
       expect(failed.finished_at).not.toBeNull();
       expect((await call("GET", `/transforms/${id}`)).body.status).toBe("FAILED");
       expect((await call("POST", `/transforms/${id}/run`)).status).toBe(202);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
     }
   });
 });
