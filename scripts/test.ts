@@ -5,9 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * `npm test`: everything CI runs — typecheck, lint and a production build, then the launcher's test (it starts
- * `npm start` on that build) and the browser tests (Playwright, JS on and off), one after another; beside them all,
- * the unit and backend tests (vitest). Prints each step's time and one closing line "N passed, N failed".
+ * `npm test`: everything CI runs — typecheck, lint and a production build, one after another; beside them the unit
+ * and backend tests (vitest), but the launcher's test, which starts `npm start` on that build and so runs once it is
+ * made; then the browser tests (Playwright, JS on and off). The build uses little more than one of CI's two cores, so
+ * the tests use the other. Prints each step's time and one closing line "N passed, N failed".
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -78,31 +79,30 @@ function vitest(name: string, report: string, args: string[], quiet = false) {
 
 const began = performance.now();
 rmSync(reports, { recursive: true, force: true });
-// The browser tests start as soon as the build is made: the unit and backend tests, which mostly wait on Postgres
-// and worker processes, go on beside them and leave them most of the CPU.
-await Promise.all([
+const [built] = await Promise.all([
   (async () => {
     await step("typecheck", bin("tsc"), ["--noEmit"]);
     await step("lint", bin("eslint"), ["--max-warnings=0", "."]);
-    if (!(await step("build", bin("remix"), ["vite:build"]))) {
-      failed += 2;
-      failures.push("the launcher's test and the browser tests (not run: the build failed)");
-      return;
-    }
-    await vitest("the launcher's test (npm start on the build)", "vitest-launcher.json", [LAUNCHER_TEST]);
-    await step("browser tests", bin("playwright"), ["test"], {
-      count: () => {
-        const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));
-        const stats = report.stats;
-        return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (report.errors?.length ?? 0) };
-      },
-    });
+    return step("build", bin("remix"), ["vite:build"]);
   })(),
   vitest("unit and backend tests", "vitest.json", ["--exclude", LAUNCHER_TEST], true),
 ]);
+if (built) {
+  await vitest("the launcher's test (npm start on the build)", "vitest-launcher.json", [LAUNCHER_TEST]);
+  await step("browser tests", bin("playwright"), ["test"], {
+    count: () => {
+      const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));
+      const stats = report.stats;
+      return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (report.errors?.length ?? 0) };
+    },
+  });
+} else {
+  failed += 2;
+  failures.push("the launcher's test and the browser tests (not run: the build failed)");
+}
 
 const width = Math.max(...timings.map((t) => t.name.length));
-console.log("\nStep durations (the unit and backend tests ran beside the others):");
+console.log("\nStep durations (the typecheck, the lint and the build ran beside the unit and backend tests):");
 for (const t of timings) console.log(`  ${t.name.padEnd(width)}  ${duration(t.seconds).padStart(14)}${t.ok ? "" : "  (failed)"}`);
 console.log(`  ${"total, wall clock".padEnd(width)}  ${duration((performance.now() - began) / 1000).padStart(14)}`);
 if (failures.length) console.log(`\nFailed: ${failures.join(", ")}`);
