@@ -1,5 +1,11 @@
 import { z } from "zod";
 
+/** A number of days to keep something: a whole number, at least 1 (unset or empty: `fallback`). */
+function days(name: string, fallback: number) {
+  const message = `${name} must be a whole number of days, at least 1`;
+  return z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.coerce.number({ invalid_type_error: message }).int(message).min(1, message).default(fallback));
+}
+
 /**
  * Everything the backend reads from the environment, parsed once. The launcher
  * (scripts/start.ts) fills in the embedded defaults; production sets them.
@@ -27,6 +33,15 @@ const schema = z.object({
   SMTP_URL: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().url("SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587").optional()),
   /** The From of alert e-mails (default: Tributary <alerts@APP_URL's host>). */
   SMTP_FROM: z.string().optional(),
+  /**
+   * Days a finished sync or transform run is kept (its history, details and log); each connector's and transform's
+   * latest run and latest failure are kept whatever their age (backend/db/history.ts).
+   */
+  RUN_HISTORY_DAYS: days("RUN_HISTORY_DAYS", 90),
+  /** Days a run's log lines are kept (those of the runs kept whatever their age are kept too). */
+  RUN_LOG_DAYS: days("RUN_LOG_DAYS", 30),
+  /** Days the job queue keeps a job that has ended (pg-boss's own records; the runs tables hold the history). */
+  JOB_HISTORY_DAYS: days("JOB_HISTORY_DAYS", 7),
 });
 
 export type Config = z.infer<typeof schema>;

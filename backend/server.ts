@@ -51,7 +51,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   try {
     // The schedulers send through the queue this process starts just below.
     const jobs = backendJobs({ db: database.db, secrets, config }, () => pgBossQueue(boss!), alerts.onOutcome);
-    boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api" });
+    boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api", keepEndedJobsDays: config.JOB_HISTORY_DAYS });
     const queue = pgBossQueue(boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000 }));
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));

@@ -37,7 +37,12 @@ export type RunLogLine = z.infer<typeof runLogLineSchema>;
 const details = {
   attempts: z.array(runAttemptSchema),
   log: z.array(runLogLineSchema),
+  /** Set when the run's log was deleted for its age: the days logs are kept (RUN_LOG_DAYS). */
+  log_kept_days: z.number().int().nullable(),
 };
+
+/** What a run's page says of a log deleted for its age. */
+export const logRemovedMessage = (days: number) => `This run's log was deleted: logs are kept for ${days} days.`;
 
 export const syncRunDetailsSchema = syncRunSchema.extend({ ...details, connector_name: z.string(), landed: z.array(landedSchema) });
 export type SyncRunDetails = z.infer<typeof syncRunDetailsSchema>;

@@ -1,4 +1,4 @@
-import { formatBytes, type Landed, type RunAttempt, type RunLogLine } from "@contract/runs";
+import { formatBytes, logRemovedMessage, type Landed, type RunAttempt, type RunLogLine } from "@contract/runs";
 import { integrationLabel } from "@contract/destinations";
 import { BackLink } from "~/components/ui/back-link";
 import { DetailRow } from "~/components/ui/detail-row";
@@ -28,6 +28,7 @@ export interface RunView {
   error: string | null;
   attempts: RunAttempt[];
   log: RunLogLine[];
+  log_kept_days: number | null;
 }
 
 const isOpen = (status: string) => status === "queued" || status === "running";
@@ -132,7 +133,7 @@ export function OutputsTable({ outputs, open }: { outputs: { table: string; rows
 
 const LEVEL_CLASS: Record<string, string> = { info: "text-slate-500", warn: "text-amber-800", error: "text-red-800" };
 
-function Log({ lines, downloadHref, open }: { lines: RunLogLine[]; downloadHref: string; open: boolean }) {
+function Log({ lines, downloadHref, open, keptDays }: { lines: RunLogLine[]; downloadHref: string; open: boolean; keptDays: number | null }) {
   const timeZone = useTimeZone();
   return (
     <Section
@@ -147,7 +148,7 @@ function Log({ lines, downloadHref, open }: { lines: RunLogLine[]; downloadHref:
       }
     >
       {lines.length === 0 ? (
-        <p className="text-sm text-slate-600">{open ? "No line yet." : "This run wrote no log."}</p>
+        <p className="text-sm text-slate-600">{open ? "No line yet." : keptDays ? logRemovedMessage(keptDays) : "This run wrote no log."}</p>
       ) : (
         <div className="card max-h-[32rem] overflow-auto bg-slate-50" tabIndex={0} role="region" aria-label="Run log">
           <ol className="min-w-full px-4 py-3 font-mono text-xs leading-relaxed" data-testid="run-log">
@@ -218,7 +219,7 @@ export function RunDetailsPage<R extends RunView>(props: {
           </div>
           <Attempts attempts={run.attempts} />
           {props.wrote(run, open)}
-          <Log lines={run.log} downloadHref={props.logHref} open={open} />
+          <Log lines={run.log} downloadHref={props.logHref} open={open} keptDays={run.log_kept_days} />
         </>
       ) : (
         <ErrorBlock message={props.error} />

@@ -231,7 +231,7 @@ export async function listRuns(db: Database, connectorId: string, limit = 50, be
 export async function findSyncRunDetails(db: Database, ownerId: string, connector: { id: string; name: string }, runId: string): Promise<SyncRunDetails | null> {
   const run = await SYNC_RUN_TABLE.findOwned(db, runId, connector.id, ownerId);
   if (!run) return null;
-  return { ...toSyncRun(run), connector_name: connector.name, attempts: run.attemptLog, landed: run.landed, log: await readRunLog(db, "sync", run.id) };
+  return { ...toSyncRun(run), connector_name: connector.name, attempts: run.attemptLog, landed: run.landed, log: await readRunLog(db, "sync", run.id), log_kept_days: null };
 }
 
 /** The connector's failures in a row since its last success, or null (its latest finished run did not fail). */

@@ -207,6 +207,8 @@ export const runLogLines = pgTable("run_log_lines", {
 }, (t) => [
   index("run_log_lines_sync_run_idx").on(t.syncRunId, t.id).where(sql`"sync_run_id" IS NOT NULL`),
   index("run_log_lines_transform_run_idx").on(t.transformRunId, t.id).where(sql`"transform_run_id" IS NOT NULL`),
+  /** The hourly prune takes the lines past RUN_LOG_DAYS (backend/db/history.ts). */
+  index("run_log_lines_at_idx").on(t.at),
   check("run_log_lines_one_run", sql`num_nonnulls("sync_run_id", "transform_run_id") = 1`),
 ]);
 

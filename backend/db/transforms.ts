@@ -188,7 +188,7 @@ export async function listTransformRuns(db: Database, transformId: string, limit
 export async function findTransformRunDetails(db: Database, ownerId: string, transform: { id: string; name: string }, runId: string): Promise<TransformRunDetails | null> {
   const run = await TRANSFORM_RUN_TABLE.findOwned(db, runId, transform.id, ownerId);
   if (!run) return null;
-  return { ...toTransformRun(run), transform_name: transform.name, attempts: run.attemptLog, log: await readRunLog(db, "transform", run.id) };
+  return { ...toTransformRun(run), transform_name: transform.name, attempts: run.attemptLog, log: await readRunLog(db, "transform", run.id), log_kept_days: null };
 }
 
 /** The transform's failures in a row since its last success, or null (its latest finished run did not fail). */

@@ -4,11 +4,14 @@ import type { Database } from "../db/client.js";
 import { isUuid } from "../db/values.js";
 import { RUN_MESSAGES, runLogFileName, runLogText, type RunFailure, type RunLogLine } from "../../contract/runs.js";
 
+/** What the run routes read of a run's details. */
+type RunDetailsCore = { id: string; created_at: string; log: RunLogLine[] };
+
 /** Runs in one page of a history. */
 export const RUNS_PAGE = 50;
 
 /** What the run calls need of a connector or a transform: its owner's record, its runs, and one run's details. */
-export interface RunTarget<T extends { id: string; name: string }, Run, Details extends { id: string; log: RunLogLine[] }> {
+export interface RunTarget<T extends { id: string; name: string }, Run, Details extends RunDetailsCore> {
   /** The caller's record of the path's :id, or a 404 (ApiError). */
   owned(c: Context<ApiEnv>): Promise<T>;
   /** The newest `limit` runs, or with `before` (a run's id) the `limit` runs older than that one. */
@@ -25,7 +28,7 @@ export interface RunTarget<T extends { id: string; name: string }, Run, Details 
  * GET /{base}/:id/runs/:runId (one run: attempts, where it landed, its log) and GET /{base}/:id/runs/:runId/log (the
  * log as a text file). Another user's run, or a run of another record, is a 404.
  */
-export function addRunRoutes<T extends { id: string; name: string }, Run, Details extends { id: string; log: RunLogLine[] }>(
+export function addRunRoutes<T extends { id: string; name: string }, Run, Details extends RunDetailsCore>(
   routes: Hono<ApiEnv>,
   base: "connectors" | "transforms",
   target: RunTarget<T, Run, Details>,
@@ -44,7 +47,10 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
     const record = await target.owned(c);
     const run = await target.details(c.var.services.db, c.var.user.id, record, c.req.param("runId")!);
     if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
-    return run;
+    // A run older than the logs' retention with no line left: its log was pruned (backend/db/history.ts).
+    const days = c.var.services.config.RUN_LOG_DAYS;
+    const pruned = run.log.length === 0 && Date.parse(run.created_at) < Date.now() - days * 86_400_000;
+    return { ...run, log_kept_days: pruned ? days : null };
   };
 
   routes.get(`/${base}/:id/runs/:runId`, async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));

@@ -12,6 +12,8 @@ export async function startJobs(options: {
   log: Logger;
   jobs: Job[];
   work: boolean;
+  /** Days an ended job is kept before pg-boss's daily maintenance deletes it (JOB_HISTORY_DAYS). */
+  keepEndedJobsDays: number;
 }): Promise<PgBoss> {
   // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this):
   // pg-boss's supervisor (one process at a time per queue) fails the jobs active past their expiry, at most this often.
@@ -29,7 +31,7 @@ export async function startJobs(options: {
   boss.on("warning", (warning: { message: string; data?: object }) => options.log.warn({ detail: warning.data }, `job queue: ${warning.message}`));
   await boss.start();
   for (const job of options.jobs) {
-    const settings = { retryLimit: job.retryLimit ?? 3, retryBackoff: true,
+    const settings = { retryLimit: job.retryLimit ?? 3, retryBackoff: true, deleteAfterSeconds: options.keepEndedJobsDays * 86_400,
       ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
       ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
     };

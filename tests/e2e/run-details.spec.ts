@@ -166,6 +166,24 @@ test("a long run history pages 50 runs at a time: older runs, then back to the n
   await expect(rows).toHaveCount(50);
 });
 
+test("a run older than the logs' retention says its log was deleted; a newer one without a line says it wrote none (issue 36)", async ({ page, user }) => {
+  await login(page, user, { from: "/connectors" });
+  const { connectorId, old, recent } = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    const { connectorId } = await seedConnector(client, ownerId, "Kept for long");
+    // 45 days ago: past RUN_LOG_DAYS (30 by default), whose prune left the run and took its lines.
+    const old = await seedRun(client, "sync_runs", connectorId, ownerId, "succeeded", 45 * 24 * 60);
+    const recent = await seedRun(client, "sync_runs", connectorId, ownerId, "succeeded", 5);
+    return { connectorId, old, recent };
+  });
+  await page.goto(`/connectors/details/${connectorId}/runs/${old}`);
+  const log = page.getByRole("region", { name: "Log" });
+  await expect(log).toContainText("This run's log was deleted: logs are kept for 30 days.");
+  await expect(page.getByRole("link", { name: "Download log" })).toHaveCount(0);
+  await page.goto(`/connectors/details/${connectorId}/runs/${recent}`);
+  await expect(log).toContainText("This run wrote no log.");
+});
+
 test("a failing connector's details page says since when it fails, and links to that run", async ({ page, user }) => {
   await login(page, user, { from: "/connectors" });
   const seeded = await withDb(async (client) => {

@@ -56,3 +56,16 @@ describe("the embedded Postgres in production", () => {
     expect(embeddedPostgresRefusal({})).toBeNull();
   });
 });
+
+describe("how long the run history is kept", () => {
+  it("defaults to 90 days of runs, 30 of logs and 7 of ended jobs; unset or empty is the default", () => {
+    expect(loadConfig({ ...base, NODE_ENV: "test" })).toMatchObject({ RUN_HISTORY_DAYS: 90, RUN_LOG_DAYS: 30, JOB_HISTORY_DAYS: 7 });
+    expect(loadConfig({ ...base, NODE_ENV: "test", RUN_HISTORY_DAYS: "365", RUN_LOG_DAYS: " ", JOB_HISTORY_DAYS: "1" })).toMatchObject({ RUN_HISTORY_DAYS: 365, RUN_LOG_DAYS: 30, JOB_HISTORY_DAYS: 1 });
+  });
+
+  it("refuses what is not a whole number of days, at least 1, with a sentence naming the setting", () => {
+    for (const value of ["0", "-3", "1.5", "ninety"]) {
+      expect(() => loadConfig({ ...base, NODE_ENV: "test", RUN_LOG_DAYS: value })).toThrow("RUN_LOG_DAYS: RUN_LOG_DAYS must be a whole number of days, at least 1");
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "./client.js";
+
+/** How long finished runs and run log lines are kept, in days (config: RUN_HISTORY_DAYS, RUN_LOG_DAYS). */
+export interface Retention {
+  runDays: number;
+  logDays: number;
+}
+
+export interface Pruned {
+  syncRuns: number;
+  transformRuns: number;
+  logLines: number;
+}
+
+/** Rows deleted per statement: each batch is a short transaction, so the prune never holds a long lock. */
+const BATCH = 5_000;
+
+const RUN_TABLES = [
+  { table: "sync_runs", key: "connector_id", log: "sync_run_id", count: "syncRuns" },
+  { table: "transform_runs", key: "transform_id", log: "transform_run_id", count: "transformRuns" },
+] as const;
+
+/**
+ * The runs of a run table that are kept whatever their age: each connector's (or transform's) latest run, and its
+ * latest failure (what its details page and its "failing since" banner read). Both use the table's history index.
+ */
+function keptRuns(table: string, key: string): SQL {
+  return sql.raw(
+    `(SELECT DISTINCT ON (${key}) id FROM ${table} ORDER BY ${key}, created_at DESC, id DESC)
+     UNION ALL
+     (SELECT DISTINCT ON (${key}) id FROM ${table} WHERE status = 'failed' ORDER BY ${key}, created_at DESC, id DESC)`,
+  );
+}
+
+async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db.execute(statement);
+    const deleted = result.rowCount ?? 0;
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
+}
+
+/**
+ * Deletes the finished runs created more than `runDays` ago (their log lines go with them) and the log lines written
+ * more than `logDays` ago, but never a run that is queued or running, nor a connector's or transform's latest run or
+ * latest failure, nor those runs' log lines. Answers what it deleted. Safe beside another prune (another worker's):
+ * each batch deletes what is still there.
+ */
+export async function pruneHistory(db: Database, retention: Retention, now = new Date()): Promise<Pruned> {
+  const runCutoff = new Date(now.getTime() - retention.runDays * 86_400_000);
+  const logCutoff = new Date(now.getTime() - retention.logDays * 86_400_000);
+  const pruned: Pruned = { syncRuns: 0, transformRuns: 0, logLines: 0 };
+  for (const { table, key, log, count } of RUN_TABLES) {
+    pruned[count] = await deleteInBatches(
+      db,
+      sql`DELETE FROM ${sql.identifier(table)} WHERE id IN (
+        SELECT id FROM ${sql.identifier(table)}
+        WHERE created_at < ${runCutoff} AND status IN ('succeeded', 'failed', 'cancelled') AND id NOT IN (${keptRuns(table, key)})
+        LIMIT ${BATCH})`,
+    );
+    pruned.logLines += await deleteInBatches(
+      db,
+      sql`DELETE FROM run_log_lines WHERE id IN (
+        SELECT id FROM run_log_lines
+        WHERE at < ${logCutoff} AND ${sql.identifier(log)} IS NOT NULL AND ${sql.identifier(log)} NOT IN (${keptRuns(table, key)})
+        LIMIT ${BATCH})`,
+    );
+  }
+  return pruned;
+}
