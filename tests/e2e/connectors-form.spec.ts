@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { CONNECTOR_MESSAGES as M } from "../../contract/connectors";
 import { insertConnector, insertDestination, insertSource, userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, login, test } from "./fixtures";
+import { expect, expectAccessible, login, test, waitForHydration } from "./fixtures";
 
 /**
  * Issue 26, the connector forms: every error in the banner and at its field (marked invalid, its message under it
@@ -231,6 +231,7 @@ test("with JavaScript, the source and platform selects keep the focus through th
     .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
   expect([a, b].sort()).toEqual([first, second].sort());
 
+  await waitForHydration(page);
   await source(page).focus();
   await page.keyboard.press("ArrowDown");
   await expect(page).toHaveURL(new RegExp(`[?&]source=${a}`));

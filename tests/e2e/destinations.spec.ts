@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { insertConnector, insertSource, userIdByEmail, withDb } from "./db";
 import { APP_URL } from "./env";
-import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test, waitForHydration } from "./fixtures";
 
 /**
  * Issue 4, JS on and off: the local destination end to end (create, details,
@@ -192,6 +192,7 @@ test("a destination that connectors use cannot be deleted; the dialog names them
 test("with JavaScript, the integration type select keeps the focus while the form follows it", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "without JavaScript the choice is applied by the Continue button");
   await login(page, user, { from: "/destinations/add" });
+  await waitForHydration(page);
   const select = page.getByLabel("Integration type", { exact: true });
   await select.focus();
   await page.keyboard.press("ArrowDown");

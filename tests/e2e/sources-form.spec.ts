@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { insertSource, userIdByEmail, withDb } from "./db";
 import { JS_INDEPENDENT } from "./env";
-import { expect, login, test } from "./fixtures";
+import { expect, login, test, waitForHydration } from "./fixtures";
 
 /**
  * Issue 26, JS on and off: the source forms' rough edges. A new attempt at /sources/add starts clean (the draft lives
@@ -89,6 +89,8 @@ test.describe("Zoom", () => {
 
 test("the source type and authentication type selects keep the focus through their cascade", async ({ page, user, jsEnabled }) => {
   await login(page, user, { from: "/sources/add" });
+  // A key pressed before React has taken the select over changes it without the page following.
+  if (jsEnabled) await waitForHydration(page);
   const type = typeSelect(page);
   await type.focus();
   await page.keyboard.press("ArrowDown");

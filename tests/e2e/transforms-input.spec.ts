@@ -3,7 +3,7 @@ import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { INPUT_MESSAGES } from "../../contract/transform-forms";
 import { userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, login, test } from "./fixtures";
+import { expect, expectAccessible, login, test, waitForHydration } from "./fixtures";
 
 /**
  * Issue 26, JS on and off: transforms tell the truth about their input (a Gong-style data generator's data comes as
@@ -164,6 +164,7 @@ test("with JavaScript the select just changed keeps the keyboard focus", async (
 
   // The connector select: arrowing through it sets a file type each connector's data has, the focus stays on it.
   const connector = page.getByLabel("Connector", { exact: true });
+  await waitForHydration(page);
   await connector.focus();
   await page.keyboard.press("ArrowDown");
   await expect(page.getByLabel("File type")).toHaveValue(".txt");
