@@ -1,6 +1,36 @@
+import pg from "pg";
 import { PgBoss } from "pg-boss";
 import type { Logger } from "../lib/log.js";
 import type { Job } from "./job.js";
+
+/** Arbitrary constant: one process at a time looks at the job queue's schema before pg-boss starts. */
+const QUEUE_SCHEMA_LOCK = 727_100_002;
+
+/**
+ * pg-boss 12 migrates its schema from pg-boss 11's (version 25) on, not from pg-boss 10's (version 24), which it refuses
+ * to start on. Such a schema is dropped before pg-boss starts and installs its own: its jobs only point at runs, and
+ * the runs tables are the record. Every run they hold as queued or running gets a new job at the next scheduler pass
+ * (the runs engine's recovery); schedules are made again at every start. Answers whether it dropped one.
+ */
+export async function retirePgBoss10Schema(databaseUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [QUEUE_SCHEMA_LOCK]);
+    const present = (await client.query<{ present: boolean }>("SELECT to_regclass('pgboss.version') IS NOT NULL AS present")).rows[0]!.present;
+    const version = present ? (await client.query<{ version: number | null }>("SELECT max(version) AS version FROM pgboss.version")).rows[0]!.version : null;
+    const old = version !== null && version < 25;
+    if (old) await client.query("DROP SCHEMA pgboss CASCADE");
+    await client.query("COMMIT");
+    return old;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * pg-boss on the same Postgres. Queues are created once here at start-up (not
@@ -17,6 +47,9 @@ export async function startJobs(options: {
 }): Promise<PgBoss> {
   // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this):
   // pg-boss's supervisor (one process at a time per queue) fails the jobs active past their expiry, at most this often.
+  if (await retirePgBoss10Schema(options.databaseUrl)) {
+    options.log.warn("job queue: pg-boss 10's schema was replaced by pg-boss 12's; queued and running runs get new jobs at the next scheduler pass");
+  }
   const superviseSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
   const boss = new PgBoss({
     connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work,

@@ -8,7 +8,7 @@ import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
 
 /**
  * A database a pg-boss 10 install left (its schema at version 24, with a job for a queued run) is started by this
- * version: migration 0009 drops the old schema, pg-boss 12 installs its own, and the run still queued in the runs
+ * version: the job queue's start drops the old schema (backend/jobs/boss.ts), pg-boss 12 installs its own, and the run still queued in the runs
  * table gets a new job from the runs engine's recovery (the schedulers' pass, called here rather than waited for),
  * then runs to its end. Nothing the user had is lost.
  */
@@ -45,8 +45,6 @@ describe("a pg-boss 10 database", () => {
     );
     const runId = run.rows[0]!.id;
     await t.db.query("INSERT INTO pgboss.job (id, name, data, state, singleton_key) VALUES ($1, 'sync-connector', $2, 'created', $3)", [oldJobId, { runId }, connectorId]);
-    // The database as the previous version left it: migration 0009 has not run yet.
-    await t.db.query("DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)");
 
     upgraded = await startBackend({ role: "all", log: createLogger("silent"), env: t.env });
     const version = await t.db.query<{ version: number }>("SELECT version FROM pgboss.version");

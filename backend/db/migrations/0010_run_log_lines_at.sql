@@ -1,1 +1,0 @@
-CREATE INDEX "run_log_lines_at_idx" ON "run_log_lines" USING btree ("at");
