@@ -177,8 +177,8 @@ async function superviseBackend(first: ChildProcess, spawnBackend: () => ChildPr
           maxTimeout: 30_000,
           signal: restarts.signal,
           shouldRetry: () => !stopping,
-          onFailedAttempt: (error) => {
-            if (!stopping && error.retriesLeft > 0) say(`${error.message} Restarting it again in a moment (${error.retriesLeft} tries left)…`);
+          onFailedAttempt: ({ error, retriesLeft }) => {
+            if (!stopping && retriesLeft > 0) say(`${error.message} Restarting it again in a moment (${retriesLeft} tries left)…`);
           },
         },
       );

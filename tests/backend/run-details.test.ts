@@ -66,7 +66,7 @@ async function call(user: { cookie: string }, method: string, route: string, bod
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
