@@ -60,12 +60,13 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, a connec
   await expect(page.locator("dl")).toContainText(target.database);
   await expect(page.locator("body")).not.toContainText(target.password);
 
-  // A connector from a data generator to it, and Sync now.
+  // A connector from a data generator to it, and Sync now. 20 meetings a day: enough documents in any window for the
+  // topic model below to find topics (at the generator's default volume a window held 3 meetings once, and no topic).
   const ownerId = await withDb((client) => userIdByEmail(client, user.email));
   await withDb((client) =>
     client.query(
       `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, 'Demo meetings', 'datagen', 'Data Generator', 'active', $2)`,
-      [ownerId, JSON.stringify({ company: "Acme Rockets", format: "zoom" })],
+      [ownerId, JSON.stringify({ company: "Acme Rockets", format: "zoom", meetings_per_day: 20 })],
     ),
   );
   await page.goto("/connectors/add");
