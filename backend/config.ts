@@ -1,9 +1,12 @@
 import { z } from "zod";
 
+/** A variable set to nothing but spaces reads as unset. */
+const emptyAsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
 /** A number of days to keep something: a whole number, at least 1 (unset or empty: `fallback`). */
 function days(name: string, fallback: number) {
   const message = `${name} must be a whole number of days, at least 1`;
-  return z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.coerce.number({ invalid_type_error: message }).int(message).min(1, message).default(fallback));
+  return z.preprocess(emptyAsUnset, z.coerce.number({ invalid_type_error: message }).int(message).min(1, message).default(fallback));
 }
 
 /**
@@ -30,7 +33,7 @@ const schema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
   LOG_LEVEL: z.string().default("info"),
   /** Where alert e-mails are sent through (smtp://user:pass@host:587 or smtps://…); unset: e-mail alerts are unavailable. */
-  SMTP_URL: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().url("SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587").optional()),
+  SMTP_URL: z.preprocess(emptyAsUnset, z.string().url("SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587").optional()),
   /** The From of alert e-mails (default: Tributary <alerts@APP_URL's host>). */
   SMTP_FROM: z.string().optional(),
   /**

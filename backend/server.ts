@@ -9,7 +9,7 @@ import { createApi } from "./http/app.js";
 import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs, startSweeps } from "./jobs/boss.js";
-import { pgBossQueue } from "./jobs/queue.js";
+import { pgBossQueue, type JobQueue } from "./jobs/queue.js";
 import { backendJobs } from "./jobs/index.js";
 import { heartbeatSettings } from "./runs/heartbeat.js";
 import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
@@ -49,10 +49,11 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   let server: ServerType | undefined;
   let port = 0;
   try {
-    // The schedulers send through the queue this process starts just below.
-    const jobs = backendJobs({ db: database.db, secrets, config }, () => pgBossQueue(boss!), alerts.onOutcome);
+    // One job queue over the pg-boss client started just below: the schedulers' and the API's.
+    let queue: JobQueue | undefined;
+    const jobs = backendJobs({ db: database.db, secrets, config }, () => (queue ??= pgBossQueue(boss!)), alerts.onOutcome);
     boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api", keepEndedJobsDays: config.JOB_HISTORY_DAYS });
-    const queue = pgBossQueue(boss);
+    queue ??= pgBossQueue(boss);
     stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000 }));
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
 

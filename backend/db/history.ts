@@ -13,6 +13,19 @@ export interface Pruned {
   logLines: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The moment before which what is kept `days` days is past its time. */
+const cutoff = (days: number, now: Date) => new Date(now.getTime() - days * DAY_MS);
+
+/**
+ * Whether a run's log was pruned: no line is left of a run older than the logs' retention. (A run always logs at least
+ * its queuing, and the runs whose lines the prune keeps are kept with their lines.)
+ */
+export function logWasPruned(run: { created_at: string; log: unknown[] }, logDays: number, now = new Date()): boolean {
+  return run.log.length === 0 && new Date(run.created_at) < cutoff(logDays, now);
+}
+
 /** Rows deleted per statement: each batch is a short transaction, so the prune never holds a long lock. */
 const BATCH = 5_000;
 
@@ -50,8 +63,8 @@ async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
  * each batch deletes what is still there.
  */
 export async function pruneHistory(db: Database, retention: Retention, now = new Date()): Promise<Pruned> {
-  const runCutoff = new Date(now.getTime() - retention.runDays * 86_400_000);
-  const logCutoff = new Date(now.getTime() - retention.logDays * 86_400_000);
+  const runCutoff = cutoff(retention.runDays, now);
+  const logCutoff = cutoff(retention.logDays, now);
   const pruned: Pruned = { syncRuns: 0, transformRuns: 0, logLines: 0 };
   for (const { table, key, log, count } of RUN_TABLES) {
     pruned[count] = await deleteInBatches(

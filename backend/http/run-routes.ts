@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { ApiError, type ApiEnv } from "./context.js";
 import type { Database } from "../db/client.js";
 import { isUuid } from "../db/values.js";
+import { logWasPruned } from "../db/history.js";
 import { RUN_MESSAGES, runLogFileName, runLogText, type RunFailure, type RunLogLine } from "../../contract/runs.js";
 
 /** What the run routes read of a run's details. */
@@ -47,10 +48,8 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
     const record = await target.owned(c);
     const run = await target.details(c.var.services.db, c.var.user.id, record, c.req.param("runId")!);
     if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
-    // A run older than the logs' retention with no line left: its log was pruned (backend/db/history.ts).
     const days = c.var.services.config.RUN_LOG_DAYS;
-    const pruned = run.log.length === 0 && Date.parse(run.created_at) < Date.now() - days * 86_400_000;
-    return { ...run, log_kept_days: pruned ? days : null };
+    return { ...run, log_kept_days: logWasPruned(run, days) ? days : null };
   };
 
   routes.get(`/${base}/:id/runs/:runId`, async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));

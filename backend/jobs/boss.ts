@@ -45,11 +45,11 @@ export async function startJobs(options: {
   /** Days an ended job is kept before pg-boss's daily maintenance deletes it (JOB_HISTORY_DAYS). */
   keepEndedJobsDays: number;
 }): Promise<PgBoss> {
-  // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this):
-  // pg-boss's supervisor (one process at a time per queue) fails the jobs active past their expiry, at most this often.
   if (await retirePgBoss10Schema(options.databaseUrl)) {
     options.log.warn("job queue: pg-boss 10's schema was replaced by pg-boss 12's; queued and running runs get new jobs at the next scheduler pass");
   }
+  // How often a worker looks for expired jobs (a dead worker's job is retried after its expiry plus up to this):
+  // pg-boss's supervisor (one process at a time per queue) fails the jobs active past their expiry, at most this often.
   const superviseSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
   const boss = new PgBoss({
     connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work,
