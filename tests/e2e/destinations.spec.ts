@@ -204,6 +204,12 @@ test("with JavaScript, the integration type select keeps the focus while the for
   await expect(page).not.toHaveURL(new RegExp(`type=${first}(&|$)`));
   await expect(page).toHaveURL(/[?&]type=/);
   await expect(select).toBeFocused();
+  // Two choices in quick succession (up twice: the first type, then none): the form of the last one has the focus.
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  await expect(page).not.toHaveURL(/[?&]type=/);
+  await expect(select).toHaveValue("");
+  await expect(select).toBeFocused();
 });
 
 test("a delete form drawn for another destination is refused with a sentence, and nothing is deleted", async ({ page, user }) => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSubmit } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
@@ -51,8 +51,13 @@ function readValues(form: HTMLFormElement | null, fallback: FormValues): FormVal
   return values;
 }
 
-/** Set when the type select navigates to the form of another type; the next form drawn takes the focus back. */
-let refocusType = false;
+/**
+ * The type the select last navigated to: the form drawn for that type takes the focus back. It names the type, not
+ * just "refocus", because a quick second choice can land while the first type's form is still being drawn.
+ */
+let refocusType: string | null = null;
+/** Focus moves as the new form is committed, before the browser hands the next key press to a select that is gone. */
+const useCommitEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 export function DestinationForm(props: DestinationFormProps) {
   const { mode, integration, readOnly } = props;
@@ -63,11 +68,11 @@ export function DestinationForm(props: DestinationFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const typeSelect = useRef<HTMLSelectElement>(null);
   // The page draws a new form for the chosen type: keyboard focus goes back to the type select it came from.
-  useEffect(() => {
-    if (!refocusType) return;
-    refocusType = false;
+  useCommitEffect(() => {
+    if (refocusType === null || refocusType !== (integration ?? "")) return;
+    refocusType = null;
     typeSelect.current?.focus({ preventScroll: true });
-  }, []);
+  }, [integration]);
   const [values, setValues] = useState<FormValues>(props.defaults);
   const busyIntent = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : null;
   const [attempted, setAttempted] = useState(false);
@@ -120,7 +125,7 @@ export function DestinationForm(props: DestinationFormProps) {
     setValues(readValues(formRef.current, props.defaults));
   };
   const changeType = (type: string) => {
-    refocusType = true;
+    refocusType = type;
     const current = readValues(formRef.current, props.defaults);
     const params = new URLSearchParams();
     if (current.name) params.set("name", current.name);
