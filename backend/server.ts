@@ -3,6 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { PgBoss } from "pg-boss";
 import { loadConfig, productionChecks, usesLocalIdentityProvider, type Config } from "./config.js";
 import { connectDatabase } from "./db/client.js";
+import { startChangeFeed } from "./db/changes.js";
 import { applyMigrations } from "./db/migrate.js";
 import { createLogger, type Logger } from "./lib/log.js";
 import { createApi } from "./http/app.js";
@@ -78,7 +79,9 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
           redirectUri,
         });
       }
-      const api = createApi({ db: database.db, log, config, identity, secrets, queue });
+      const changes = await startChangeFeed({ databaseUrl: config.DATABASE_URL, log });
+      stops.unshift(() => changes.stop());
+      const api = createApi({ db: database.db, log, config, identity, secrets, queue, changes });
       await new Promise<void>((resolve, reject) => {
         server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
           port = info.port;

@@ -29,9 +29,10 @@ export const googleCallbackResponseSchema = z.object({ user_info: userInfoSchema
 export const SESSION_VALID_MESSAGE = "Session is valid";
 export const SESSION_COOKIE = "tributary_session";
 /**
- * On every authenticated GET answer: the user's data version, read with the session before anything else. It changes
- * with every write to what the list pages show (and with each backend start), so a page rendered from data read after
- * it is still current while it is unchanged (the web server's page cache, scripts/page-cache.ts).
+ * On every authenticated GET answer: the user's data version, read before anything else. It changes with every write
+ * to what the list pages show (and differs between backend processes and starts: backend/db/changes.ts), so a page
+ * rendered from data read after it is still current while it is unchanged (the web server's page cache,
+ * scripts/page-cache.ts).
  */
 export const DATA_VERSION_HEADER = "X-Data-Version";
 

@@ -41,8 +41,10 @@ const BROTLI = {
  * Keeps the rendered documents of the list pages, per URL and Cookie header, with the data version they were
  * rendered from. A kept page is sent again only after the backend has checked the same cookie's session
  * (`GET /validate-session`) and answered the same data version: every write to what the lists show changes it
- * (migration 0004's triggers, in the writing transaction), and the loaders read it before their data, so a page is
- * never older than the version it is kept under. Anything else renders as before: another answer than 200, a
+ * (migration 0010's triggers notify the backend processes on commit; the session check first catches up with every
+ * change committed before it: backend/db/changes.ts), and the loaders read it before their data, so a page is never
+ * older than the version it is kept under. A version is one backend process's: behind several, a page is sent again
+ * only when the process that rendered it answers the check (else it renders again). Anything else renders as before: another answer than 200, a
  * Set-Cookie, a page whose loaders did not vouch for it, a request with `Cache-Control: no-cache` (a hard reload).
  * Decision record: docs/decisions/2026-11-22-page-performance.md (session 10).
  */

@@ -12,15 +12,13 @@ export interface SessionUser {
   email: string;
   givenName: string | null;
   picture: string | null;
-  /** users.data_version when the session was checked (see DATA_VERSION_HEADER). */
-  dataVersion: number;
 }
 
-export function toUserInfo(user: Omit<SessionUser, "dataVersion">): UserInfo {
+export function toUserInfo(user: SessionUser): UserInfo {
   return { id: user.id, name: user.name, email: user.email, given_name: user.givenName, picture: user.picture };
 }
 
-export async function upsertUser(db: Database, identity: VerifiedIdentity): Promise<Omit<SessionUser, "dataVersion">> {
+export async function upsertUser(db: Database, identity: VerifiedIdentity): Promise<SessionUser> {
   return upsertUserRow(db, {
     issuer: identity.issuer,
     subject: identity.subject,

@@ -27,11 +27,6 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   givenName: text("given_name"),
   picture: text("picture"),
-  /**
-   * Bumped (by triggers, migration 0004) in the same transaction as every write to what the user's list pages show:
-   * the web server's page cache serves a rendered list page only while this is unchanged.
-   */
-  dataVersion: bigint("data_version", { mode: "number" }).notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex("users_issuer_subject_key").on(t.issuer, t.subject)]);

@@ -28,7 +28,7 @@ export async function insertSession(db: Database, values: { tokenHash: string; u
 const sessionUserQuery = (db: Database) =>
   prepared(db, "session_user", (d) =>
     d
-      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture, dataVersion: users.dataVersion })
+      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql`now()`)))

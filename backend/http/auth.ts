@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
-import { googleCallbackBodySchema, SESSION_COOKIE, SESSION_VALID_MESSAGE } from "../../contract/auth.js";
+import { DATA_VERSION_HEADER, googleCallbackBodySchema, SESSION_COOKIE, SESSION_VALID_MESSAGE } from "../../contract/auth.js";
 import { ProviderUnavailable, SignInRejected } from "../auth/identity.js";
 import { createSession, deleteSession, toUserInfo, upsertUser } from "../auth/sessions.js";
 
@@ -37,9 +37,12 @@ authRoutes.post("/auth/google/callback", async (c) => {
   return c.json({ user_info: toUserInfo(user) });
 });
 
-authRoutes.get("/validate-session", requireSession, (c) =>
-  c.json({ message: SESSION_VALID_MESSAGE, user_info: toUserInfo(c.var.user) }),
-);
+// The page cache asks this before it sends a kept page again: its version counts every change committed before now
+// (a write the browser just made included), whichever process made it.
+authRoutes.get("/validate-session", requireSession, async (c) => {
+  c.header(DATA_VERSION_HEADER, await c.var.services.changes.freshVersion(c.var.user.id));
+  return c.json({ message: SESSION_VALID_MESSAGE, user_info: toUserInfo(c.var.user) });
+});
 
 authRoutes.post("/auth/logout", async (c) => {
   const token = getCookie(c, SESSION_COOKIE);

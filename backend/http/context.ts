@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
@@ -10,6 +9,7 @@ import type { Config } from "../config.js";
 import type { IdentityExchange } from "../auth/identity.js";
 import type { SecretBox } from "../lib/crypto.js";
 import type { JobQueue } from "../jobs/queue.js";
+import type { ChangeFeed } from "../db/changes.js";
 import { findSessionUser, type SessionUser } from "../auth/sessions.js";
 import { DATA_VERSION_HEADER, SESSION_COOKIE } from "../../contract/auth.js";
 
@@ -22,6 +22,8 @@ export interface Services {
   secrets: SecretBox;
   /** The job queue runs are sent through (backend/jobs/queue.ts). */
   queue: JobQueue;
+  /** Each user's data version, moved by every write to what their pages show (backend/db/changes.ts). */
+  changes: ChangeFeed;
 }
 
 export type ApiEnv = { Variables: { user: SessionUser; services: Services } };
@@ -72,23 +74,14 @@ export async function jsonBody(c: Context): Promise<unknown> {
 }
 
 /**
- * Part of every data version this process gives out: what a list call answers depends on the backend's code as well
- * as on the data, so a restarted (perhaps upgraded) backend must not vouch for pages rendered before it.
- */
-const BOOT = randomBytes(6).toString("base64url");
-
-/**
  * Every resource route runs as the session's user; no session, no data. A GET answer carries the user's data
- * version, read with the session and so before the route reads anything (DATA_VERSION_HEADER).
+ * version, read before the route reads anything (DATA_VERSION_HEADER): what it answers is never older than that.
  */
 export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   const user = token ? await findSessionUser(c.var.services.db, token) : null;
   if (!user) return c.json({ message: "User not authenticated" }, 401);
   c.set("user", user);
-  if (c.req.method === "GET") c.header(DATA_VERSION_HEADER, dataVersionOf(user));
+  if (c.req.method === "GET") c.header(DATA_VERSION_HEADER, c.var.services.changes.version(user.id));
   await next();
 };
-
-/** The user's data version as this process gives it out (DATA_VERSION_HEADER). */
-export const dataVersionOf = (user: SessionUser) => `${BOOT}.${user.dataVersion}`;

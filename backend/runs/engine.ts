@@ -66,8 +66,7 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
   const run = await db.transaction(async (tx) => {
     await lockRuns(tx, `${kind.name}-run:${owner.key}`);
     if (await kind.runs.hasOpen(tx, owner.key)) return null;
-    // The key's own row first: every write also locks its owner's users row (the data version, migration 0004), so
-    // a statement that holds the key's row and waits for that one can never wait on this transaction too.
+    // The key's own row first, then the run's: the same order as settle, so the two never wait on each other.
     await kind.onStatus?.(tx, owner.key, "queued", new Date());
     const inserted = await kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger, range });
     await appendRunLog(tx, kind.name, inserted.id, "info", queuedBy(trigger));
@@ -86,7 +85,7 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
 /**
  * Stores a run's new status and its key's with it, in one transaction: a page loaded between the two would show the
  * run ended and its connector not yet synced, and, the run being over, would not look again. The key's row first,
- * as in enqueueRun (every write also locks its owner's users row, migration 0004).
+ * as in enqueueRun.
  */
 async function settle(kind: RunKind<unknown>, db: Database, run: { id: string; key: string }, values: RunValues & { status: RunStatus }, at: Date): Promise<void> {
   await db.transaction(async (tx) => {
