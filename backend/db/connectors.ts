@@ -5,7 +5,7 @@ import type { Connector, ConnectorHealth, SyncRun } from "../../contract/connect
 import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
 import { isUuid, iso } from "./values.js";
-import { runFields, SYNC_RUN_TABLE, scheduleActive, type Executor, type ScheduledKey } from "./runs.js";
+import { bookmarks, runFields, SYNC_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
 import { readRunLog } from "./run-logs.js";
 import type { RunFailure, SyncRunDetails } from "../../contract/runs.js";
 
@@ -84,24 +84,22 @@ export async function connectorRow(db: Database, id: string): Promise<ConnectorR
   return row ?? null;
 }
 
+const CONNECTOR_BOOKMARKS = bookmarks(connectors, syncRuns, syncRuns.connectorId);
+
 /**
- * Every active (not paused, not manual only) connector whose source is of one of these integrations, with its
- * schedule and newest run: what the sync scheduler looks at, in one query.
+ * The scheduler's due connectors (backend/runs/engine.ts enqueueDue): active, of a source the engine can read, and
+ * whose bookmark has come; leased to this pass, up to `limit`, with their newest run.
  */
-export async function scheduledConnectors(db: Database, integrations: string[]): Promise<ScheduledKey[]> {
-  return db
-    .select({
-      key: connectors.id,
-      ownerId: connectors.ownerId,
-      frequency: connectors.frequency,
-      schedule: connectors.schedule,
-      createdAt: connectors.createdAt,
-      latestRunAt: SYNC_RUN_TABLE.latestCreatedAt(connectors.id),
-    })
-    .from(connectors)
-    .innerJoin(sources, eq(sources.id, connectors.sourceId))
-    .where(and(eq(connectors.paused, false), scheduleActive(connectors.schedule), inArray(sources.integrationName, integrations)));
+export function takeDueConnectors(db: Database, integrations: string[], options: { now: Date; lease: Date; limit: number }): Promise<ScheduledKey[]> {
+  return CONNECTOR_BOOKMARKS.take(db, {
+    ...options,
+    join: sql`JOIN ${sources} ON ${sources.id} = ${connectors.sourceId}`,
+    where: and(eq(connectors.paused, false), inArray(sources.integrationName, integrations))!,
+  });
 }
+
+/** Sets the taken connectors' next bookmarks (null: never). */
+export const placeConnectorBookmarks = CONNECTOR_BOOKMARKS.place;
 
 /** Sets the owner's connector's schedule (null: back to its frequency's slot); false when it is not the owner's. */
 export async function setConnectorSchedule(db: Database, ownerId: string, id: string, schedule: Schedule | null, at = new Date()): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "./client.js";
-import { syncRuns, transformRuns } from "./schema.js";
+import { connectors, syncRuns, transformRuns, transforms } from "./schema.js";
 import { isUuid, iso } from "./values.js";
 import type { Landed, RunAttempt, RunFailure } from "../../contract/runs.js";
 
@@ -39,6 +39,7 @@ export type CancelResult =
   | { outcome: "none" };
 
 /** What a schedule needs to know of a connector or transform: its cadence, since when it exists, and its newest run. */
+/** A connector or transform the scheduler looks at: its schedule and its newest run. */
 export interface ScheduledKey {
   key: string;
   ownerId: string;
@@ -268,6 +269,46 @@ export const TRANSFORM_RUN_TABLE = runTable(transformRuns, transformRuns.transfo
 
 /** A schedule column that schedules runs: no schedule (the frequency's slot) or any kind but manual only. */
 export const scheduleActive = (column: PgColumn) => sql`(${column} IS NULL OR ${column}->>'kind' IS DISTINCT FROM 'manual')`;
+
+/**
+ * The scheduler's bookmarks (next_due_at, migration 0011): `take` leases, in one statement, up to `limit` scheduled keys
+ * whose bookmark has come (or was cleared), oldest first, skipping the rows another scheduler holds, and answers
+ * them with their newest run; `place` sets each taken key's next bookmark (null: never), only where the lease is
+ * still this pass's (a schedule changed meanwhile cleared it, and the next pass looks again).
+ */
+export function bookmarks(table: typeof connectors | typeof transforms, runs: RunTable, runKey: PgColumn) {
+  const t = table as typeof connectors;
+  return {
+    async take(db: Executor, options: { now: Date; lease: Date; limit: number; join: SQL; where: SQL }): Promise<ScheduledKey[]> {
+      const result = await db.execute<{ key: string; owner_id: string; frequency: string; schedule: unknown; created_at: Date | string; latest_run_at: Date | string | null }>(sql`
+        WITH due AS (
+          SELECT ${t.id} AS id FROM ${t} ${options.join}
+          WHERE ${options.where} AND ${scheduleActive(t.schedule)} AND (${t.nextDueAt} IS NULL OR ${t.nextDueAt} <= ${options.now.toISOString()}::timestamptz)
+          ORDER BY ${t.nextDueAt} ASC NULLS FIRST
+          LIMIT ${options.limit}
+          FOR UPDATE OF ${t} SKIP LOCKED
+        )
+        UPDATE ${t} SET next_due_at = ${options.lease.toISOString()}::timestamptz FROM due WHERE ${t.id} = due.id
+        RETURNING ${t.id} AS key, ${t.ownerId} AS owner_id, ${t.frequency} AS frequency, ${t.schedule} AS schedule, ${t.createdAt} AS created_at,
+          (SELECT max(r.created_at) FROM ${runs} r WHERE r.${sql.identifier(runKey.name)} = ${t.id}) AS latest_run_at`);
+      return result.rows.map((r) => ({
+        key: r.key,
+        ownerId: r.owner_id,
+        frequency: r.frequency,
+        schedule: r.schedule,
+        createdAt: new Date(r.created_at),
+        latestRunAt: r.latest_run_at === null ? null : new Date(r.latest_run_at),
+      }));
+    },
+    async place(db: Executor, lease: Date, next: { key: string; at: Date | null }[]): Promise<void> {
+      if (!next.length) return;
+      const values = sql.join(next.map((n) => sql`(${n.key}::uuid, ${n.at ? n.at.toISOString() : "infinity"}::timestamptz)`), sql`, `);
+      await db.execute(sql`
+        UPDATE ${t} SET next_due_at = v.at FROM (VALUES ${values}) AS v(id, at)
+        WHERE ${t.id} = v.id AND ${t.nextDueAt} = ${lease.toISOString()}::timestamptz`);
+    },
+  };
+}
 
 /** Takes the lock of one key's runs until the transaction ends: two callers at once (Run now, the scheduler) make one run. */
 export async function lockRuns(tx: Executor, name: string): Promise<void> {

@@ -98,11 +98,17 @@ export const connectors = pgTable("connectors", {
   /** The optional schedule (contract/schedules.ts `Schedule`) that replaces `frequency`'s hourly/daily slot; null: that slot. */
   schedule: jsonb("schedule").$type<Record<string, unknown>>(),
   lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
+  /**
+   * The scheduler's bookmark (backend/runs/engine.ts enqueueDue): the next slot it has not yet looked at; null when
+   * it must look again (a trigger of migration 0011 clears it when the schedule, frequency or pause changes).
+   */
+  nextDueAt: timestamp("next_due_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
   index("connectors_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   index("connectors_source_idx").on(t.sourceId),
+  index("connectors_next_due_idx").on(t.nextDueAt.asc().nullsFirst()).where(sql`${t.paused} = false`),
 ]);
 
 export const connectorDestinations = pgTable("connector_destinations", {
@@ -129,11 +135,14 @@ export const transforms = pgTable("transforms", {
   permissionsSetup: boolean("permissions_setup").notNull().default(false),
   /** The optional schedule (contract/schedules.ts `Schedule`) that replaces `frequency`'s hourly/daily slot; null: that slot. */
   schedule: jsonb("schedule").$type<Record<string, unknown>>(),
+  /** The scheduler's bookmark, as connectors.next_due_at (migration 0011). */
+  nextDueAt: timestamp("next_due_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
   index("transforms_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   index("transforms_connector_idx").on(t.connectorId),
+  index("transforms_next_due_idx").on(t.nextDueAt.asc().nullsFirst()),
 ]);
 
 /** What every run (a sync or a transform run) records: written by the runs engine (backend/runs/). */

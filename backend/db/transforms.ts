@@ -3,7 +3,7 @@ import type { Database } from "./client.js";
 import { connectors, sources, transformRuns, transforms } from "./schema.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
 import { isUuid, iso } from "./values.js";
-import { runFields, scheduleActive, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
+import { bookmarks, runFields, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
 import { readRunLog } from "./run-logs.js";
 import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
@@ -143,24 +143,22 @@ export async function setTransformStatus(db: Executor, id: string, status: strin
   await db.update(transforms).set({ status, updatedAt: new Date() }).where(eq(transforms.id, id));
 }
 
+const TRANSFORM_BOOKMARKS = bookmarks(transforms, transformRuns, transformRuns.transformId);
+
 /**
- * Every transform (not manual only) whose connector is active, with its schedule and newest run: what the transform
- * scheduler looks at, in one query.
+ * The scheduler's due transforms (backend/runs/engine.ts enqueueDue): of an active connector, and whose bookmark has
+ * come; leased to this pass, up to `limit`, with their newest run.
  */
-export async function scheduledTransforms(db: Database): Promise<ScheduledKey[]> {
-  return db
-    .select({
-      key: transforms.id,
-      ownerId: transforms.ownerId,
-      frequency: transforms.frequency,
-      schedule: transforms.schedule,
-      createdAt: transforms.createdAt,
-      latestRunAt: TRANSFORM_RUN_TABLE.latestCreatedAt(transforms.id),
-    })
-    .from(transforms)
-    .innerJoin(connectors, eq(connectors.id, transforms.connectorId))
-    .where(and(eq(connectors.paused, false), scheduleActive(transforms.schedule)));
+export function takeDueTransforms(db: Database, options: { now: Date; lease: Date; limit: number }): Promise<ScheduledKey[]> {
+  return TRANSFORM_BOOKMARKS.take(db, {
+    ...options,
+    join: sql`JOIN ${connectors} ON ${connectors.id} = ${transforms.connectorId}`,
+    where: eq(connectors.paused, false),
+  });
 }
+
+/** Sets the taken transforms' next bookmarks (null: never). */
+export const placeTransformBookmarks = TRANSFORM_BOOKMARKS.place;
 
 /** Sets the owner's transform's schedule (null: back to its frequency's slot); false when it is not the owner's. */
 export async function setTransformSchedule(db: Database, ownerId: string, id: string, schedule: Schedule | null, at = new Date()): Promise<boolean> {

@@ -6,7 +6,7 @@ import { redactSecrets } from "../lib/redact.js";
 import { RunCancelledError, watchCancel } from "./cancel.js";
 import { heartbeatSettings, keepBeating } from "./heartbeat.js";
 import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "./recovery.js";
-import { latestDue, readStored } from "./schedule.js";
+import { latestDue, nextRun, readStored } from "./schedule.js";
 
 /**
  * The one runs engine: syncs and transforms are both runs of it. A run is a row of its kind's run table plus a job
@@ -32,8 +32,10 @@ export interface RunKind<Row> {
   runs: Omit<RunTableQueries, "insert"> & { insert(db: Executor, values: RunInsert): Promise<Row> };
   /** Keeps the key's own record in step with its runs (a transform's status, a connector's last_synced_at). */
   onStatus?: (db: Executor, key: string, status: RunStatus, at: Date) => Promise<void>;
-  /** Every key whose schedule is active, with its newest run: one query per pass, however many keys there are. */
-  scheduled: (db: Database) => Promise<ScheduledKey[]>;
+  /** Leases the keys whose bookmark has come (backend/db/runs.ts bookmarks), with their newest run. */
+  takeDue: (db: Database, options: { now: Date; lease: Date; limit: number }) => Promise<ScheduledKey[]>;
+  /** Sets the next bookmark of keys this pass took (null: never). */
+  placeBookmarks: (db: Database, lease: Date, next: { key: string; at: Date | null }[]) => Promise<void>;
 }
 
 /**
@@ -294,18 +296,43 @@ export async function recoverDead(kind: RunKind<unknown>, db: Database, jobs: Jo
   return recoverDeadRuns(jobs, kind.queue, kind.retryLimit, runs, settleDead, settleLost(kind, db, onOutcome));
 }
 
+/** Keys one statement of a scheduler pass takes (and leases) at a time. */
+const DUE_BATCH = 500;
+/** How long a pass holds the keys it took: a scheduler that died holding them lets the next pass take them after this. */
+const LEASE_MS = 2 * 60_000;
+
 /**
  * Queues a run for each scheduled key whose latest due moment (its schedule's, else its frequency's slot: see
  * schedule.ts) has come and has no run yet; a moment before the key existed, or before its schedule was set, is not run.
+ *
+ * Only keys whose bookmark (next_due_at) has come are read, in batches, each leased to this pass in the statement
+ * that reads it: any number of schedulers may pass at once, and a key is looked at by one of them. Each key looked at
+ * gets its next bookmark: its next due moment, or, when a run of it is still open, a moment just after this pass
+ * (the next pass looks again, as before).
  */
 export async function enqueueDue(kind: RunKind<{ id: string }>, db: Database, jobs: JobQueue, now = new Date()): Promise<number> {
   let queued = 0;
-  for (const scheduled of await kind.scheduled(db)) {
-    const stored = readStored(scheduled.schedule);
-    const slot = latestDue(scheduled.key, scheduled.frequency, stored?.schedule ?? null, now);
-    if (!slot || slot.getTime() < Math.max(scheduled.createdAt.getTime(), stored?.since?.getTime() ?? 0)) continue;
-    if (scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime()) continue;
-    if (await enqueueRun(kind, db, jobs, scheduled, "schedule")) queued++;
+  const lease = new Date(now.getTime() + LEASE_MS);
+  for (;;) {
+    const taken = await kind.takeDue(db, { now, lease, limit: DUE_BATCH });
+    const next: { key: string; at: Date | null }[] = [];
+    try {
+      for (const scheduled of taken) {
+        const stored = readStored(scheduled.schedule);
+        const schedule = stored?.schedule ?? null;
+        const slot = latestDue(scheduled.key, scheduled.frequency, schedule, now);
+        let at = nextRun(scheduled.key, scheduled.frequency, schedule, now);
+        const due = !!slot && slot.getTime() >= Math.max(scheduled.createdAt.getTime(), stored?.since?.getTime() ?? 0) && !(scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime());
+        if (due) {
+          if (await enqueueRun(kind, db, jobs, scheduled, "schedule")) queued++;
+          else at = new Date(now.getTime() + 1);
+        }
+        next.push({ key: scheduled.key, at });
+      }
+    } finally {
+      // What was looked at keeps its answer even when a later key failed; the rest stay leased until LEASE_MS.
+      await kind.placeBookmarks(db, lease, next);
+    }
+    if (taken.length < DUE_BATCH) return queued;
   }
-  return queued;
 }

@@ -1,6 +1,6 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
-import { markSynced, scheduledConnectors, toSyncRun } from "../db/connectors.js";
+import { markSynced, placeConnectorBookmarks, takeDueConnectors, toSyncRun } from "../db/connectors.js";
 import { SYNC_RUN_TABLE } from "../db/runs.js";
 import { READABLE_INTEGRATIONS } from "../integrations/sources/index.js";
 import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
@@ -21,7 +21,8 @@ export const SYNC_RUNS: RunKind<SyncRun> = {
     if (status === "succeeded") await markSynced(db, connectorId, at);
   },
   // Only sources the engine can read: a scheduled run that can only fail would just bury the history.
-  scheduled: (db) => scheduledConnectors(db, READABLE_INTEGRATIONS),
+  takeDue: (db, options) => takeDueConnectors(db, READABLE_INTEGRATIONS, options),
+  placeBookmarks: placeConnectorBookmarks,
 };
 
 /**

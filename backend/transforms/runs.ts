@@ -1,7 +1,7 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { TRANSFORM_RUN_TABLE, type RunStatus } from "../db/runs.js";
-import { scheduledTransforms, setTransformStatus, toTransformRun } from "../db/transforms.js";
+import { placeTransformBookmarks, setTransformStatus, takeDueTransforms, toTransformRun } from "../db/transforms.js";
 import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
 import type { TransformRun } from "../../contract/transforms.js";
 
@@ -21,7 +21,8 @@ export const TRANSFORM_RUNS: RunKind<TransformRun> = {
   retryLimit: TRANSFORM_RETRY_LIMIT,
   runs: { ...TRANSFORM_RUN_TABLE, insert: async (db, values) => toTransformRun(await TRANSFORM_RUN_TABLE.insert(db, values)) },
   onStatus: (db, transformId, status) => setTransformStatus(db, transformId, STATUS_OF_RUN[status]),
-  scheduled: scheduledTransforms,
+  takeDue: takeDueTransforms,
+  placeBookmarks: placeTransformBookmarks,
 };
 
 /** Records a queued run and sends its job; null when the transform already has a run queued or running. */
