@@ -45,6 +45,18 @@ const schema = z.object({
   RUN_LOG_DAYS: days("RUN_LOG_DAYS", 30),
   /** Days the job queue keeps a job that has ended (pg-boss's own records; the runs tables hold the history). */
   JOB_HISTORY_DAYS: days("JOB_HISTORY_DAYS", 7),
+  /**
+   * Seconds a stopping process (SIGTERM) gives its running jobs to finish; past it, the job queue hands each one back
+   * (failed as "shut down while active", retried by another worker) and the process exits.
+   */
+  SHUTDOWN_GRACE_SECONDS: z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number({ invalid_type_error: "SHUTDOWN_GRACE_SECONDS must be a whole number of seconds, at least 1" })
+      .int("SHUTDOWN_GRACE_SECONDS must be a whole number of seconds, at least 1")
+      .min(1, "SHUTDOWN_GRACE_SECONDS must be a whole number of seconds, at least 1")
+      .default(30),
+  ),
 });
 
 export type Config = z.infer<typeof schema>;

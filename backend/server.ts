@@ -18,10 +18,27 @@ import { SecretBox } from "./lib/crypto.js";
 import { createAlerts } from "./alerts/notifier.js";
 import { DESTINATION_PLUGINS } from "./integrations/destinations/registry.js";
 
-export type Role = "api" | "worker" | "all";
+/**
+ * What a backend process does (`backend/main.ts --role`): `api` answers HTTP; `worker` performs runs (the run queues)
+ * and settles dead ones; `scheduler` works the timed jobs (the schedulers that queue due runs, the session and history
+ * clean-ups) and settles dead runs too; `all` does everything (`npm start`). Any number of each may share a database.
+ */
+export type Role = "api" | "worker" | "scheduler" | "all";
+export const ROLES: Role[] = ["api", "worker", "scheduler", "all"];
+
+/** Whether a process of this role works this job's queue: the timed (cron) jobs are the scheduler's, the rest the worker's. */
+export function worksJob(role: Role, job: { cron?: string }): boolean {
+  if (role === "all") return true;
+  if (role === "scheduler") return !!job.cron;
+  if (role === "worker") return !job.cron;
+  return false;
+}
+const servesHttp = (role: Role) => role === "api" || role === "all";
 
 export interface RunningBackend {
   port: number;
+  /** SHUTDOWN_GRACE_SECONDS, in milliseconds: what stop() gives running jobs and requests. */
+  graceMs: number;
   localIdpIssuer?: string;
   stop(): Promise<void>;
 }
@@ -40,6 +57,8 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   await applyMigrations(config.DATABASE_URL);
   const database = connectDatabase(config.DATABASE_URL);
   const stops: (() => Promise<void>)[] = [() => database.close()];
+  const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+  let stopping = false;
 
   const secrets = new SecretBox(config.TRIBUTARY_SECRET_KEY);
   // Run outcomes become alerts in the background; on stop, the ones being sent get a few seconds to finish.
@@ -53,12 +72,20 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
     // One job queue over the pg-boss client started just below: the schedulers' and the API's.
     let queue: JobQueue | undefined;
     const jobs = backendJobs({ db: database.db, secrets, config }, () => (queue ??= pgBossQueue(boss!)), alerts.onOutcome);
-    boss = await startJobs({ databaseUrl: config.DATABASE_URL, log, jobs, work: options.role !== "api", keepEndedJobsDays: config.JOB_HISTORY_DAYS });
+    boss = await startJobs({
+      databaseUrl: config.DATABASE_URL,
+      log,
+      jobs,
+      works: (job) => worksJob(options.role, job),
+      schedules: options.role === "scheduler" || options.role === "all",
+      keepEndedJobsDays: config.JOB_HISTORY_DAYS,
+    });
     queue ??= pgBossQueue(boss);
-    stops.unshift(() => boss!.stop({ graceful: true, timeout: 10_000 }));
+    // Running jobs get the grace time to finish; then pg-boss fails each one back to its queue (retried elsewhere).
+    stops.unshift(() => boss!.stop({ graceful: true, timeout: graceMs }));
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
 
-    if (options.role !== "worker") {
+    if (servesHttp(options.role)) {
       const redirectUri = new URL("/auth/google/callback", config.APP_URL).toString();
       let identity: IdentityExchange;
       if (usesLocalIdentityProvider(config)) {
@@ -81,7 +108,14 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
       }
       const changes = await startChangeFeed({ databaseUrl: config.DATABASE_URL, log });
       stops.unshift(() => changes.stop());
-      const api = createApi({ db: database.db, log, config, identity, secrets, queue, changes });
+      const unready = async (): Promise<string | null> => {
+        if (stopping) return "This process is shutting down.";
+        if (!changes.listening()) return "This process has lost its database connection for change notices; it is reconnecting.";
+        const answered = database.pool.query("SELECT 1").then(() => true, () => false);
+        const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), 2_000).unref());
+        return (await Promise.race([answered, late])) ? null : "The database does not answer.";
+      };
+      const api = createApi({ db: database.db, log, config, identity, secrets, queue, changes, unready });
       await new Promise<void>((resolve, reject) => {
         server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
           port = info.port;
@@ -90,7 +124,13 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
         server.once("error", reject);
       });
       port = (server!.address() as AddressInfo).port;
-      stops.unshift(() => new Promise<void>((resolve) => server!.close(() => resolve())));
+      // No new connections; the requests in flight finish (idle keep-alive connections are closed at once), within
+      // the grace time.
+      stops.unshift(async () => {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      });
     }
   } catch (error) {
     for (const stop of stops) await stop().catch(() => {});
@@ -99,8 +139,10 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   log.info({ role: options.role, port: port || undefined }, "backend ready");
   return {
     port,
+    graceMs,
     localIdpIssuer: idp?.issuer,
     async stop() {
+      stopping = true;
       for (const stop of stops) await stop().catch((error) => log.error({ err: error }, "error while stopping"));
     },
   };

@@ -35,7 +35,14 @@ function pageCacheBytes(value: string | undefined): number {
   if (!Number.isFinite(n) || n < 0 || n > 65_536) throw new Error(`PAGE_CACHE_MB must be a number of megabytes from 0 (off) to 65536 (got "${value}")`);
   return Math.round(n * 1024 * 1024);
 }
+function shutdownGraceMs(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return 30_000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`SHUTDOWN_GRACE_SECONDS must be a whole number of seconds, at least 1 (got "${value}")`);
+  return n * 1000;
+}
 const processes = webConcurrency(process.env.WEB_CONCURRENCY);
+const graceMs = shutdownGraceMs(process.env.SHUTDOWN_GRACE_SECONDS);
 if (cluster.isPrimary && processes > 1) {
   await runPrimary(processes);
 } else {
@@ -86,6 +93,12 @@ async function runServer() {
   const app = express();
   app.disable("x-powered-by");
   const appUrl = env().appUrl;
+  /** Aborted on SIGTERM: /readyz answers 503, and the run event streams end (their browsers reconnect elsewhere). */
+  const stopping = new AbortController();
+  // For a load balancer: /healthz says this process answers (nothing else is asked); /readyz that it should get
+  // traffic: it is not stopping, and the backend says it is ready (its database answers).
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/readyz", (_req, res, next) => void ready(stopping.signal, env().backendUrl).then(({ status, body }) => res.status(status).json(body), next));
   // The edge first, so that every answer (assets, refusals, redirects) carries the security headers, and a refused
   // body or a cross-site write is answered before anything reads it (scripts/web-edge.ts).
   app.use(cspNonce());
@@ -149,7 +162,7 @@ async function runServer() {
     remixHandler({
       build,
       bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-      getLoadContext: (_req, res) => ({ pageCache: res.locals.pageCache, cspNonce: res.locals.cspNonce }),
+      getLoadContext: (_req, res) => ({ pageCache: res.locals.pageCache, cspNonce: res.locals.cspNonce, serverStopping: stopping.signal }),
     }),
   );
 
@@ -159,14 +172,30 @@ async function runServer() {
   };
   const server = process.env.HOST ? app.listen(port, process.env.HOST, onListening) : app.listen(port, onListening);
   server.keepAliveTimeout = 65_000;
+  // No new connections; requests in flight get SHUTDOWN_GRACE_SECONDS to finish (close() ends idle keep-alive
+  // connections, and each busy one once its answer is sent).
   const stop = () => {
+    if (stopping.signal.aborted) return;
+    stopping.abort();
     server.close(() => process.exit(0));
-    // Keep-alive connections would hold close() open: end the idle ones now, and give busy ones a moment.
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 3_000).unref();
+    setTimeout(() => process.exit(0), graceMs).unref();
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   // A worker whose primary is gone (killed) must not live on, holding the port.
   if (cluster.isWorker) process.on("disconnect", () => process.exit(0));
+}
+
+/** /readyz of the web server: 503 while it stops, else the backend's own /readyz answer (503 when it cannot be asked). */
+async function ready(stopping: AbortSignal, backendUrl: string): Promise<{ status: number; body: { status: string; message?: string } }> {
+  if (stopping.aborted) return { status: 503, body: { status: "unavailable", message: "This web server process is shutting down." } };
+  try {
+    const answer = await fetch(new URL("/readyz", backendUrl), { signal: AbortSignal.timeout(2_000) });
+    const body = (await answer.json().catch(() => null)) as { message?: unknown } | null;
+    if (answer.ok) return { status: 200, body: { status: "ready" } };
+    return { status: 503, body: { status: "unavailable", message: `The backend is not ready: ${typeof body?.message === "string" ? body.message : `it answered ${answer.status}`}` } };
+  } catch {
+    return { status: 503, body: { status: "unavailable", message: "The backend does not answer." } };
+  }
 }

@@ -31,10 +31,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     clearTimeout(lifetime);
     request.signal.removeEventListener("abort", end);
     context.connectionClosed?.removeEventListener("abort", end);
+    context.serverStopping?.removeEventListener("abort", end);
     release();
   };
   ended.signal.addEventListener("abort", finish, { once: true });
-  for (const signal of [request.signal, context.connectionClosed]) {
+  for (const signal of [request.signal, context.connectionClosed, context.serverStopping]) {
     if (signal?.aborted) end();
     else signal?.addEventListener("abort", end, { once: true });
   }

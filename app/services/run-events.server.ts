@@ -13,6 +13,8 @@ declare module "@remix-run/server-runtime" {
   interface AppLoadContext {
     /** Aborted when the request's connection closes (the browser went away). */
     connectionClosed?: AbortSignal;
+    /** Aborted when this web server process stops (SIGTERM): long answers (event streams) end. */
+    serverStopping?: AbortSignal;
   }
 }
 

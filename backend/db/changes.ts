@@ -26,6 +26,8 @@ export interface ChangeFeed {
   version(ownerId: string): string;
   /** The owner's version once every change committed before this call is counted (or one that matches nothing). */
   freshVersion(ownerId: string): Promise<string>;
+  /** Whether its connection listens now (the process's readiness: /readyz). */
+  listening(): boolean;
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
   await connect();
   return {
     version,
+    listening: () => client !== null,
     async freshVersion(ownerId) {
       if (!next) {
         next = barrier();

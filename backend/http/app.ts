@@ -124,7 +124,13 @@ export function createApi(services: Services) {
     c.set("services", services);
     await next();
   });
+  // For a load balancer: /healthz says the process answers (nothing else is asked); /readyz that it should get
+  // traffic (not stopping, the database answers, the change feed listens).
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    const reason = await c.var.services.unready();
+    return reason ? c.json({ status: "unavailable", message: reason }, 503) : c.json({ status: "ready" });
+  });
   app.route("/", authRoutes);
   app.route("/", sourcesRoutes);
   app.route("/", sourceIntegrationRoutes);

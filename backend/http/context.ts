@@ -24,6 +24,8 @@ export interface Services {
   queue: JobQueue;
   /** Each user's data version, moved by every write to what their pages show (backend/db/changes.ts). */
   changes: ChangeFeed;
+  /** Why this process should get no traffic now (stopping, no database), or null: ready (GET /readyz). */
+  unready: () => Promise<string | null>;
 }
 
 export type ApiEnv = { Variables: { user: SessionUser; services: Services } };

@@ -41,7 +41,10 @@ export async function startJobs(options: {
   databaseUrl: string;
   log: Logger;
   jobs: Job[];
-  work: boolean;
+  /** The jobs whose queues this process works (none: it only sends jobs). */
+  works: (job: Job) => boolean;
+  /** Whether this process makes the timed jobs of the cron schedules (pg-boss's timekeeper). */
+  schedules: boolean;
   /** Days an ended job is kept before pg-boss's daily maintenance deletes it (JOB_HISTORY_DAYS). */
   keepEndedJobsDays: number;
 }): Promise<PgBoss> {
@@ -52,7 +55,7 @@ export async function startJobs(options: {
   // pg-boss's supervisor (one process at a time per queue) fails the jobs active past their expiry, at most this often.
   const superviseSeconds = Math.max(1, Number(process.env.JOBS_MAINTENANCE_INTERVAL_SECONDS) || 120);
   const boss = new PgBoss({
-    connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.work, schedule: options.work,
+    connectionString: options.databaseUrl, schema: "pgboss", max: 4, supervise: options.jobs.some(options.works), schedule: options.schedules,
     superviseIntervalSeconds: superviseSeconds, monitorIntervalSeconds: superviseSeconds,
   });
   boss.on("error", (error: Error) => {
@@ -73,13 +76,11 @@ export async function startJobs(options: {
     await boss.updateQueue(job.name, settings);
     if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
   }
-  if (options.work) {
-    for (const job of options.jobs) {
-      const polling = job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {};
-      await boss.work(job.name, { batchSize: 1, localConcurrency: Math.max(1, job.concurrency ?? 1), ...polling }, async ([raw]) => {
-        await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
-      });
-    }
+  for (const job of options.jobs.filter(options.works)) {
+    const polling = job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {};
+    await boss.work(job.name, { batchSize: 1, localConcurrency: Math.max(1, job.concurrency ?? 1), ...polling }, async ([raw]) => {
+      await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
+    });
   }
   return boss;
 }

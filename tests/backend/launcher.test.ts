@@ -121,6 +121,10 @@ describe("the launcher (npm start)", () => {
     const page = await answers(`${app}/`);
     expect(page).not.toBeNull();
     expect(page!).toBeLessThan(500);
+    // Both tiers' checks for a load balancer: the web server is up and ready (its backend answers it is).
+    expect(await answers(`${app}/healthz`)).toBe(200);
+    expect(await answers(`${app}/readyz`)).toBe(200);
+    expect(await answers(`http://127.0.0.1:${ports.backend}/readyz`)).toBe(200);
 
     // Ctrl-C: everything stops, Postgres included, and the launcher exits cleanly.
     const second = backendPid(launcher.pid!)!;

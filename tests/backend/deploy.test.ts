@@ -1,0 +1,122 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backendJobs } from "../../backend/jobs/index.js";
+import { worksJob } from "../../backend/server.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import { api, createUserSession, startTestBackend, waitFor, type TestBackend } from "../support/backend.js";
+import { seedDatagenConnector } from "../support/seed.js";
+import { WorkerProcesses } from "../support/workers.js";
+
+/**
+ * Issue 36, item 7: what a deployment relies on. Roles split the backend's work; /healthz and /readyz tell a load
+ * balancer whether a process answers and whether it should get traffic; SIGTERM lets running jobs finish within
+ * SHUTDOWN_GRACE_SECONDS and hands back the ones that do not.
+ */
+
+let t: TestBackend;
+let cookie: string;
+let workers: WorkerProcesses;
+
+beforeAll(async () => {
+  t = await startTestBackend();
+  ({ cookie } = await createUserSession(t, "ops@example.com", "Ops"));
+  workers = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", RUN_RETRY_DELAY_SECONDS: "1", SYNC_CONCURRENCY: "1" });
+}, 60_000);
+
+afterAll(async () => {
+  await workers?.stopAll("SIGKILL");
+  await t?.stop();
+});
+
+describe("roles", () => {
+  it("a worker works the run queues, a scheduler the timed jobs, all of them both, an API process none", () => {
+    const jobs = backendJobs({ db: null as never, secrets: null as never, config: { RUN_HISTORY_DAYS: 90, RUN_LOG_DAYS: 30 } } as never, () => null as never);
+    const names = (role: Parameters<typeof worksJob>[0]) => jobs.filter((job) => worksJob(role, job)).map((job) => job.name).sort();
+    expect(names("worker")).toEqual(["run-transform", "sync-connector"]);
+    expect(names("scheduler")).toEqual(["cleanup-sessions", "prune-history", "sync-scheduler", "transform-scheduler"]);
+    expect(names("all")).toEqual(jobs.map((job) => job.name).sort());
+    expect(names("api")).toEqual([]);
+  });
+});
+
+describe("/healthz and /readyz", () => {
+  it("ready while the database answers; with the database refusing connections, /readyz is 503 with a sentence and /healthz still 200", async () => {
+    const ready = await fetch(`${t.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+    const database = new URL(t.databaseUrl).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: t.databaseUrl.replace(/\/[^/]+$/, "/postgres") });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [database]);
+      await waitFor("/readyz answering 503", async () => (await fetch(`${t.url}/readyz`)).status === 503, { timeoutMs: 20_000 });
+      const answer = await (await fetch(`${t.url}/readyz`)).json();
+      expect(answer.status).toBe("unavailable");
+      expect(answer.message).toMatch(/^(The database does not answer\.|This process has lost its database connection for change notices; it is reconnecting\.)$/);
+      const health = await fetch(`${t.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: "ok" });
+    } finally {
+      await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    await waitFor("/readyz answering 200 again", async () => (await fetch(`${t.url}/readyz`)).status === 200, { timeoutMs: 30_000 });
+    // The test's own pools lost their connections too: they reconnect on the next query.
+    await t.db.query("SELECT 1").catch(() => t.db.query("SELECT 1"));
+  });
+});
+
+describe("graceful shutdown of a worker (SIGTERM)", () => {
+  async function runningSync(name: string, meetingsPerDay: number, lookbackDays: number) {
+    const seeded = await seedDatagenConnector(t, cookie, { name, meetingsPerDay, lookbackDays });
+    const queued = await api(t, cookie, "POST", `/connectors/${seeded.connectorId}/sync`, {});
+    expect(queued.status).toBe(202);
+    const runId: string = queued.body.run.id;
+    await waitFor("the run writing its first records", async () => {
+      const { rows } = await t.db.query("SELECT status, records FROM sync_runs WHERE id = $1", [runId]);
+      return rows[0].status === "running" && Number(rows[0].records) > 0;
+    }, { timeoutMs: 60_000, intervalMs: 25, explain: () => workers.output.join("\n") });
+    return { ...seeded, runId };
+  }
+  const runRow = async (runId: string) => (await t.db.query("SELECT status, attempts, records FROM sync_runs WHERE id = $1", [runId])).rows[0];
+
+  it("within the grace time, the running sync finishes in the stopping worker", { timeout: 120_000 }, async () => {
+    const graceful = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SHUTDOWN_GRACE_SECONDS: "120", SYNC_CONCURRENCY: "1" });
+    const worker = graceful.start();
+    try {
+      const { runId } = await runningSync("Finishes", 400, 3);
+      await graceful.stop(worker, "SIGTERM");
+      expect(worker.exitCode).toBe(0);
+      expect(await runRow(runId)).toMatchObject({ status: "succeeded", attempts: 1 });
+    } finally {
+      await graceful.stopAll("SIGKILL");
+    }
+  });
+
+  it("past the grace time, the sync is handed back: the worker exits, another finishes it, every record exactly once", { timeout: 180_000 }, async () => {
+    const impatient = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SHUTDOWN_GRACE_SECONDS: "1", RUN_RETRY_DELAY_SECONDS: "1", SYNC_CONCURRENCY: "1" });
+    const worker = impatient.start();
+    try {
+      const { runId, folder } = await runningSync("Handed back", 500, 7);
+      const stopped = Date.now();
+      await impatient.stop(worker, "SIGTERM");
+      // The grace (1 s), then the closing steps: well before a lost worker's heartbeat would be noticed.
+      expect(Date.now() - stopped).toBeLessThan(20_000);
+      expect((await runRow(runId)).status).not.toBe("succeeded");
+      workers.start();
+      await waitFor("the handed-back run succeeding", async () => (await runRow(runId)).status === "succeeded", { timeoutMs: 150_000, explain: () => [...impatient.output, ...workers.output].join("\n") });
+      expect((await runRow(runId)).attempts).toBeGreaterThanOrEqual(2);
+      const reader = new LocalWriter(resolveLocalRoot(t.dataDir, folder));
+      try {
+        const [u] = await reader.query("SELECT count(*)::INT AS n, count(DISTINCT utterance_id)::INT AS d FROM transcript_utterances");
+        expect(u!.n).toBeGreaterThan(0);
+        expect(u!.n).toBe(u!.d);
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await impatient.stopAll("SIGKILL");
+    }
+  });
+});
