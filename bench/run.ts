@@ -296,9 +296,10 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 
 /**
  * Which parts run: BENCH_PARTS, a comma-separated subset of "pages" (issue 2: the list pages through the
- * started product), "sync" (issue 5: bench/sync.ts) and "transforms" (issue 6: bench/transform.ts). Default: all.
+ * started product), "sync" (issue 5: bench/sync.ts), "transforms" (issue 6: bench/transform.ts) and "schedule"
+ * (issue 36: bench/schedule.ts). Default: all.
  */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,transforms").split(",").map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,transforms,schedule").split(",").map((p) => p.trim()));
 const sections: string[] = [];
 
 /** bench/transform.ts in its own process (it starts its own Postgres); its stdout is the markdown section. */
@@ -308,6 +309,15 @@ function transformSection(): string {
   if (run.status !== 0) throw new Error(`bench/transform.ts failed (exit ${run.status})`);
   console.log(run.stdout);
   return `## Transforms (issue 6)\n\nProduced by \`bench/transform.ts\`: the real sync fills a local destination (DuckDB) with about 1,000 data-generator transcripts, then the real runner runs every template once (read from the warehouse → analysis → result tables written back). No target is set.\n${run.stdout.replace(/^\s*### /m, "\n### ")}`;
+}
+
+/** bench/schedule.ts in its own process (it starts its own Postgres); its stdout is the markdown section. */
+function scheduleSection(): string {
+  say("Scheduler: 10,000 hourly connectors, two hours of passes (bench/schedule.ts)…");
+  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/schedule.ts")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`bench/schedule.ts failed (exit ${run.status})`);
+  console.log(run.stdout);
+  return `## Scheduler at 10,000 connectors (issue 36)\n\nProduced by \`bench/schedule.ts\` (its header says how): the sync scheduler's pass as its job runs it, against a real Postgres and pg-boss, once a minute of a clock moved by hand over two hours of hourly slots; queued runs are marked done between passes.\n\n${run.stdout}`;
 }
 
 // Run: start the product, measure, stop it whatever happens.
@@ -350,6 +360,7 @@ try {
     );
   }
   if (PARTS.has("transforms")) sections.push(transformSection());
+  if (PARTS.has("schedule")) sections.push(scheduleSection());
   if (!process.env.BENCH_NO_WRITE && sections.length) {
     const file = path.join(root, "bench/RESULTS.md");
     writeFileSync(file, sections.join("\n"));

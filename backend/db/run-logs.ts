@@ -149,6 +149,14 @@ export async function appendRunLog(db: Executor, kind: RunLogKind, runId: string
     WHERE (SELECT count(*) FROM ${runLogLines} WHERE ${column} = ${runId}::uuid) < ${RUN_LOG_MAX_LINES}`);
 }
 
+/** The same first line of many new runs, in one statement (a scheduler pass queuing them). */
+export async function appendRunLogMany(db: Executor, kind: RunLogKind, runIds: string[], level: RunLogLevel, message: string): Promise<void> {
+  if (!runIds.length) return;
+  const name = kind === "sync" ? sql.raw(`"sync_run_id"`) : sql.raw(`"transform_run_id"`);
+  const ids = sql.join(runIds.map((id) => sql`${id}`), sql`, `);
+  await db.execute(sql`INSERT INTO ${runLogLines} (${name}, "level", "message") SELECT id, ${level}, ${cleanLine(message)} FROM unnest(ARRAY[${ids}]::uuid[]) AS id`);
+}
+
 /** A run's lines, oldest first (at most RUN_LOG_MAX_LINES: the writers keep no more). */
 export async function readRunLog(db: Executor, kind: RunLogKind, runId: string): Promise<RunLogLine[]> {
   const rows = await db

@@ -148,6 +148,29 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
       return rows.map(row);
     },
     /** Whether the key has a run queued or running (one at a time per connector or transform). */
+    /** Of these keys, those with a run queued or running. */
+    async openKeys(db: Executor, keys: string[]): Promise<Set<string>> {
+      if (!keys.length) return new Set();
+      const rows = await db.select({ key: sql<string>`${key}`.mapWith(String) }).from(t).where(and(inArray(key, keys), inArray(t.status, OPEN)));
+      return new Set(rows.map((r) => r.key));
+    },
+    /** Queued runs of many keys in one statement (a scheduler pass): answers each run's id and key. */
+    async insertMany(db: Executor, values: { key: string; ownerId: string; trigger: string }[]): Promise<{ id: string; key: string }[]> {
+      if (!values.length) return [];
+      return db
+        .insert(t)
+        .values(values.map((v) => ({ [keyField]: v.key, ownerId: v.ownerId, trigger: v.trigger }) as unknown as typeof syncRuns.$inferInsert))
+        .returning({ id: t.id, key: sql<string>`${key}`.mapWith(String) });
+    },
+    async removeMany(db: Executor, ids: string[]): Promise<void> {
+      if (ids.length) await db.delete(t).where(inArray(t.id, ids));
+    },
+    /** Records each run's job, in one statement. */
+    async setJobIds(db: Executor, jobs: { id: string; jobId: string }[]): Promise<void> {
+      if (!jobs.length) return;
+      const values = sql.join(jobs.map((j) => sql`(${j.id}::uuid, ${j.jobId})`), sql`, `);
+      await db.execute(sql`UPDATE ${t} SET job_id = v.job_id FROM (VALUES ${values}) AS v(id, job_id) WHERE ${t.id} = v.id`);
+    },
     async hasOpen(db: Executor, keyValue: string): Promise<boolean> {
       const [open] = await db.select({ id: t.id }).from(t).where(and(eq(key, keyValue), inArray(t.status, OPEN))).limit(1);
       return !!open;
@@ -308,6 +331,13 @@ export function bookmarks(table: typeof connectors | typeof transforms, runs: Ru
         WHERE ${t.id} = v.id AND ${t.nextDueAt} = ${lease.toISOString()}::timestamptz`);
     },
   };
+}
+
+/** Takes the locks of many keys' runs until the transaction ends, in one order (two callers never wait on each other). */
+export async function lockRunsMany(tx: Executor, names: string[]): Promise<void> {
+  if (!names.length) return;
+  const list = sql.join(names.map((n) => sql`${n}`), sql`, `);
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtext(n) AS h FROM unnest(ARRAY[${list}]::text[]) AS n ORDER BY 1) AS l`);
 }
 
 /** Takes the lock of one key's runs until the transaction ends: two callers at once (Run now, the scheduler) make one run. */

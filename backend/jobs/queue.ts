@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { PgBoss } from "pg-boss";
 
 /** What became of a job: waiting (created, or retry after a failed attempt), being worked, or ended. */
@@ -11,6 +12,8 @@ export type JobState = "created" | "retry" | "active" | "completed" | "cancelled
 export interface JobQueue {
   /** Sends a job for `key` (a connector or a transform): null when the queue already holds one waiting for that key. */
   send(queue: string, data: object, key: string): Promise<string | null>;
+  /** Sends many such jobs in one statement; answers each one's id, in order, or null where the queue refused it. */
+  sendMany(queue: string, jobs: { data: object; key: string }[]): Promise<(string | null)[]>;
   /** Cancels a job that has not ended; one that has is left as it is. */
   cancel(queue: string, id: string): Promise<void>;
   /** Fails an active job with `reason`, so that it is retried with its back-off if it has retries left. */
@@ -22,6 +25,13 @@ export interface JobQueue {
 export function pgBossQueue(boss: PgBoss): JobQueue {
   return {
     send: (queue, data, key) => boss.send(queue, data, { singletonKey: key }),
+    async sendMany(queue, jobs) {
+      if (!jobs.length) return [];
+      // Ids chosen here: the insert skips a job the queue's policy refuses, and answers the ids it made.
+      const ids = jobs.map(() => randomUUID());
+      const made = new Set((await boss.insert(queue, jobs.map((job, i) => ({ id: ids[i], data: job.data, singletonKey: job.key })), { returnId: true })) ?? []);
+      return ids.map((id) => (made.has(id) ? id : null));
+    },
     async cancel(queue, id) {
       await boss.cancel(queue, id);
     },

@@ -1,7 +1,7 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
-import { lockRuns, OPEN, type Executor, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
-import { appendRunLog, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";
+import { lockRuns, lockRunsMany, OPEN, type Executor, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { appendRunLog, appendRunLogMany, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";
 import { redactSecrets } from "../lib/redact.js";
 import { RunCancelledError, watchCancel } from "./cancel.js";
 import { heartbeatSettings, keepBeating } from "./heartbeat.js";
@@ -82,6 +82,31 @@ export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>,
   }
   await kind.runs.update(db, run.id, { jobId });
   return run;
+}
+
+/**
+ * enqueueRun for many keys at once (a scheduler pass): the same locks, the same one-open-run rule and the same first
+ * log line, in a handful of statements instead of a handful per key, and one insert for the jobs. Answers the keys
+ * that got a run.
+ */
+export async function enqueueRuns(kind: RunKind<unknown>, db: Database, jobs: JobQueue, owners: { key: string; ownerId: string }[], trigger: string): Promise<Set<string>> {
+  if (!owners.length) return new Set();
+  const runs = await db.transaction(async (tx) => {
+    await lockRunsMany(tx, owners.map((o) => `${kind.name}-run:${o.key}`));
+    const open = await kind.runs.openKeys(tx, owners.map((o) => o.key));
+    const free = owners.filter((o) => !open.has(o.key));
+    // The keys' own rows first, as in enqueueRun.
+    for (const o of free) await kind.onStatus?.(tx, o.key, "queued", new Date());
+    const inserted = await kind.runs.insertMany(tx, free.map((o) => ({ key: o.key, ownerId: o.ownerId, trigger })));
+    await appendRunLogMany(tx, kind.name, inserted.map((r) => r.id), "info", queuedBy(trigger));
+    return inserted;
+  });
+  const jobIds = await jobs.sendMany(kind.queue, runs.map((r) => ({ data: { runId: r.id }, key: r.key })));
+  // A job the queue refused (one is already waiting for the key): its run goes, as in enqueueRun.
+  await kind.runs.removeMany(db, runs.filter((_, i) => !jobIds[i]).map((r) => r.id));
+  const sent = runs.flatMap((r, i) => (jobIds[i] ? [{ id: r.id, key: r.key, jobId: jobIds[i] }] : []));
+  await kind.runs.setJobIds(db, sent);
+  return new Set(sent.map((r) => r.key));
 }
 
 /**
@@ -315,24 +340,22 @@ export async function enqueueDue(kind: RunKind<{ id: string }>, db: Database, jo
   const lease = new Date(now.getTime() + LEASE_MS);
   for (;;) {
     const taken = await kind.takeDue(db, { now, lease, limit: DUE_BATCH });
-    const next: { key: string; at: Date | null }[] = [];
-    try {
-      for (const scheduled of taken) {
-        const stored = readStored(scheduled.schedule);
-        const schedule = stored?.schedule ?? null;
-        const slot = latestDue(scheduled.key, scheduled.frequency, schedule, now);
-        let at = nextRun(scheduled.key, scheduled.frequency, schedule, now);
-        const due = !!slot && slot.getTime() >= Math.max(scheduled.createdAt.getTime(), stored?.since?.getTime() ?? 0) && !(scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime());
-        if (due) {
-          if (await enqueueRun(kind, db, jobs, scheduled, "schedule")) queued++;
-          else at = new Date(now.getTime() + 1);
-        }
-        next.push({ key: scheduled.key, at });
+    const next = new Map<string, Date | null>();
+    const due: ScheduledKey[] = [];
+    for (const scheduled of taken) {
+      const stored = readStored(scheduled.schedule);
+      const schedule = stored?.schedule ?? null;
+      const slot = latestDue(scheduled.key, scheduled.frequency, schedule, now);
+      next.set(scheduled.key, nextRun(scheduled.key, scheduled.frequency, schedule, now));
+      if (slot && slot.getTime() >= Math.max(scheduled.createdAt.getTime(), stored?.since?.getTime() ?? 0) && !(scheduled.latestRunAt && scheduled.latestRunAt.getTime() >= slot.getTime())) {
+        due.push(scheduled);
       }
-    } finally {
-      // What was looked at keeps its answer even when a later key failed; the rest stay leased until LEASE_MS.
-      await kind.placeBookmarks(db, lease, next);
     }
+    // Failing here leaves the batch leased: the next pass after LEASE_MS looks at it again.
+    const sent = await enqueueRuns(kind, db, jobs, due, "schedule");
+    queued += sent.size;
+    for (const scheduled of due) if (!sent.has(scheduled.key)) next.set(scheduled.key, new Date(now.getTime() + 1));
+    await kind.placeBookmarks(db, lease, [...next].map(([key, at]) => ({ key, at })));
     if (taken.length < DUE_BATCH) return queued;
   }
 }

@@ -123,4 +123,20 @@ describe("scheduler bookmarks", () => {
     expect(await enqueueDueRuns(otherDb, queue, new Date(later.getTime() + 180_000))).toBe(3);
     expect((await queuedPer(ids)).map((q) => q.n)).toEqual([1, 1, 1]);
   });
+
+  it("a due connector whose queue already holds a waiting job for it: no run is left without a job, and the next pass queues it", async () => {
+    const [id] = await connectors(1, "Refused ");
+    await pool.query("UPDATE connectors SET paused = true WHERE id <> $1", [id]);
+    await enqueueDueRuns(db, queue, now);
+    const later = new Date(hourLater.getTime() + 2 * 3_600_000);
+    const stale = await queue.send(SYNC_QUEUE, { runId: "00000000-0000-4000-8000-000000000000" }, id!);
+    expect(stale).not.toBeNull();
+    expect(await enqueueDueRuns(db, queue, later)).toBe(0);
+    expect(await queuedPer([id!])).toEqual([]);
+    await boss.deleteJob(SYNC_QUEUE, stale!);
+    expect(await enqueueDueRuns(db, queue, new Date(later.getTime() + 60_000))).toBe(1);
+    const { rows } = await pool.query("SELECT job_id FROM sync_runs WHERE connector_id = $1 AND status = 'queued'", [id]);
+    expect(rows).toHaveLength(1);
+    expect(await queue.state(SYNC_QUEUE, rows[0].job_id)).toBe("created");
+  });
 });
