@@ -46,6 +46,11 @@ const schema = z.object({
   /** Days the job queue keeps a job that has ended (pg-boss's own records; the runs tables hold the history). */
   JOB_HISTORY_DAYS: days("JOB_HISTORY_DAYS", 7),
   /**
+   * How often a run event stream (GET /runs/events) checks that its session still holds (and sends a keep-alive
+   * comment); a stream whose session ended is closed.
+   */
+  RUN_EVENTS_SESSION_CHECK_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().positive("RUN_EVENTS_SESSION_CHECK_SECONDS must be a number of seconds above 0").default(30)),
+  /**
    * Seconds a stopping process (SIGTERM) gives its running jobs to finish; past it, the job queue hands each one back
    * (failed as "shut down while active", retried by another worker) and the process exits.
    */

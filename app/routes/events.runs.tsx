@@ -1,19 +1,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { eventStream } from "remix-utils/sse/server";
 import { runEventSettings, takeStreamPlace, TOO_MANY_STREAMS_MESSAGE } from "~/services/run-events.server";
-import { loadRunsVersion } from "~/services/runs.server";
+import { openRunEvents } from "~/services/runs.server";
 import { requireUserInfo } from "~/services/session.server";
 
 /**
- * GET /events/runs: server-sent events for the signed-in user's runs. About once a second it asks the backend for the
- * user's data version (one session lookup: every write of a run moves it) and sends a `runs` event when it changed,
- * and once at the start (a change may have come between the page's load and this stream). Pages with a run queued or
- * running listen and re-load their data on each event (useRefreshWhile). The stream ends within a poll of the browser
- * going away (its connection's own abort signal), when the session does, and after RUN_EVENTS_MAX_SECONDS (the
- * browser then opens a new one); a user has at most RUN_EVENTS_MAX_STREAMS open (app/services/run-events.server.ts).
+ * GET /events/runs: server-sent events for the signed-in user's runs, relayed from the backend's own stream
+ * (GET /runs/events), which pushes a `runs` event at once and whenever one of the user's runs is written: nothing is
+ * polled. Pages with a run queued or running listen and re-load their data on each event (useRefreshWhile). The stream
+ * ends, and its backend stream with it, when the browser goes away (its connection's own abort signal), when this web
+ * process stops, when the session does (the backend checks), and after RUN_EVENTS_MAX_SECONDS (the browser then opens
+ * a new one); a user has at most RUN_EVENTS_MAX_STREAMS open (app/services/run-events.server.ts). A backend that does
+ * not answer (restarting) gets the browser to come back in a few seconds.
  */
 
-const POLL_MS = 1_000;
+const RETRY_MS = 5_000;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUserInfo(request);
@@ -22,69 +22,56 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!release) {
     return new Response(TOO_MANY_STREAMS_MESSAGE, { status: 429, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30" } });
   }
-  // One signal for every way the stream ends: the browser went away (its connection's signal, and the request's), or
-  // the stream lived its time. Listeners on the sources hold it: nothing here depends on the garbage collector.
+  // One signal for every way the stream ends: the browser went away (its connection's signal, and the request's), the
+  // web process stops, or the stream lived its time. Aborting it also closes the backend stream.
   const ended = new AbortController();
   const end = () => ended.abort();
   const lifetime = setTimeout(end, settings.maxMs);
+  const sources = [request.signal, context.connectionClosed, context.serverStopping];
   const finish = () => {
     clearTimeout(lifetime);
-    request.signal.removeEventListener("abort", end);
-    context.connectionClosed?.removeEventListener("abort", end);
-    context.serverStopping?.removeEventListener("abort", end);
+    for (const signal of sources) signal?.removeEventListener("abort", end);
     release();
   };
   ended.signal.addEventListener("abort", finish, { once: true });
-  for (const signal of [request.signal, context.connectionClosed, context.serverStopping]) {
+  for (const signal of sources) {
     if (signal?.aborted) end();
     else signal?.addEventListener("abort", end, { once: true });
   }
-  // The first check answers for the session: an ended one is the usual redirect (EventSource then stops for good).
-  let first;
+  let upstream: ReadableStream<Uint8Array> | null;
   try {
-    first = await loadRunsVersion(request);
+    upstream = await openRunEvents(request, ended.signal);
   } catch (error) {
-    finish();
+    end();
     throw error;
   }
-  const response = eventStream(ended.signal, (send, close) => {
-    let stopped = false;
-    let timer: NodeJS.Timeout | undefined;
-    // A backend that does not answer for a moment (restarting) sends no event: the next answer that does, does.
-    let last = first.ok ? first.data : null;
-    const tell = () => {
+  const reader = upstream?.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!reader) {
+        controller.enqueue(new TextEncoder().encode(`retry: ${RETRY_MS}\n\n`));
+        controller.close();
+        return end();
+      }
       try {
-        send({ event: "runs", data: last ?? "?" });
+        const { value, done } = await reader.read();
+        if (!done) return controller.enqueue(value);
       } catch {
-        close();
+        // Aborted (the stream's end) or the backend went away: the browser reconnects if it is still there.
       }
-    };
-    const tick = async () => {
-      let next;
-      try {
-        next = await loadRunsVersion(request);
-      } catch {
-        // A thrown answer is the session's end (a redirect to sign in): nothing more to tell this browser.
-        return close();
-      }
-      if (stopped) return;
-      if (next.ok && next.data !== last) {
-        last = next.data;
-        tell();
-      }
-      timer = setTimeout(() => void tick(), POLL_MS);
-    };
-    tell();
-    timer = setTimeout(() => void tick(), POLL_MS);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      // Closed from inside (the session ended, the browser stopped reading): the place is given back too.
-      finish();
-    };
+      controller.close();
+      end();
+    },
+    cancel() {
+      end();
+    },
   });
-  // No compression (it would hold events back until a block fills) nor buffering by a proxy.
-  response.headers.set("Cache-Control", "no-cache, no-transform");
-  response.headers.set("X-Accel-Buffering", "no");
-  return response;
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      // No compression (it would hold events back until a block fills) nor buffering by a proxy.
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
 }

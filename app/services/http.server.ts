@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { Agent, request as undiciRequest } from "undici";
 import { env } from "./env.server";
 
@@ -47,6 +48,23 @@ export async function backendFetch(request: Request, path: string, init: Request
   // A Response cannot carry a body with 204/205/304, nor a status outside 200–599.
   const bodyless = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
   return new Response(bodyless ? null : bytes, { status: answer.statusCode, headers: responseHeaders });
+}
+
+/**
+ * Opens a stream the backend answers for the browser (its cookie goes along), without reading it: the status, and the
+ * body as it comes, until `signal` aborts it. Streams have their own connections (they stay open for minutes; the
+ * page calls' pool is not theirs to hold), and no body timeout (the backend sends a keep-alive comment now and then).
+ */
+let streams: Agent | undefined;
+export async function backendStream(request: Request, path: string, signal: AbortSignal): Promise<{ status: number; body: ReadableStream<Uint8Array> }> {
+  const cookie = request.headers.get("cookie");
+  const answer = await undiciRequest(new URL(path, env().backendUrl), {
+    method: "GET",
+    headers: { accept: "text/event-stream", ...(cookie ? { cookie } : {}) },
+    dispatcher: (streams ??= new Agent({ keepAliveTimeout: 5_000, bodyTimeout: 0 })),
+    signal,
+  });
+  return { status: answer.statusCode, body: Readable.toWeb(answer.body) as ReadableStream<Uint8Array> };
 }
 
 /** The request bodies the app sends: JSON text, form data (multipart/url-encoded) or nothing. */

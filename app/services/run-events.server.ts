@@ -1,6 +1,6 @@
 /**
- * Bounds on the run-event streams (GET /events/runs, app/routes/events.runs.tsx): each open stream asks the backend
- * for the user's data version about once a second, so their number and their life are bounded.
+ * Bounds on the run-event streams (GET /events/runs, app/routes/events.runs.tsx): each open stream holds a stream of
+ * the backend's open (and a connection to it), so their number and their life are bounded.
  * - A stream's work ends when its connection closes: the web server hands each request the abort signal of its own
  *   connection (`context.connectionClosed`, scripts/web-edge.ts). The Request's `signal` is not enough: the copy Remix
  *   gives a loader follows it through a weak reference, which the garbage collector may drop (then it never aborts).

@@ -1,13 +1,24 @@
-import { z } from "zod";
 import type { RunFailure } from "@contract/runs";
 import type { RunPage } from "~/components/run-history";
-import { callBackend, type Outcome } from "./backend.server";
+import type { Outcome } from "./backend.server";
+import { backendStream } from "./http.server";
+import { sessionEnded } from "./session.server";
 
-const versionSchema = z.object({ version: z.string() }).transform((o) => o.version);
-
-/** The signed-in user's data version: it moves on every write of their runs (the run event stream polls it). */
-export function loadRunsVersion(request: Request): Promise<Outcome<string>> {
-  return callBackend(request, "/runs/version", { schema: versionSchema }, "Failed to check the runs");
+/**
+ * The backend's event stream of the user's runs (GET /runs/events), to relay as it comes: null when the backend does
+ * not answer with one (restarting, stopping). An ended session is the usual redirect to sign in (thrown).
+ */
+export async function openRunEvents(request: Request, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | null> {
+  let answer;
+  try {
+    answer = await backendStream(request, "/runs/events", signal);
+  } catch {
+    return null;
+  }
+  if (answer.status === 200) return answer.body;
+  await answer.body.cancel().catch(() => {});
+  if (answer.status === 401) throw await sessionEnded(request);
+  return null;
 }
 
 

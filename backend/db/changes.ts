@@ -28,6 +28,8 @@ export interface ChangeFeed {
   freshVersion(ownerId: string): Promise<string>;
   /** Whether its connection listens now (the process's readiness: /readyz). */
   listening(): boolean;
+  /** Calls `changed` whenever the owner's version moves (each change, and a reconnection); answers the unsubscribe. */
+  subscribe(ownerId: string, changed: () => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -40,6 +42,13 @@ interface Barrier {
 export async function startChangeFeed(options: { databaseUrl: string; log: Logger }): Promise<ChangeFeed> {
   const boot = randomBytes(6).toString("base64url");
   const versions = new Map<string, number>();
+  const listeners = new Map<string, Set<() => void>>();
+  const tell = (ownerId: string) => {
+    for (const changed of listeners.get(ownerId) ?? []) changed();
+  };
+  const tellEveryone = () => {
+    for (const ownerId of listeners.keys()) tell(ownerId);
+  };
   let count = 0;
   let epoch = 0;
   let client: pg.Client | null = null;
@@ -88,7 +97,10 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
       throw error;
     }
     c.on("notification", (message) => {
-      if (message.channel === OWNER_CHANGES_CHANNEL && message.payload) versions.set(message.payload, ++count);
+      if (message.channel === OWNER_CHANGES_CHANNEL && message.payload) {
+        versions.set(message.payload, ++count);
+        tell(message.payload);
+      }
       else if (message.channel === BARRIER_CHANNEL && inFlight && inFlight.token === message.payload) settle(inFlight, true);
     });
     c.once("end", () => lost(c));
@@ -96,6 +108,7 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
     epoch++;
     versions.clear();
     client = c;
+    tellEveryone();
   }
 
   function lost(c: pg.Client) {
@@ -104,6 +117,7 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
     epoch++;
     if (inFlight) settle(inFlight, false);
     if (stopped) return;
+    tellEveryone();
     options.log.warn("the change feed lost its database connection: reconnecting (pages are not kept meanwhile)");
     void reconnect();
   }
@@ -118,6 +132,15 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
   return {
     version,
     listening: () => client !== null,
+    subscribe(ownerId, changed) {
+      const set = listeners.get(ownerId) ?? new Set();
+      set.add(changed);
+      listeners.set(ownerId, set);
+      return () => {
+        set.delete(changed);
+        if (!set.size && listeners.get(ownerId) === set) listeners.delete(ownerId);
+      };
+    },
     async freshVersion(ownerId) {
       if (!next) {
         next = barrier();

@@ -16,7 +16,7 @@ let ada: { userId: string; cookie: string };
 let bo: { userId: string; cookie: string };
 
 beforeAll(async () => {
-  t = await startTestBackend();
+  t = await startTestBackend({ env: { NODE_ENV: "test", RUN_EVENTS_SESSION_CHECK_SECONDS: "0.5" } });
   ada = await createUserSession(t, "ada@example.com", "Ada");
   bo = await createUserSession(t, "bo@example.com", "Bo");
 });
@@ -148,3 +148,59 @@ describe("the data version", () => {
     expect((await get(t, "/runs/version", ada.cookie)).status).toBe(200);
   });
 });
+
+describe("GET /runs/events", () => {
+  /** Opens the user's stream; `next(pattern)` reads until what came so far matches. */
+  async function stream(cookie: string) {
+    const aborted = new AbortController();
+    const response = await fetch(`${t.url}/runs/events`, { headers: { cookie }, signal: aborted.signal });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    return {
+      response,
+      close: () => aborted.abort(),
+      async next(pattern: RegExp): Promise<string> {
+        while (!pattern.test(text)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the stream ended before ${pattern}: ${JSON.stringify(text)}`);
+          text += decoder.decode(value, { stream: true });
+        }
+        const [match] = text.match(pattern)!;
+        text = text.slice(text.indexOf(match) + match.length);
+        return match;
+      },
+      async ended(): Promise<boolean> {
+        for (;;) if ((await reader.read()).done) return true;
+      },
+    };
+  }
+  const runsEvent = /event: runs\ndata: ([^\n]+)\n\n/;
+  const versionOf = (event: string) => event.match(runsEvent)![1]!;
+
+  it("pushes the version at once, then again when one of the user's records is written", async () => {
+    const s = await stream(ada.cookie);
+    try {
+      expect(s.response.status).toBe(200);
+      expect(s.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const first = versionOf(await s.next(runsEvent));
+      expect(first).toBe(await version(ada.cookie));
+      await t.db.query("UPDATE destinations SET description = 'pushed' WHERE owner_id = $1", [ada.userId]);
+      const second = versionOf(await s.next(runsEvent));
+      expect(second).not.toBe(first);
+      expect(second).toBe(await version(ada.cookie));
+    } finally {
+      s.close();
+    }
+  });
+
+  it("is for a signed-in user only, and ends once the session does", async () => {
+    expect((await fetch(`${t.url}/runs/events`)).status).toBe(401);
+    const cy = await createUserSession(t, "cy@example.com", "Cy");
+    const s = await stream(cy.cookie);
+    await s.next(runsEvent);
+    await t.db.query("DELETE FROM sessions WHERE user_id = $1", [cy.userId]);
+    expect(await s.ended()).toBe(true);
+  });
+});
+

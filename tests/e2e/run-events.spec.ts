@@ -5,8 +5,8 @@ import { expect, login, test } from "./fixtures";
 /**
  * Issue #35 F1, through the real web server: a run-event stream (GET /events/runs) gives its place back as soon as
  * its connection closes (the web server hands the loader its connection's own signal), and a user has a bounded
- * number of them (RUN_EVENTS_MAX_STREAMS, 4, in each web server process). The polling itself is counted in
- * tests/unit/run-events.test.ts.
+ * number of them (RUN_EVENTS_MAX_STREAMS, 4, in each web server process). The relay of the backend's own stream is
+ * tested in tests/unit/run-events.test.ts, that stream in tests/backend/change-feed.test.ts.
  */
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Raw HTTP streams: one run is enough.");
 

@@ -3,31 +3,52 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * Issue #35 F1: the run-event stream (GET /events/runs) against a real HTTP server standing in for the backend, which
- * counts the polls. A closed connection ends the stream's polling at once; a user has at most RUN_EVENTS_MAX_STREAMS
- * streams; a stream lives RUN_EVENTS_MAX_SECONDS at most. (The web server's part, handing a loader the signal of its
- * own connection, is tested through the real server in tests/e2e/run-events.spec.ts.)
+ * Issue #35 F1, issue 36: the run-event stream (GET /events/runs) against a real HTTP server standing in for the
+ * backend's own stream (GET /runs/events), which counts the streams it holds open. A closed connection closes the
+ * backend stream at once; a user has at most RUN_EVENTS_MAX_STREAMS streams; a stream lives RUN_EVENTS_MAX_SECONDS at
+ * most. (The web server's part, handing a loader the signal of its own connection, is tested through the real server
+ * in tests/e2e/run-events.spec.ts.)
  */
 let server: http.Server;
-let polls = 0;
+/** The backend streams open now, and a way to push an event down each. */
+const upstreams = new Set<http.ServerResponse>();
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    if (req.url === "/runs/version") polls++;
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ version: String(polls) }));
+    if (req.url !== "/runs/events") return void res.writeHead(404).end();
+    const cookie = req.headers.cookie ?? "";
+    if (cookie.includes("backend=ended")) return void res.writeHead(401, { "content-type": "application/json" }).end('{"message":"User not authenticated"}');
+    if (cookie.includes("backend=down")) return void res.writeHead(503, { "content-type": "application/json" }).end('{"message":"stopping"}');
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("event: runs\ndata: v1\n\n");
+    upstreams.add(res);
+    res.on("close", () => upstreams.delete(res));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.BACKEND_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.TRIBUTARY_SECRET_KEY ??= "t".repeat(43);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  for (const res of upstreams) res.destroy();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 /** Reads a stream until it ends (a stream that never ends fails the test by its timeout). */
 async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   while (!(await reader.read()).done);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Reads a stream until what it sent so far matches `pattern`; answers that text. */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, pattern: RegExp): Promise<string> {
+  let text = "";
+  const decoder = new TextDecoder();
+  while (!pattern.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before ${pattern}: ${JSON.stringify(text)}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
 
 async function signedInCookie(id: string): Promise<string> {
   const { getSession, sessionStorage } = await import("~/services/session.server");
@@ -47,25 +68,53 @@ async function open(cookie: string) {
 }
 
 describe("GET /events/runs", () => {
-  it("stops asking the backend as soon as its connection closes", async () => {
+  it("relays the backend's events as they come, and closes its backend stream as soon as its connection closes", async () => {
     delete process.env.RUN_EVENTS_MAX_SECONDS;
     const cookie = await signedInCookie("user-close");
     const streams = await Promise.all([open(cookie), open(cookie), open(cookie)]);
     for (const s of streams) expect(s.response.status).toBe(200);
-    // The first event comes at once; then each stream polls about once a second.
-    expect(new TextDecoder().decode((await streams[0]!.reader!.read()).value)).toContain("event: runs");
-    const before = polls;
-    await sleep(2_500);
-    expect(polls - before).toBeGreaterThanOrEqual(3);
+    expect(streams[0]!.response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    // The backend's first event comes at once, and each one it pushes after it.
+    for (const s of streams) expect(await readUntil(s.reader!, /event: runs\ndata: v1\n\n/)).toContain("data: v1");
+    expect(upstreams.size).toBe(3);
+    for (const res of upstreams) res.write("event: runs\ndata: v2\n\n");
+    for (const s of streams) expect(await readUntil(s.reader!, /data: v2\n\n/)).toContain("event: runs");
     for (const s of streams) s.close();
-    // A poll already sent may still be answered; none is sent after it.
-    await sleep(1_200);
-    const settled = polls;
-    await sleep(5_000);
-    expect(polls).toBe(settled);
+    await expect.poll(() => upstreams.size, { timeout: 5_000 }).toBe(0);
     // The streams ended.
     for (const s of streams) await readToEnd(s.reader!);
   }, 20_000);
+
+  it("a backend that does not answer: the browser is told to come back in a few seconds, and the place is given back", async () => {
+    process.env.RUN_EVENTS_MAX_STREAMS = "1";
+    try {
+      const cookie = `${await signedInCookie("user-down")}; backend=down`;
+      const s = await open(cookie);
+      expect(s.response.status).toBe(200);
+      expect(await readUntil(s.reader!, /retry: \d+\n\n/)).toBe("retry: 5000\n\n");
+      await readToEnd(s.reader!);
+      const again = await open(cookie);
+      expect(again.response.status).toBe(200);
+      again.close();
+    } finally {
+      delete process.env.RUN_EVENTS_MAX_STREAMS;
+    }
+  });
+
+  it("a session the backend says is over: the usual redirect to sign in, and no place is kept", async () => {
+    process.env.RUN_EVENTS_MAX_STREAMS = "1";
+    try {
+      const cookie = `${await signedInCookie("user-ended")}; backend=ended`;
+      const thrown = await open(cookie).catch((error: unknown) => error);
+      expect(thrown).toBeInstanceOf(Response);
+      expect((thrown as Response).status).toBe(302);
+      const ok = await open(await signedInCookie("user-ended"));
+      expect(ok.response.status).toBe(200);
+      ok.close();
+    } finally {
+      delete process.env.RUN_EVENTS_MAX_STREAMS;
+    }
+  });
 
   it("takes at most RUN_EVENTS_MAX_STREAMS streams per user: one more is refused with 429 and a sentence, a closed one frees its place", async () => {
     process.env.RUN_EVENTS_MAX_STREAMS = "4";
@@ -90,7 +139,7 @@ describe("GET /events/runs", () => {
     }
   });
 
-  it("ends a stream after RUN_EVENTS_MAX_SECONDS, and its polling with it", async () => {
+  it("ends a stream after RUN_EVENTS_MAX_SECONDS, and its backend stream with it", async () => {
     process.env.RUN_EVENTS_MAX_SECONDS = "1.5";
     try {
       const s = await open(await signedInCookie("user-lifetime"));
@@ -100,10 +149,7 @@ describe("GET /events/runs", () => {
       const lived = Date.now() - started;
       expect(lived).toBeGreaterThanOrEqual(1_000);
       expect(lived).toBeLessThan(4_000);
-      await sleep(1_200);
-      const settled = polls;
-      await sleep(3_000);
-      expect(polls).toBe(settled);
+      await expect.poll(() => upstreams.size, { timeout: 5_000 }).toBe(0);
       // Its place was given back: four more open.
       const next = await Promise.all([1, 2, 3, 4].map(async () => open(await signedInCookie("user-lifetime"))));
       for (const n of next) expect(n.response.status).toBe(200);
