@@ -70,6 +70,7 @@ export async function startJobs(options: {
     const settings = { retryLimit: job.retryLimit ?? 3, retryBackoff: true, deleteAfterSeconds: options.keepEndedJobsDays * 86_400,
       ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
       ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
+      ...(job.heartbeatSeconds !== undefined ? { heartbeatSeconds: job.heartbeatSeconds } : {}),
     };
     await boss.createQueue(job.name, { policy: job.policy ?? "standard", ...settings });
     // createQueue leaves a queue that exists as it was made: the settings of this start (retry delay, expiry) apply.

@@ -16,6 +16,11 @@ export interface JobOptions {
   retryDelay?: number;
   /** A job active longer than this (e.g. its worker died) is failed and retried. */
   expireInSeconds?: number;
+  /**
+   * The worker working a job of this queue says it is alive this often (pg-boss does it); a job whose worker stops
+   * saying so (a killed process) is failed and retried at pg-boss's next monitor pass. At least 10.
+   */
+  heartbeatSeconds?: number;
   /** Work a worker process does every few seconds besides the queue (startSweeps): finding runs whose worker died. */
   sweep?: (log: Logger) => Promise<void>;
 }

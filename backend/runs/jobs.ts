@@ -39,6 +39,9 @@ export function runJob(kind: RunKind<unknown>, db: Database, settings: RunQueueS
     // pg-boss doubles it at each retry (retryBackoff), with jitter.
     retryDelay: Math.max(1, Math.round(positive(process.env.RUN_RETRY_DELAY_SECONDS, 5))),
     expireInSeconds: positive(settings.expireInSeconds, 10_800),
+    // A job taken by a worker that died before its run started (still queued: the run's own heartbeat has not begun)
+    // would otherwise wait for its expiry, hours away.
+    heartbeatSeconds: Math.max(10, Math.round(positive(process.env.RUN_JOB_HEARTBEAT_SECONDS, 30))),
     concurrency: Math.max(1, Math.floor(positive(settings.concurrency, settings.defaultConcurrency))),
     pollingIntervalSeconds: 0.5,
     // One scope of secrets in play per attempt: what the work opens is taken out of the run's error, log and alerts.

@@ -6,6 +6,8 @@ import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destin
 import { api, createUserSession, startTestBackend, waitFor, type TestBackend } from "../support/backend.js";
 import { seedDatagenConnector } from "../support/seed.js";
 import { WorkerProcesses } from "../support/workers.js";
+import { startTestQueue } from "../support/queue.js";
+import { SYNC_QUEUE } from "../../backend/sync/index.js";
 
 /**
  * Issue 36, item 7: what a deployment relies on. Roles split the backend's work; /healthz and /readyz tell a load
@@ -18,14 +20,17 @@ let cookie: string;
 let workers: WorkerProcesses;
 
 beforeAll(async () => {
+  // The run queues' job heartbeat, as the API process here makes the queues (the workers' environment says the same).
+  process.env.RUN_JOB_HEARTBEAT_SECONDS = "10";
   t = await startTestBackend();
   ({ cookie } = await createUserSession(t, "ops@example.com", "Ops"));
-  workers = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", RUN_RETRY_DELAY_SECONDS: "1", SYNC_CONCURRENCY: "1" });
+  workers = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", RUN_RETRY_DELAY_SECONDS: "1", SYNC_CONCURRENCY: "1", RUN_JOB_HEARTBEAT_SECONDS: "10", JOBS_MAINTENANCE_INTERVAL_SECONDS: "1" });
 }, 60_000);
 
 afterAll(async () => {
   await workers?.stopAll("SIGKILL");
   await t?.stop();
+  delete process.env.RUN_JOB_HEARTBEAT_SECONDS;
 });
 
 describe("roles", () => {
@@ -67,7 +72,7 @@ describe("/healthz and /readyz", () => {
   });
 });
 
-describe("graceful shutdown of a worker (SIGTERM)", () => {
+describe("a worker that stops (SIGTERM) or dies", () => {
   async function runningSync(name: string, meetingsPerDay: number, lookbackDays: number) {
     const seeded = await seedDatagenConnector(t, cookie, { name, meetingsPerDay, lookbackDays });
     const queued = await api(t, cookie, "POST", `/connectors/${seeded.connectorId}/sync`, {});
@@ -119,4 +124,27 @@ describe("graceful shutdown of a worker (SIGTERM)", () => {
       await impatient.stopAll("SIGKILL");
     }
   });
+
+  it("a job taken by a worker that died before its run started: another worker runs it once the job's heartbeat lapses", { timeout: 120_000 }, async () => {
+    const { connectorId } = await seedDatagenConnector(t, cookie, { name: "Taken and dropped", meetingsPerDay: 5, lookbackDays: 1 });
+    const queued = await api(t, cookie, "POST", `/connectors/${connectorId}/sync`, {});
+    expect(queued.status).toBe(202);
+    const runId: string = queued.body.run.id;
+    // A worker takes the job, then dies: nothing runs it, nothing says it is alive.
+    const { boss } = await startTestQueue(t.databaseUrl);
+    try {
+      const [taken] = await boss.fetch<{ runId: string }>(SYNC_QUEUE);
+      expect(taken?.data.runId).toBe(runId);
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    expect((await t.db.query("SELECT status FROM sync_runs WHERE id = $1", [runId])).rows[0].status).toBe("queued");
+    workers.start();
+    await waitFor("the dropped run succeeding", async () => (await t.db.query("SELECT status FROM sync_runs WHERE id = $1", [runId])).rows[0].status === "succeeded", {
+      timeoutMs: 90_000,
+      explain: () => workers.output.join("\n"),
+    });
+    await workers.stopAll("SIGTERM");
+  });
 });
+

@@ -23,7 +23,7 @@ export interface DatagenConnector {
  * `meetingsPerDay` sets the generator's volume (its default otherwise).
  */
 export async function seedDatagenConnector(
-  t: TestBackend,
+  t: Pick<TestBackend, "url" | "handle">,
   cookie: string,
   options: { name?: string; meetingsPerDay?: number; lookbackDays?: number; company?: string; format?: "zoom" | "gong"; description?: string; frequency?: "hourly" | "daily" } = {},
 ): Promise<DatagenConnector> {

@@ -4,8 +4,8 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Real worker processes (`backend/main.ts --role worker`) on a test backend's database, which a test kills and starts
- * again. Their last output lines are kept, to show when a run gets stuck.
+ * Real backend processes (`backend/main.ts --role worker`, or another role) on a test backend's database, which a test
+ * kills and starts again. Their last output lines are kept, to show when a run gets stuck.
  */
 export class WorkerProcesses {
   readonly running = new Set<ChildProcess>();
@@ -17,9 +17,9 @@ export class WorkerProcesses {
     private readonly keepLines = 200,
   ) {}
 
-  start(): ChildProcess {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", "worker"], { cwd: root, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
-    const label = `worker ${++this.count} (pid ${child.pid})`;
+  start(role: "worker" | "api" | "scheduler" = "worker", env: Record<string, string> = {}): ChildProcess {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "backend/main.ts"), "--role", role], { cwd: root, env: { ...this.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const label = `${role} ${++this.count} (pid ${child.pid})`;
     const keep = (stream: string) => (chunk: Buffer) => {
       for (const line of chunk.toString().split("\n")) if (line.trim()) this.output.push(`${label} ${stream}: ${line.slice(0, 500)}`);
       this.output.splice(0, Math.max(0, this.output.length - this.keepLines));

@@ -1,0 +1,167 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations } from "../../backend/db/migrate.js";
+import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
+import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
+import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
+import { api, APP_URL, createUserSession, waitFor } from "../support/backend.js";
+import { startDebianPostgres, type DebianPostgres } from "../support/debian-postgres.js";
+import { freePort } from "../support/ports.js";
+import { seedDatagenConnector, type DatagenConnector } from "../support/seed.js";
+import { WorkerProcesses } from "../support/workers.js";
+
+/**
+ * Issue 36, item 5: many processes on one real Postgres server (Debian's `postgresql`, which `.ci/run` installs; the
+ * rest of the suite runs on the embedded one). Two API processes and three workers; 200 data-generator connectors of 5
+ * users, each with its own local folder; Sync now on every one, through either API process; one worker SIGKILLed
+ * midway. Every connector ends with exactly one successful run for that press, every record lands once, no run is
+ * left queued or running, and each user's lists are the same whichever API process answers.
+ */
+
+const USERS = 5;
+const PER_USER = 40;
+const MEETINGS_PER_DAY = 3;
+const COMPANY = "Acme Rockets";
+
+let server: DebianPostgres;
+let handle: DatabaseHandle;
+let dataDir: string;
+let processes: WorkerProcesses;
+const apis: { url: string }[] = [];
+const users: { userId: string; cookie: string }[] = [];
+const connectors: (DatagenConnector & { cookie: string })[] = [];
+
+beforeAll(async () => {
+  server = await startDebianPostgres();
+  const admin = new pg.Client({ connectionString: server.url("postgres") });
+  await admin.connect();
+  await admin.query("CREATE DATABASE tributary");
+  await admin.end();
+  const databaseUrl = server.url("tributary");
+  await applyMigrations(databaseUrl);
+  handle = connectDatabase(databaseUrl, 4);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-multi-"));
+  processes = new WorkerProcesses(
+    {
+      ...process.env,
+      NODE_ENV: "test",
+      DATABASE_URL: databaseUrl,
+      TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"),
+      APP_URL,
+      DATA_DIR: dataDir,
+      LOCAL_IDP_PORT: "0",
+      LOG_LEVEL: "info",
+      RUN_HEARTBEAT_SECONDS: "1",
+      RUN_HEARTBEAT_TIMEOUT_SECONDS: "3",
+      RUN_HEARTBEAT_SWEEP_SECONDS: "1",
+      RUN_RETRY_DELAY_SECONDS: "1",
+      JOBS_MAINTENANCE_INTERVAL_SECONDS: "1",
+      RUN_JOB_HEARTBEAT_SECONDS: "10",
+      SYNC_CONCURRENCY: "2",
+    },
+    400,
+  );
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    processes.start("api", { BACKEND_PORT: String(port) });
+    apis.push({ url: `http://127.0.0.1:${port}` });
+  }
+  for (const a of apis) {
+    await waitFor(`the API process at ${a.url} ready`, async () => (await fetch(`${a.url}/readyz`).catch(() => null))?.status === 200, { timeoutMs: 60_000, explain: () => processes.output.join("\n") });
+  }
+  for (let u = 0; u < USERS; u++) users.push(await createUserSession({ handle }, `user${u}@example.com`, `User ${u}`));
+  // Made through both API processes, each user's connectors one after another, the users side by side.
+  await Promise.all(
+    users.map(async (user, u) => {
+      for (let i = 0; i < PER_USER; i++) {
+        const made = await seedDatagenConnector({ url: apis[i % 2]!.url, handle }, user.cookie, { name: `U${u} connector ${i}`, meetingsPerDay: MEETINGS_PER_DAY, lookbackDays: 1, company: COMPANY });
+        connectors.push({ ...made, cookie: user.cookie });
+      }
+    }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await processes?.stopAll("SIGKILL");
+  await handle?.close();
+  await server?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** What the data generator makes for a source over the day before `until` (a run's window). */
+function expected(sourceId: string, until: Date) {
+  const meetings = [...generateMeetings({ sourceId, company: COMPANY, from: new Date(until.getTime() - 86_400_000), to: until, meetingsPerDay: MEETINGS_PER_DAY })];
+  return { meetings: meetings.length, ids: new Set(meetings.map((m) => m.id)) };
+}
+
+/** The meeting files a local destination holds (temporary files of an interrupted write aside). */
+function transcriptFiles(folder: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (entry.endsWith(".vtt")) files.push(entry.replace(/\.vtt$/, ""));
+    }
+  };
+  walk(path.join(resolveLocalRoot(dataDir, folder), "files"));
+  return files;
+}
+
+describe("many processes on one Debian Postgres server", () => {
+  it(`${USERS * PER_USER} connectors of ${USERS} users, Sync now on all, a worker SIGKILLed midway: one successful run each, every record once, none stuck, the same lists from either API process`, { timeout: 400_000 }, async () => {
+    expect(connectors).toHaveLength(USERS * PER_USER);
+    const workers = [processes.start("worker"), processes.start("worker"), processes.start("worker")];
+    const pressed = await Promise.all(connectors.map((c, i) => api(apis[i % 2]!, c.cookie, "POST", `/connectors/${c.connectorId}/sync`, {})));
+    expect(pressed.map((p) => p.status)).toEqual(connectors.map(() => 202));
+    const count = async (where: string) => (await handle.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM sync_runs WHERE ${where}`)).rows[0]!.n;
+    const stuck = async () => {
+      const { rows } = await handle.pool.query("SELECT status, count(*)::int AS n FROM sync_runs GROUP BY status");
+      return `runs by status: ${JSON.stringify(rows)}\n${processes.output.slice(-60).join("\n")}`;
+    };
+    // Midway: a fifth of the runs done, others running; one worker dies at once.
+    await waitFor("a fifth of the runs succeeding", async () => (await count("status = 'succeeded'")) >= connectors.length / 5, { timeoutMs: 180_000, explain: stuck });
+    await processes.stop(workers[0]!, "SIGKILL");
+    await waitFor("every run finishing", async () => (await count("status IN ('queued', 'running')")) === 0, { timeoutMs: 240_000, intervalMs: 250, explain: stuck });
+
+    const { rows: runs } = await handle.pool.query<{ connector_id: string; n: number; succeeded: number; started_at: Date; records: number }>(
+      `SELECT connector_id, count(*)::int AS n, count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded, max(started_at) AS started_at, max(records)::int AS records
+       FROM sync_runs GROUP BY connector_id`,
+    );
+    expect(runs).toHaveLength(connectors.length);
+    expect(runs.filter((r) => r.n !== 1 || r.succeeded !== 1)).toEqual([]);
+    const byConnector = new Map(runs.map((r) => [r.connector_id, r]));
+    // Every record of each run's window landed, none twice: the files, the warehouse, the run's own count.
+    for (const c of connectors) {
+      const run = byConnector.get(c.connectorId)!;
+      const want = expected(c.sourceId, run.started_at);
+      expect(run.records, c.connectorId).toBe(want.meetings);
+      const names = transcriptFiles(c.folder);
+      expect(new Set(names).size).toBe(names.length);
+      expect(names.sort()).toEqual([...want.ids].sort());
+    }
+    for (const c of connectors.filter((_, i) => i % 10 === 0)) {
+      const reader = new LocalWriter(resolveLocalRoot(dataDir, c.folder));
+      try {
+        const [m] = await reader.query("SELECT count(*)::INT AS n, count(DISTINCT meeting_id)::INT AS d FROM meetings");
+        expect(m!.n).toBe(m!.d);
+        expect(m!.n).toBe(byConnector.get(c.connectorId)!.records);
+      } finally {
+        await reader.close();
+      }
+    }
+    // Each user's lists, whichever API process answers.
+    for (const user of users) {
+      for (const list of ["/connectors/list?page_size=100", "/sources/list", "/destinations/list"]) {
+        const [one, two] = await Promise.all(apis.map((a) => api(a, user.cookie, "GET", list)));
+        expect(one!.status).toBe(200);
+        expect(two!.body).toEqual(one!.body);
+      }
+    }
+    await processes.stopAll("SIGTERM");
+  });
+});
