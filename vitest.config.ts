@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
  * of the last run's durations for vitest to order files by (it then starts the largest files first): these start
  * first, so that none of them starts late and leaves the other fork idle at the end.
  */
-const LONG_FILES = ["connectors-reliability", "runs-heartbeat", "outbound-limits", "runs-cancel-backfill", "deploy", "run-details", "fuzz", "run-events"];
+const LONG_FILES = ["connectors-reliability", "multi-process", "runs-heartbeat", "outbound-limits", "runs-cancel-backfill", "deploy", "run-details", "fuzz", "run-events"];
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
