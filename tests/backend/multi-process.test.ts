@@ -11,7 +11,7 @@ import { generateMeetings } from "../../backend/integrations/sources/datagen/ind
 import { api, APP_URL, createUserSession, waitFor } from "../support/backend.js";
 import { startDebianPostgres, type DebianPostgres } from "../support/debian-postgres.js";
 import { freePort } from "../support/ports.js";
-import { seedDatagenConnector, type DatagenConnector } from "../support/seed.js";
+import { localDestination, seedDatagenConnector, type DatagenConnector } from "../support/seed.js";
 import { WorkerProcesses } from "../support/workers.js";
 
 /**
@@ -93,8 +93,8 @@ afterAll(async () => {
 });
 
 /** What the data generator makes for a source over the day before `until` (a run's window). */
-function expected(sourceId: string, until: Date) {
-  const meetings = [...generateMeetings({ sourceId, company: COMPANY, from: new Date(until.getTime() - 86_400_000), to: until, meetingsPerDay: MEETINGS_PER_DAY })];
+function expected(sourceId: string, until: Date, meetingsPerDay = MEETINGS_PER_DAY) {
+  const meetings = [...generateMeetings({ sourceId, company: COMPANY, from: new Date(until.getTime() - 86_400_000), to: until, meetingsPerDay })];
   return { meetings: meetings.length, ids: new Set(meetings.map((m) => m.id)) };
 }
 
@@ -144,7 +144,8 @@ describe("many processes on one Debian Postgres server", () => {
       expect(new Set(names).size).toBe(names.length);
       expect(names.sort()).toEqual([...want.ids].sort());
     }
-    for (const c of connectors.filter((_, i) => i % 10 === 0)) {
+    // A window with no meeting writes no table: the warehouses of the runs that wrote something.
+    for (const c of connectors.filter((c, i) => i % 10 === 0 && byConnector.get(c.connectorId)!.records > 0)) {
       const reader = new LocalWriter(resolveLocalRoot(dataDir, c.folder));
       try {
         const [m] = await reader.query("SELECT count(*)::INT AS n, count(DISTINCT meeting_id)::INT AS d FROM meetings");
@@ -162,6 +163,46 @@ describe("many processes on one Debian Postgres server", () => {
         expect(two!.body).toEqual(one!.body);
       }
     }
-    await processes.stopAll("SIGTERM");
+    for (const worker of workers) await processes.stop(worker, "SIGTERM");
+  });
+
+  it("connectors sharing one local destination, synced at once by three workers: each waits its turn for the warehouse, all succeed at their first attempt, every record once", { timeout: 300_000 }, async () => {
+    const user = users[0]!;
+    const shared = await localDestination(apis[0]!, user.cookie, "Shared disk");
+    const sharing: DatagenConnector[] = [];
+    const perDay = 40;
+    for (let i = 0; i < 12; i++) {
+      sharing.push(await seedDatagenConnector({ url: apis[i % 2]!.url, handle }, user.cookie, { name: `Sharing ${i}`, meetingsPerDay: perDay, lookbackDays: 1, company: COMPANY, destination: shared }));
+    }
+    const workers = [processes.start("worker"), processes.start("worker"), processes.start("worker")];
+    const runIds: string[] = [];
+    for (const [i, c] of sharing.entries()) {
+      const pressed = await api(apis[i % 2]!, user.cookie, "POST", `/connectors/${c.connectorId}/sync`, {});
+      expect(pressed.status).toBe(202);
+      runIds.push(pressed.body.run.id);
+    }
+    const open = async () => (await handle.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM sync_runs WHERE id = ANY($1) AND status IN ('queued', 'running')", [runIds])).rows[0]!.n;
+    await waitFor("every sharing run finishing", async () => (await open()) === 0, { timeoutMs: 240_000, intervalMs: 250, explain: () => processes.output.slice(-40).join("\n") });
+    const { rows } = await handle.pool.query<{ connector_id: string; status: string; attempts: number; started_at: Date; records: number }>(
+      "SELECT connector_id, status, attempts, started_at, records FROM sync_runs WHERE id = ANY($1)",
+      [runIds],
+    );
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual(rows.map(() => ["succeeded", 1]));
+    let total = 0;
+    for (const c of sharing) {
+      const run = rows.find((r) => r.connector_id === c.connectorId)!;
+      const want = expected(c.sourceId, run.started_at, perDay);
+      expect(run.records).toBe(want.meetings);
+      total += want.meetings;
+    }
+    const reader = new LocalWriter(resolveLocalRoot(dataDir, shared.folder));
+    try {
+      const [m] = await reader.query("SELECT count(*)::INT AS n, count(DISTINCT meeting_id)::INT AS d FROM meetings");
+      expect(m).toEqual({ n: total, d: total });
+    } finally {
+      await reader.close();
+    }
+    for (const worker of workers) await processes.stop(worker, "SIGTERM");
   });
 });
+

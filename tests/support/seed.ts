@@ -20,12 +20,21 @@ export interface DatagenConnector {
 
 /**
  * A data generator source → a local folder destination → a daily connector, made through the API as `cookie`'s user.
- * `meetingsPerDay` sets the generator's volume (its default otherwise).
+ * `meetingsPerDay` sets the generator's volume (its default otherwise); `destination`: one made before, shared.
  */
 export async function seedDatagenConnector(
   t: Pick<TestBackend, "url" | "handle">,
   cookie: string,
-  options: { name?: string; meetingsPerDay?: number; lookbackDays?: number; company?: string; format?: "zoom" | "gong"; description?: string; frequency?: "hourly" | "daily" } = {},
+  options: {
+    name?: string;
+    meetingsPerDay?: number;
+    lookbackDays?: number;
+    company?: string;
+    format?: "zoom" | "gong";
+    description?: string;
+    frequency?: "hourly" | "daily";
+    destination?: { id: string; folder: string };
+  } = {},
 ): Promise<DatagenConnector> {
   const name = options.name ?? "Sync";
   const credential = await api(t, cookie, "POST", "/externalauth/datagen/callback", {});
@@ -38,19 +47,25 @@ export async function seedDatagenConnector(
   });
   expect(source.status).toBe(201);
   if (options.meetingsPerDay !== undefined) await setDatagenVolume(t, source.body.id, options.meetingsPerDay);
-  const destination = await api(t, cookie, "POST", "/destinations/create", { name: `${name} disk`, integration_name: "local" });
-  expect(destination.status).toBe(201);
+  const destination = options.destination ?? (await localDestination(t, cookie, `${name} disk`));
   const connector = await api(t, cookie, "POST", "/connectors/create", {
     first_sync: false,
     name,
     description: options.description ?? "",
     frequency: options.frequency ?? "daily",
     source_id: source.body.id,
-    destination_ids: [destination.body.destination.id],
+    destination_ids: [destination.id],
     lookback_days: options.lookbackDays ?? 3,
   });
   expect(connector.status).toBe(201);
-  return { connectorId: connector.body.id, sourceId: source.body.id, destinationId: destination.body.destination.id, folder: destination.body.destination.config.folder };
+  return { connectorId: connector.body.id, sourceId: source.body.id, destinationId: destination.id, folder: destination.folder };
+}
+
+/** A local folder destination, made through the API as `cookie`'s user: its id and folder. */
+export async function localDestination(t: Pick<TestBackend, "url">, cookie: string, name: string): Promise<{ id: string; folder: string }> {
+  const made = await api(t, cookie, "POST", "/destinations/create", { name, integration_name: "local" });
+  expect(made.status).toBe(201);
+  return { id: made.body.destination.id, folder: made.body.destination.config.folder };
 }
 
 /** A data generator source's meetings per day: a test's volume (no form sets it; the plug-in reads it from the source's metadata). */

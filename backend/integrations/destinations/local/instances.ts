@@ -1,5 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import pRetry from "p-retry";
+import { LocalDestinationError } from "./errors.js";
 
 /**
  * One DuckDB instance per warehouse file in this process. Two instances of one file in a process do not see each
@@ -24,6 +26,42 @@ export interface SharedWarehouse {
 }
 
 const WAREHOUSE_ALIAS = "warehouse";
+/** DuckDB's refusal of a file another process has open (its lock is the process's, for as long as it has it attached). */
+const HELD_BY_ANOTHER_PROCESS = /Could not set lock on file/i;
+
+/**
+ * How long opening a warehouse file waits while another process (another worker, or the API reading a transform's
+ * results) has it open: each process holds it only while it writes or reads, so a sync waits its turn rather than fail.
+ */
+export function warehouseWaitMs(env: Record<string, string | undefined> = process.env): number {
+  const seconds = Number(env.LOCAL_WAREHOUSE_WAIT_SECONDS);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : 120) * 1000;
+}
+
+/** ATTACHes the file, waiting (with back-off) while another process holds it; past the wait, a sentence says so. */
+async function attachWhenFree(instance: DuckDBInstance, file: string): Promise<void> {
+  const waitMs = warehouseWaitMs();
+  try {
+    await pRetry(
+      async () => {
+        const connection = await instance.connect();
+        try {
+          await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${WAREHOUSE_ALIAS}`);
+        } finally {
+          connection.closeSync();
+        }
+      },
+      { retries: Infinity, minTimeout: 50, maxTimeout: 1_000, maxRetryTime: waitMs, shouldRetry: ({ error }) => HELD_BY_ANOTHER_PROCESS.test(error.message) },
+    );
+  } catch (error) {
+    if (!HELD_BY_ANOTHER_PROCESS.test((error as Error).message)) throw error;
+    throw new LocalDestinationError(
+      `The destination's warehouse was in use by another Tributary process for more than ${Math.round(waitMs / 1000)} seconds (LOCAL_WAREHOUSE_WAIT_SECONDS).`,
+      undefined,
+      { cause: error },
+    );
+  }
+}
 const opening = new Map<string, Promise<SharedWarehouse>>();
 let spare: Promise<DuckDBInstance> | undefined;
 let keepSpare = false;
@@ -69,12 +107,7 @@ export async function acquireWarehouse(file: string, staging: string): Promise<S
     entry = (async () => {
       const instance = await takeInstance();
       try {
-        const connection = await instance.connect();
-        try {
-          await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${WAREHOUSE_ALIAS}`);
-        } finally {
-          connection.closeSync();
-        }
+        await attachWhenFree(instance, file);
         await rm(staging, { recursive: true, force: true });
         await mkdir(staging, { recursive: true });
       } catch (error) {
