@@ -142,13 +142,10 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
       };
     },
     async freshVersion(ownerId) {
-      if (!next) {
-        next = barrier();
-        const waiting = next;
-        if (!inFlight) send();
-        return (await waiting.promise) ? version(ownerId) : unknown();
-      }
-      return (await next.promise) ? version(ownerId) : unknown();
+      // The catch-up that goes out next (after the one in flight, if any) is sent after this call: wait for it.
+      const waiting = (next ??= barrier());
+      if (!inFlight) send();
+      return (await waiting.promise) ? version(ownerId) : unknown();
     },
     async stop() {
       stopped = true;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
@@ -9,6 +9,7 @@ import type { SyncRun } from "../../contract/connectors.js";
 import { api, createUserSession, startTestBackend, waitForRun as waitForSyncRun, type TestBackend } from "../support/backend.js";
 import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
 import { startTestQueue } from "../support/queue.js";
+import { filesUnder } from "../support/files.js";
 
 /** A backend with the API and a real worker (role all), on a fresh database cloned from the migrated template. */
 let t: TestBackend;
@@ -30,19 +31,6 @@ async function setup(format: "zoom" | "gong", lookback = 3) {
 }
 
 const waitForRun = (connectorId: string, runId: string) => waitForSyncRun<SyncRun>(t, cookie, `/connectors/${connectorId}`, runId);
-
-function filesUnder(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push(path.relative(root, full));
-    }
-  };
-  walk(root);
-  return out.sort();
-}
 
 const warehouse = (folder: string, query: string) => readWarehouse(t, folder, query);
 

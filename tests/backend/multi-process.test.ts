@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -10,6 +10,7 @@ import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destin
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
 import { api, APP_URL, createUserSession, waitFor } from "../support/backend.js";
 import { startDebianPostgres, type DebianPostgres } from "../support/debian-postgres.js";
+import { filesUnder } from "../support/files.js";
 import { freePort } from "../support/ports.js";
 import { localDestination, seedDatagenConnector, type DatagenConnector } from "../support/seed.js";
 import { WorkerProcesses } from "../support/workers.js";
@@ -98,18 +99,11 @@ function expected(sourceId: string, until: Date, meetingsPerDay = MEETINGS_PER_D
   return { meetings: meetings.length, ids: new Set(meetings.map((m) => m.id)) };
 }
 
-/** The meeting files a local destination holds (temporary files of an interrupted write aside). */
+/** The meeting files a local destination holds (temporary files of an interrupted write aside), by meeting id. */
 function transcriptFiles(folder: string): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (entry.endsWith(".vtt")) files.push(entry.replace(/\.vtt$/, ""));
-    }
-  };
-  walk(path.join(resolveLocalRoot(dataDir, folder), "files"));
-  return files;
+  return filesUnder(path.join(resolveLocalRoot(dataDir, folder), "files"))
+    .filter((file) => file.endsWith(".vtt"))
+    .map((file) => path.basename(file, ".vtt"));
 }
 
 describe("many processes on one Debian Postgres server", () => {

@@ -9,6 +9,7 @@ import { checkObjectPath, latestPerKey, type DestinationObject, type Destination
 import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen/index.js";
 import { RefusedHostError } from "../../backend/lib/public-address.js";
 import { BATCH_MEETINGS, meetingBatch, PermanentSyncError, writeRecords } from "../../backend/sync/index.js";
+import { filesUnder } from "../support/files.js";
 
 const roots: string[] = [];
 function root() {
@@ -134,20 +135,6 @@ describe("LocalWriter", () => {
     expect(localDestinationAllowed({ ALLOW_LOCAL_DESTINATION: "true" })).toBe(true);
   });
 });
-
-/** Every file under a folder, relative, sorted. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d)) {
-      const full = path.join(d, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push(path.relative(dir, full));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out.sort();
-}
 
 async function columnsOfTable(writer: LocalWriter, table: string): Promise<string[]> {
   const rows = await writer.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = '${table}' ORDER BY ordinal_position`);
