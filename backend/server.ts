@@ -9,7 +9,7 @@ import { createLogger, type Logger } from "./lib/log.js";
 import { createApi } from "./http/app.js";
 import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
-import { startJobs, startSweeps } from "./jobs/boss.js";
+import { startJobs, startPasses, startSweeps } from "./jobs/boss.js";
 import { pgBossQueue, type JobQueue } from "./jobs/queue.js";
 import { backendJobs } from "./jobs/index.js";
 import { heartbeatSettings } from "./runs/heartbeat.js";
@@ -26,11 +26,12 @@ import { DESTINATION_PLUGINS } from "./integrations/destinations/registry.js";
 export type Role = "api" | "worker" | "scheduler" | "all";
 export const ROLES: Role[] = ["api", "worker", "scheduler", "all"];
 
-/** Whether a process of this role works this job's queue: the timed (cron) jobs are the scheduler's, the rest the worker's. */
-export function worksJob(role: Role, job: { cron?: string }): boolean {
+/** Whether a process of this role works this job: the timed jobs (a cron, or a pass every few seconds) are the scheduler's, the rest the worker's. */
+export function worksJob(role: Role, job: { cron?: string; everySeconds?: number }): boolean {
+  const timed = !!job.cron || !!job.everySeconds;
   if (role === "all") return true;
-  if (role === "scheduler") return !!job.cron;
-  if (role === "worker") return !job.cron;
+  if (role === "scheduler") return timed;
+  if (role === "worker") return !timed;
   return false;
 }
 const servesHttp = (role: Role) => role === "api" || role === "all";
@@ -84,6 +85,7 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
     // Running jobs get the grace time to finish; then pg-boss fails each one back to its queue (retried elsewhere).
     stops.unshift(() => boss!.stop({ graceful: true, timeout: graceMs }));
     if (options.role !== "api") stops.unshift(startSweeps(jobs, log, heartbeatSettings().sweepSeconds));
+    stops.unshift(startPasses(jobs.filter((job) => worksJob(options.role, job)), log));
 
     if (servesHttp(options.role)) {
       const redirectUri = new URL("/auth/google/callback", config.APP_URL).toString();

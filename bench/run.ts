@@ -296,29 +296,42 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 
 /**
  * Which parts run: BENCH_PARTS, a comma-separated subset of "pages" (issue 2: the list pages through the
- * started product), "sync" (issue 5: bench/sync.ts), "transforms" (issue 6: bench/transform.ts) and "schedule"
- * (issue 36: bench/schedule.ts). Default: all.
+ * started product), "sync" (issue 5: bench/sync.ts), "transforms" (issue 6: bench/transform.ts), "schedule"
+ * (issue 36: bench/schedule.ts) and "schedule-workers" (issue 36: bench/schedule-workers.ts, two real hours).
+ * Default: all but "schedule-workers".
  */
 const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,transforms,schedule").split(",").map((p) => p.trim()));
 const sections: string[] = [];
 
-/** bench/transform.ts in its own process (it starts its own Postgres); its stdout is the markdown section. */
-function transformSection(): string {
-  say("Transforms: 1,000 synced transcripts, one run of every template (bench/transform.ts)…");
-  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/transform.ts")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
-  if (run.status !== 0) throw new Error(`bench/transform.ts failed (exit ${run.status})`);
+/** A benchmark file run in its own process (each starts its own Postgres): its stdout is the section's markdown. */
+function childSection(file: string, announce: string, heading: string): string {
+  say(announce);
+  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(root, file)], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`${file} failed (exit ${run.status})`);
   console.log(run.stdout);
-  return `## Transforms (issue 6)\n\nProduced by \`bench/transform.ts\`: the real sync fills a local destination (DuckDB) with about 1,000 data-generator transcripts, then the real runner runs every template once (read from the warehouse → analysis → result tables written back). No target is set.\n${run.stdout.replace(/^\s*### /m, "\n### ")}`;
+  return `${heading}\n${run.stdout.replace(/^\s*### /m, "\n### ")}`;
 }
 
-/** bench/schedule.ts in its own process (it starts its own Postgres); its stdout is the markdown section. */
-function scheduleSection(): string {
-  say("Scheduler: 10,000 hourly connectors, two hours of passes (bench/schedule.ts)…");
-  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/schedule.ts")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
-  if (run.status !== 0) throw new Error(`bench/schedule.ts failed (exit ${run.status})`);
-  console.log(run.stdout);
-  return `## Scheduler at 10,000 connectors (issue 36)\n\nProduced by \`bench/schedule.ts\` (its header says how): the sync scheduler's pass as its job runs it, against a real Postgres and pg-boss, once a minute of a clock moved by hand over two hours of hourly slots; queued runs are marked done between passes.\n\n${run.stdout}`;
-}
+const transformSection = () =>
+  childSection(
+    "bench/transform.ts",
+    "Transforms: 1,000 synced transcripts, one run of every template (bench/transform.ts)…",
+    "## Transforms (issue 6)\n\nProduced by `bench/transform.ts`: the real sync fills a local destination (DuckDB) with about 1,000 data-generator transcripts, then the real runner runs every template once (read from the warehouse → analysis → result tables written back). No target is set.\n",
+  );
+
+const scheduleSection = () =>
+  childSection(
+    "bench/schedule.ts",
+    "Scheduler: 10,000 hourly connectors, two hours of passes (bench/schedule.ts)…",
+    "## Scheduler at 10,000 connectors (issue 36)\n\nProduced by `bench/schedule.ts` (its header says how): the sync scheduler's pass as its job runs it, against a real Postgres and pg-boss, once a minute of a clock moved by hand over two hours of hourly slots; queued runs are marked done between passes.\n",
+  );
+
+const scheduleWorkersSection = () =>
+  childSection(
+    "bench/schedule-workers.ts",
+    "Scheduler and workers: 10,000 hourly connectors for two real hours (bench/schedule-workers.ts)…",
+    "## Scheduler and workers at 10,000 connectors, in real time (issue 36)\n\nProduced by `bench/schedule-workers.ts` (its header says how): the product's own scheduler process and two worker processes, with their default settings, run 10,000 hourly data-generator connectors for two hours; the delay from each run's slot to a worker starting it comes from the runs table.\n",
+  );
 
 // Run: start the product, measure, stop it whatever happens.
 let product: Product | undefined;
@@ -361,6 +374,7 @@ try {
   }
   if (PARTS.has("transforms")) sections.push(transformSection());
   if (PARTS.has("schedule")) sections.push(scheduleSection());
+  if (PARTS.has("schedule-workers")) sections.push(scheduleWorkersSection());
   if (!process.env.BENCH_NO_WRITE && sections.length) {
     const file = path.join(root, "bench/RESULTS.md");
     writeFileSync(file, sections.join("\n"));

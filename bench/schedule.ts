@@ -14,7 +14,7 @@
  * BENCH_PARTS=schedule). Environment: BENCH_SCHEDULE_CONNECTORS (10000), BENCH_SCHEDULE_SLOTS (2),
  * BENCH_SCHEDULE_PG_PORT (54371), BENCH_KEEP_DATA=1 keeps the folder.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres } from "../backend/db/embedded.js";
@@ -28,34 +28,13 @@ import { defineJob } from "../backend/jobs/job.js";
 import { runPayload } from "../backend/runs/jobs.js";
 import { latestSlot } from "../backend/runs/schedule.js";
 import { mdTable } from "./lib/report.js";
+import { postgresCpuMs, quantile } from "./lib/processes.js";
 
 const CONNECTORS = Number(process.env.BENCH_SCHEDULE_CONNECTORS ?? 10_000);
 const SLOTS = Number(process.env.BENCH_SCHEDULE_SLOTS ?? 2);
 const PG_PORT = Number(process.env.BENCH_SCHEDULE_PG_PORT ?? 54_371);
 const TARGETS = { p99Ms: 1_000, missed: 0, doubled: 0 };
 const say = (line: string) => console.error(`[bench schedule] ${line}`);
-
-/**
- * CPU milliseconds used so far by this cluster: its postmaster (the first line of postmaster.pid) and the processes
- * it forked (its backends; the pools' connections live through the benchmark, so their time is counted whole).
- */
-function postgresCpuMs(pgData: string): number {
-  const postmaster = Number(readFileSync(path.join(pgData, "postmaster.pid"), "utf8").split("\n")[0]);
-  let total = 0;
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(name) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  return total;
-}
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 
 async function main() {
   if (!(Number.isInteger(CONNECTORS) && CONNECTORS > 0)) throw new Error("BENCH_SCHEDULE_CONNECTORS must be a positive whole number");

@@ -67,6 +67,11 @@ export async function startJobs(options: {
   boss.on("warning", (warning: { message: string; data?: object }) => options.log.warn({ detail: warning.data }, `job queue: ${warning.message}`));
   await boss.start();
   for (const job of options.jobs) {
+    if (job.everySeconds) {
+      // Its processes run it themselves (startPasses); a cron of an earlier version would still make jobs nobody works.
+      if (options.schedules) await boss.unschedule(job.name);
+      continue;
+    }
     const settings = { retryLimit: job.retryLimit ?? 3, retryBackoff: true, deleteAfterSeconds: options.keepEndedJobsDays * 86_400,
       ...(job.retryDelay !== undefined ? { retryDelay: job.retryDelay } : {}),
       ...(job.expireInSeconds !== undefined ? { expireInSeconds: job.expireInSeconds } : {}),
@@ -77,7 +82,7 @@ export async function startJobs(options: {
     await boss.updateQueue(job.name, settings);
     if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
   }
-  for (const job of options.jobs.filter(options.works)) {
+  for (const job of options.jobs.filter((job) => !job.everySeconds && options.works(job))) {
     const polling = job.pollingIntervalSeconds ? { pollingIntervalSeconds: job.pollingIntervalSeconds } : {};
     await boss.work(job.name, { batchSize: 1, localConcurrency: Math.max(1, job.concurrency ?? 1), ...polling }, async ([raw]) => {
       await job.run(raw!.data, { log: options.log.child({ job: job.name, jobId: raw!.id }) });
@@ -107,5 +112,41 @@ export function startSweeps(jobs: Job[], log: Logger, everySeconds: number): () 
   return async () => {
     clearInterval(timer);
     await running;
+  };
+}
+
+/**
+ * Runs each job that has `everySeconds` in this process: at once, then that many seconds after each pass ends (a
+ * pass that fails is logged, and the next comes as usual); answers the stop, which waits for a pass in flight.
+ */
+export function startPasses(jobs: Job[], log: Logger): () => Promise<void> {
+  let stopped = false;
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  for (const job of jobs.filter((job) => job.everySeconds)) {
+    const pass = () => {
+      if (stopped) return;
+      const passLog = log.child({ job: job.name });
+      const done = job
+        .run({}, { log: passLog })
+        .catch((error: unknown) => passLog.error({ err: error }, "pass failed"))
+        .finally(() => {
+          running.delete(done);
+          if (stopped) return;
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            pass();
+          }, job.everySeconds! * 1000);
+          timer.unref();
+          timers.add(timer);
+        });
+      running.add(done);
+    };
+    pass();
+  }
+  return async () => {
+    stopped = true;
+    for (const timer of timers) clearTimeout(timer);
+    await Promise.all(running);
   };
 }

@@ -5,8 +5,14 @@ import type { Logger } from "../lib/log.js";
 export interface JobOptions {
   /** pg-boss queue policy: "stately" / "singleton" keep one run at a time per singletonKey. */
   policy?: "standard" | "short" | "singleton" | "stately";
-  /** Cron expression (UTC) when the job runs on a fixed schedule. */
+  /** Cron expression (UTC) when the job runs on a fixed schedule (pg-boss makes a job of it, at most once a minute). */
   cron?: string;
+  /**
+   * Instead of a queue: every process that works this job runs it itself, this many seconds after its last pass ended
+   * (startPasses). For work that must come oftener than a cron can, and that is safe with any number of processes
+   * doing it side by side.
+   */
+  everySeconds?: number;
   retryLimit?: number;
   /** How many jobs of this queue one worker process runs at once (default 1). */
   concurrency?: number;

@@ -55,24 +55,27 @@ async function sweepDead(kind: RunKind<unknown>, db: Database, jobs: JobQueue, l
 }
 
 /**
- * A kind's every-minute scheduler: settles dead and lost runs, then queues the runs whose slot has come. The cron
- * comes once a minute at best, so every worker also looks for dead runs every few seconds (`sweep`; safe side by
- * side: a run is settled by one conditional update).
+ * A kind's scheduler: every SCHEDULER_PASS_SECONDS (10) each scheduler process settles dead and lost runs, then queues
+ * the runs whose slot has come (a pass takes what is due under a lease, so passes of several processes never queue a
+ * slot twice). A run therefore starts within about that long of its slot, not the minute and more of a cron job.
+ * Every worker also looks for dead runs every few seconds (`sweep`; safe side by side: a run is settled by one
+ * conditional update).
  */
 export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Database, jobs: () => JobQueue, onOutcome?: OutcomeListener): Job {
   return defineJob({
     name,
     schema: z.object({}),
-    policy: "singleton",
-    cron: "* * * * *",
-    retryLimit: 0,
+    everySeconds: positive(process.env.SCHEDULER_PASS_SECONDS, 10),
     sweep: (log) => sweepDead(kind, db, jobs(), log, onOutcome),
     async handler(_payload, { log }) {
+      const started = performance.now();
       await sweepDead(kind, db, jobs(), log, onOutcome);
       const recovered = await recoverLost(kind, db, jobs(), onOutcome);
       if (recovered) log.warn({ recovered }, `${kind.name} runs whose job had ended without them: queued again or failed`);
       const queued = await enqueueDue(kind, db, jobs());
-      if (queued) log.info({ queued }, `scheduled ${kind.name} runs queued`);
+      const ms = Math.round(performance.now() - started);
+      if (queued) log.info({ queued, ms }, `scheduled ${kind.name} runs queued`);
+      else log.debug({ queued, ms }, `${kind.name} scheduler pass: nothing due`);
     },
   });
 }

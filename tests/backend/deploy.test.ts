@@ -148,3 +148,36 @@ describe("a worker that stops (SIGTERM) or dies", () => {
   });
 });
 
+
+describe("the scheduler's passes", () => {
+  it("a scheduler process queues a run within seconds of its slot (SCHEDULER_PASS_SECONDS), and retires an earlier version's once-a-minute schedule", { timeout: 90_000 }, async () => {
+    // An earlier version made the sync scheduler a pg-boss cron job, every minute.
+    const { boss } = await startTestQueue(t.databaseUrl);
+    try {
+      await boss.createQueue("sync-scheduler", { policy: "singleton" });
+      await boss.schedule("sync-scheduler", "* * * * *", {}, { tz: "UTC" });
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    // A daily connector made two days ago that has never run: its slot of the last day has come.
+    const { connectorId } = await seedDatagenConnector(t, cookie, { name: "Slot come", meetingsPerDay: 2, lookbackDays: 1 });
+    await t.db.query("UPDATE connectors SET created_at = now() - interval '2 days' WHERE id = $1", [connectorId]);
+    const scheduled = async () => (await t.db.query("SELECT count(*)::int AS n FROM sync_runs WHERE connector_id = $1 AND trigger = 'schedule'", [connectorId])).rows[0].n;
+    expect(await scheduled()).toBe(0);
+
+    const scheduler = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SCHEDULER_PASS_SECONDS: "1" });
+    const process_ = scheduler.start("scheduler");
+    try {
+      await waitFor("the scheduler queuing the connector's run", async () => (await scheduled()) === 1, { timeoutMs: 30_000, explain: () => scheduler.output.join("\n") });
+      const schedules = await t.db.query("SELECT name FROM pgboss.schedule WHERE name IN ('sync-scheduler', 'transform-scheduler')");
+      expect(schedules.rows).toEqual([]);
+      // Its later passes see the run queued for that slot: none more.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(await scheduled()).toBe(1);
+      await scheduler.stop(process_, "SIGTERM");
+      expect(process_.exitCode).toBe(0);
+    } finally {
+      await scheduler.stopAll("SIGKILL");
+    }
+  });
+});

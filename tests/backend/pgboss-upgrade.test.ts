@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBackend, type RunningBackend } from "../../backend/server.js";
 import { createLogger } from "../../backend/lib/log.js";
 import { recoverLostSyncRuns } from "../../backend/sync/index.js";
-import { createUserSession, startTestBackend, waitForRun, type TestBackend } from "../support/backend.js";
+import { createUserSession, startTestBackend, waitFor, waitForRun, type TestBackend } from "../support/backend.js";
 import { startTestQueue } from "../support/queue.js";
 import { readWarehouse, seedDatagenConnector } from "../support/seed.js";
 
 /**
  * A database a pg-boss 10 install left (its schema at version 24, with a job for a queued run) is started by this
  * version: the job queue's start drops the old schema (backend/jobs/boss.ts), pg-boss 12 installs its own, and the run still queued in the runs
- * table gets a new job from the runs engine's recovery (the schedulers' pass, called here rather than waited for),
+ * table gets a new job from the runs engine's recovery (the scheduler's first pass, at start),
  * then runs to its end. Nothing the user had is lost.
  */
 let t: TestBackend;
@@ -50,10 +50,15 @@ describe("a pg-boss 10 database", () => {
     const version = await t.db.query<{ version: number }>("SELECT version FROM pgboss.version");
     expect(version.rows[0]!.version).toBeGreaterThanOrEqual(25);
 
-    // The schedulers' pass finds the run without a job, and sends it a new one.
+    // The scheduler's first pass, at start, finds the run without a job and sends it a new one; a later pass finds
+    // nothing left to recover.
+    await waitFor("the run getting a new job", async () => {
+      const { rows } = await t.db.query<{ job_id: string | null }>("SELECT job_id FROM sync_runs WHERE id = $1", [runId]);
+      return rows[0]!.job_id !== null && rows[0]!.job_id !== oldJobId;
+    });
     const { boss, queue } = await startTestQueue(t.databaseUrl);
     try {
-      expect(await recoverLostSyncRuns(t.handle.db, queue)).toBe(1);
+      expect(await recoverLostSyncRuns(t.handle.db, queue)).toBe(0);
     } finally {
       await boss.stop({ graceful: false });
     }
