@@ -7,7 +7,15 @@ import { fileURLToPath } from "node:url";
  * of the last run's durations for vitest to order files by (it then starts the largest files first): these start
  * first, so that none of them starts late and leaves the other fork idle at the end.
  */
-const LONG_FILES = ["connectors-reliability", "multi-process", "runs-heartbeat", "outbound-limits", "runs-cancel-backfill", "deploy", "run-details", "fuzz", "run-events"];
+const LONG_FILES = ["connectors-reliability", "runs-heartbeat", "outbound-limits", "runs-cancel-backfill", "deploy", "run-details", "fuzz", "run-events"];
+
+/**
+ * The runs-engine tests and the multi-process test: they run on a server of Debian's `postgresql` package (one
+ * cluster for all of them, tests/backend/global-setup-debian.ts), the rest on the embedded Postgres.
+ */
+const DEBIAN_FILES = ["runs-cancel-backfill", "runs-heartbeat", "runs-scheduler", "runs-stop", "scheduler-bookmarks", "run-details", "connectors-reliability", "multi-process"].map(
+  (name) => `tests/backend/${name}.test.ts`,
+);
 
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -20,7 +28,10 @@ class LongFilesFirst extends BaseSequencer {
   }
 }
 
-/** Unit tests (next to nothing mocked) and backend tests over real HTTP against a real Postgres. */
+/**
+ * Unit tests (next to nothing mocked) and backend tests over real HTTP against a real Postgres: two projects, which
+ * differ only in that Postgres (each project's global setup starts its own, only when one of its files runs).
+ */
 export default defineConfig({
   resolve: {
     alias: {
@@ -29,8 +40,10 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/backend/**/*.test.ts"],
-    globalSetup: ["tests/backend/global-setup.ts"],
+    projects: [
+      { extends: true, test: { name: "embedded", include: ["tests/unit/**/*.test.ts", "tests/backend/**/*.test.ts", ...DEBIAN_FILES.map((file) => `!${file}`)], globalSetup: ["tests/backend/global-setup.ts"] } },
+      { extends: true, test: { name: "debian", include: DEBIAN_FILES, globalSetup: ["tests/backend/global-setup-debian.ts"] } },
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -6,14 +6,16 @@ import { fileURLToPath } from "node:url";
 
 /**
  * `npm test`: everything CI runs — typecheck, lint and a production build, one after another; beside them the unit
- * and backend tests (vitest), but the launcher's test, which starts `npm start` on that build and so runs once it is
- * made; then the browser tests (Playwright, JS on and off). The build uses little more than one of CI's two cores, so
- * the tests use the other. Prints each step's time and one closing line "N passed, N failed".
+ * and backend tests (vitest), but the two that serve that build and so run once it is made: the launcher's test (it
+ * starts `npm start`) and the multi-process test (web servers in front of API processes); then the browser tests
+ * (Playwright, JS on and off). The build uses little more than one of CI's two cores, so the tests use the other.
+ * Prints each step's time and one closing line "N passed, N failed".
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const reports = path.join(root, "test-results");
-const LAUNCHER_TEST = "tests/backend/launcher.test.ts";
+/** The vitest files that serve the build. */
+const ON_THE_BUILD = ["tests/backend/launcher.test.ts", "tests/backend/multi-process.test.ts"];
 
 let passed = 0;
 let failed = 0;
@@ -85,10 +87,10 @@ const [built] = await Promise.all([
     await step("lint", bin("eslint"), ["--max-warnings=0", "."]);
     return step("build", bin("remix"), ["vite:build"]);
   })(),
-  vitest("unit and backend tests", "vitest.json", ["--exclude", LAUNCHER_TEST], true),
+  vitest("unit and backend tests", "vitest.json", ON_THE_BUILD.flatMap((file) => ["--exclude", file]), true),
 ]);
 if (built) {
-  await vitest("the launcher's test (npm start on the build)", "vitest-launcher.json", [LAUNCHER_TEST]);
+  await vitest("the launcher's and the multi-process tests (on the build)", "vitest-on-the-build.json", ON_THE_BUILD);
   await step("browser tests", bin("playwright"), ["test"], {
     count: () => {
       const report = JSON.parse(readFileSync(`${reports}/playwright.json`, "utf8"));
@@ -98,7 +100,7 @@ if (built) {
   });
 } else {
   failed += 2;
-  failures.push("the launcher's test and the browser tests (not run: the build failed)");
+  failures.push("the launcher's and the multi-process tests and the browser tests (not run: the build failed)");
 }
 
 const width = Math.max(...timings.map((t) => t.name.length));

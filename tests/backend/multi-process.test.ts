@@ -2,25 +2,24 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "../../backend/db/migrate.js";
 import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
-import { api, APP_URL, createUserSession, waitFor } from "../support/backend.js";
-import { startDebianPostgres, type DebianPostgres } from "../support/debian-postgres.js";
+import { api, APP_URL, cloneTemplateDatabase, createUserSession, waitFor } from "../support/backend.js";
 import { filesUnder } from "../support/files.js";
 import { freePort } from "../support/ports.js";
 import { localDestination, seedDatagenConnector, type DatagenConnector } from "../support/seed.js";
+import { tableRows, webSessionCookie } from "../support/web.js";
 import { WorkerProcesses } from "../support/workers.js";
 
 /**
- * Issue 36, item 5: many processes on one real Postgres server (Debian's `postgresql`, which `.ci/run` installs; the
- * rest of the suite runs on the embedded one). Two API processes and three workers; 200 data-generator connectors of 5
- * users, each with its own local folder; Sync now on every one, through either API process; one worker SIGKILLed
- * midway. Every connector ends with exactly one successful run for that press, every record lands once, no run is
- * left queued or running, and each user's lists are the same whichever API process answers.
+ * Issue 36, item 5: many processes on one real Postgres server (Debian's `postgresql`, which `.ci/run` installs: this
+ * file is among vitest.config.ts's DEBIAN_FILES). Two API processes, each with a web server (scripts/serve-app.ts on
+ * the build) in front of it, and three workers; 200 data-generator connectors of 5 users, each with its own local
+ * folder; Sync now on every one, through either API process; one worker SIGKILLed midway. Every connector ends with
+ * exactly one successful run for that press, every record lands once, no run is left queued or running, and each
+ * user's lists are the same whichever API process answers, and their pages whichever web server renders them.
  */
 
 const USERS = 5;
@@ -28,22 +27,18 @@ const PER_USER = 40;
 const MEETINGS_PER_DAY = 3;
 const COMPANY = "Acme Rockets";
 
-let server: DebianPostgres;
+const secretKey = randomBytes(32).toString("base64url");
 let handle: DatabaseHandle;
 let dataDir: string;
 let processes: WorkerProcesses;
 const apis: { url: string }[] = [];
-const users: { userId: string; cookie: string }[] = [];
+/** The web servers: the first in front of the first API process, the second of the second. */
+const webs: { url: string }[] = [];
+const users: { userId: string; cookie: string; name: string; email: string }[] = [];
 const connectors: (DatagenConnector & { cookie: string })[] = [];
 
 beforeAll(async () => {
-  server = await startDebianPostgres();
-  const admin = new pg.Client({ connectionString: server.url("postgres") });
-  await admin.connect();
-  await admin.query("CREATE DATABASE tributary");
-  await admin.end();
-  const databaseUrl = server.url("tributary");
-  await applyMigrations(databaseUrl);
+  const databaseUrl = await cloneTemplateDatabase();
   handle = connectDatabase(databaseUrl, 4);
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-multi-"));
   processes = new WorkerProcesses(
@@ -51,7 +46,7 @@ beforeAll(async () => {
       ...process.env,
       NODE_ENV: "test",
       DATABASE_URL: databaseUrl,
-      TRIBUTARY_SECRET_KEY: randomBytes(32).toString("base64url"),
+      TRIBUTARY_SECRET_KEY: secretKey,
       APP_URL,
       DATA_DIR: dataDir,
       LOCAL_IDP_PORT: "0",
@@ -70,11 +65,18 @@ beforeAll(async () => {
     const port = await freePort();
     processes.start("api", { BACKEND_PORT: String(port) });
     apis.push({ url: `http://127.0.0.1:${port}` });
+    const webPort = await freePort();
+    processes.startWeb({ BACKEND_URL: apis[i]!.url, PORT: String(webPort) });
+    webs.push({ url: `http://127.0.0.1:${webPort}` });
   }
-  for (const a of apis) {
-    await waitFor(`the API process at ${a.url} ready`, async () => (await fetch(`${a.url}/readyz`).catch(() => null))?.status === 200, { timeoutMs: 60_000, explain: () => processes.output.join("\n") });
+  // A web server's /readyz asks its API process's.
+  for (const server of [...apis, ...webs]) {
+    await waitFor(`the process at ${server.url} ready`, async () => (await fetch(`${server.url}/readyz`).catch(() => null))?.status === 200, { timeoutMs: 60_000, explain: () => processes.output.join("\n") });
   }
-  for (let u = 0; u < USERS; u++) users.push(await createUserSession({ handle }, `user${u}@example.com`, `User ${u}`));
+  for (let u = 0; u < USERS; u++) {
+    const [email, name] = [`user${u}@example.com`, `User ${u}`];
+    users.push({ ...(await createUserSession({ handle }, email, name)), name, email });
+  }
   // Made through both API processes, each user's connectors one after another, the users side by side.
   await Promise.all(
     users.map(async (user, u) => {
@@ -89,7 +91,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await processes?.stopAll("SIGKILL");
   await handle?.close();
-  await server?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -155,6 +156,24 @@ describe("many processes on one Debian Postgres server", () => {
         const [one, two] = await Promise.all(apis.map((a) => api(a, user.cookie, "GET", list)));
         expect(one!.status).toBe(200);
         expect(two!.body).toEqual(one!.body);
+      }
+    }
+    // And their pages, whichever web server renders them: the same rows (name and status), the API's.
+    const shownStatus = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).toLowerCase().replaceAll("_", " ");
+    for (const user of users) {
+      const cookie = await webSessionCookie(secretKey, { id: user.userId, name: user.name, email: user.email }, user.cookie);
+      for (const [page, list, status] of [["/connectors", "/connectors/list", "health"], ["/sources", "/sources/list", "status"], ["/destinations", "/destinations/list", "status"]] as const) {
+        const [one, two] = await Promise.all(
+          webs.map(async (server) => {
+            const response = await fetch(`${server.url}${page}`, { headers: { cookie }, redirect: "manual" });
+            expect(response.status, `${page} from ${server.url}`).toBe(200);
+            return tableRows(await response.text()).map((row) => ({ id: row.id, name: row.cells.Name, status: row.cells.Status }));
+          }),
+        );
+        expect(one).toHaveLength(PER_USER);
+        expect(two).toEqual(one);
+        const listed = (await api(apis[0]!, user.cookie, "GET", list)).body as Record<string, string>[];
+        expect(one).toEqual(listed.map((row) => ({ id: row.id, name: row.name, status: shownStatus(row[status]!) })));
       }
     }
     for (const worker of workers) await processes.stop(worker, "SIGTERM");

@@ -5,9 +5,9 @@ import path from "node:path";
 import { freePort } from "./ports.js";
 
 /**
- * A Postgres server of Debian's `postgresql` package (not the embedded one), started by a test on a free port in a
- * folder of its own and stopped with it. As root the server runs as the `postgres` user (Postgres refuses root).
- * `.ci/run` installs the package; `available()` says whether this machine has it.
+ * A Postgres server of Debian's `postgresql` package (not the embedded one), on a free port in a folder of its own,
+ * removed when it stops: tests/backend/global-setup-debian.ts starts one for the files of vitest.config.ts's
+ * DEBIAN_FILES. As root the server runs as the `postgres` user (Postgres refuses root). `.ci/run` installs the package.
  */
 export interface DebianPostgres {
   port: number;
@@ -28,7 +28,7 @@ export function debianPostgresBin(): string | null {
 
 export async function startDebianPostgres(options: { maxConnections?: number } = {}): Promise<DebianPostgres> {
   const bin = debianPostgresBin();
-  if (!bin) throw new Error("Debian's postgresql package is not installed (.ci/run installs it: apt-get install postgresql)");
+  if (!bin) throw new Error("The runs-engine and multi-process tests need Debian's PostgreSQL server, which is not installed: run `apt-get install -y postgresql` (as .ci/run does).");
   const port = await freePort();
   const folder = mkdtempSync(path.join(os.tmpdir(), "tributary-debian-pg-"));
   const data = path.join(folder, "data");
