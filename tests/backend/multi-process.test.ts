@@ -12,6 +12,7 @@ import { freePort } from "../support/ports.js";
 import { localDestination, seedDatagenConnector, type DatagenConnector } from "../support/seed.js";
 import { tableRows, webSessionCookie } from "../support/web.js";
 import { WorkerProcesses } from "../support/workers.js";
+import { statusText } from "../../app/components/ui/status-badge.js";
 
 /**
  * Issue 36, item 5: many processes on one real Postgres server (Debian's `postgresql`, which `.ci/run` installs: this
@@ -159,7 +160,6 @@ describe("many processes on one Debian Postgres server", () => {
       }
     }
     // And their pages, whichever web server renders them: the same rows (name and status), the API's.
-    const shownStatus = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).toLowerCase().replaceAll("_", " ");
     for (const user of users) {
       const cookie = await webSessionCookie(secretKey, { id: user.userId, name: user.name, email: user.email }, user.cookie);
       for (const [page, list, status] of [["/connectors", "/connectors/list", "health"], ["/sources", "/sources/list", "status"], ["/destinations", "/destinations/list", "status"]] as const) {
@@ -173,7 +173,7 @@ describe("many processes on one Debian Postgres server", () => {
         expect(one).toHaveLength(PER_USER);
         expect(two).toEqual(one);
         const listed = (await api(apis[0]!, user.cookie, "GET", list)).body as Record<string, string>[];
-        expect(one).toEqual(listed.map((row) => ({ id: row.id, name: row.name, status: shownStatus(row[status]!) })));
+        expect(one).toEqual(listed.map((row) => ({ id: row.id, name: row.name, status: statusText(row[status]!) })));
       }
     }
     for (const worker of workers) await processes.stop(worker, "SIGTERM");

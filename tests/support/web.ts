@@ -1,3 +1,4 @@
+import { DomUtils, parseDocument } from "htmlparser2";
 import type { UserInfo } from "../../contract/auth.js";
 import { env, readEnv } from "../../app/services/env.server.js";
 import { sessionStorage } from "../../app/services/session.server.js";
@@ -25,30 +26,24 @@ export async function webSessionCookie(secretKey: string, user: UserInfo, backen
   return `${backendCookie}; ${setCookie.split(";")[0]}`;
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'" };
-
-/** A fragment of rendered HTML as the text it shows (tags and React's comment markers left out). */
-function shownText(html: string): string {
-  return html
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_, name: string) => ENTITIES[name]!)
-    .trim();
-}
-
 /**
  * The rows of a list page's table (app/components/ui/data-table.tsx): each row's record id (the last part of the
- * address it links to) and its cells' text by column header.
+ * address it links to) and its cells' text by column header, as the page shows them (React's comment markers are not
+ * text).
  */
 export function tableRows(html: string): { id: string; cells: Record<string, string> }[] {
-  const head = /<thead\b[\s\S]*?<\/thead>/.exec(html)?.[0];
-  const body = /<tbody\b[\s\S]*?<\/tbody>/.exec(html)?.[0];
-  if (!head || !body) throw new Error(`the page has no table: ${shownText(html).slice(0, 300)}`);
-  const headers = [...head.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g)].map((m) => shownText(m[1]!));
-  return [...body.matchAll(/<tr\b([^>]*)>([\s\S]*?)<\/tr>/g)].map(([, attributes, row]) => {
-    const href = /data-href="([^"]*)"/.exec(attributes!)?.[1];
-    if (!href) throw new Error(`a table row without a link: ${shownText(row!).slice(0, 200)}`);
-    const cells = [...row!.matchAll(/<td\b[^>]*>([\s\S]*?)<\/td>/g)].map((m) => shownText(m[1]!));
+  const document = parseDocument(html);
+  type Node = (typeof document.children)[number];
+  const all = (name: string, within: Node[]) => DomUtils.findAll((element) => element.name === name, within);
+  const text = (node: Node) => DomUtils.textContent(node).trim();
+  const [head] = all("thead", document.children);
+  const [body] = all("tbody", document.children);
+  if (!head || !body) throw new Error(`the page has no table: ${text(document).slice(0, 300)}`);
+  const headers = all("th", head.children).map(text);
+  return all("tr", body.children).map((row) => {
+    const href = row.attribs["data-href"];
+    if (!href) throw new Error(`a table row without a link: ${text(row).slice(0, 200)}`);
+    const cells = all("td", row.children).map(text);
     return { id: href.split("/").at(-1)!, cells: Object.fromEntries(headers.map((header, i) => [header, cells[i] ?? ""])) };
   });
 }

@@ -34,9 +34,12 @@ export const shownRunStatus = (run: { status: string; error?: string | null }): 
 /** "SUCCEEDED", "succeeded" → "Succeeded"; also for other one-word values (a run's trigger). */
 export const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 
+/** The words a status reads as: "never_run" → "Never run", "ACTIVE" → "Active". */
+export const statusText = (status: string) => titleCase(status).replaceAll("_", " ");
+
 /** A status as a coloured badge ("never_run" reads "Never run"); no status at all reads "Unknown" (spec §2). */
 export function StatusBadge({ status }: { status: string | null | undefined }) {
   if (!status) return <span className="text-slate-600">Unknown</span>;
   const tone = TONES[TONE_OF[status.toLowerCase()] ?? "slate"];
-  return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${tone}`}>{titleCase(status).replaceAll("_", " ")}</span>;
+  return <span className={`rounded-md px-2 py-0.5 text-xs font-medium ${tone}`}>{statusText(status)}</span>;
 }
