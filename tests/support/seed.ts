@@ -4,6 +4,7 @@ import { sources } from "../../backend/db/schema.js";
 import { insertTransform } from "../../backend/db/transforms.js";
 import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { api, type TestBackend } from "./backend.js";
+import { localDestination as userLocalDestination } from "./runs.js";
 
 /**
  * Records the backend tests start from, made through the product's own API as a user would make them; what no route
@@ -62,11 +63,8 @@ export async function seedDatagenConnector(
 }
 
 /** A local folder destination, made through the API as `cookie`'s user: its id and folder. */
-export async function localDestination(t: Pick<TestBackend, "url">, cookie: string, name: string): Promise<{ id: string; folder: string }> {
-  const made = await api(t, cookie, "POST", "/destinations/create", { name, integration_name: "local" });
-  expect(made.status).toBe(201);
-  return { id: made.body.destination.id, folder: made.body.destination.config.folder };
-}
+export const localDestination = (t: Pick<TestBackend, "url">, cookie: string, name: string): Promise<{ id: string; folder: string }> =>
+  userLocalDestination({ url: t.url, cookie }, name);
 
 /** A data generator source's meetings per day: a test's volume (no form sets it; the plug-in reads it from the source's metadata). */
 export async function setDatagenVolume(t: Pick<TestBackend, "handle">, sourceId: string, meetingsPerDay: number): Promise<void> {
