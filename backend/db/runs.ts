@@ -96,6 +96,9 @@ export function runFields(r: typeof syncRuns.$inferSelect | typeof transformRuns
   };
 }
 
+/** An attempt whose worker stopped without ending it, as its entry reads once another attempt starts. */
+export const ATTEMPT_LOST = "Its worker stopped before the attempt ended; another worker took the run up.";
+
 /** One run table and its key column, with every query the engine needs. */
 export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: "connectorId" | "transformId") {
   // One query builder over the two tables: their run columns are the same (schema.ts `runColumns`).
@@ -104,8 +107,12 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
   const set = ({ attempt, closeAttempt, ...values }: RunValues) => {
     const out: Record<string, unknown> = { ...values };
     // Entries are matched inside the row's own array, so an attempt recorded twice (a retried write) stays one entry.
+    // An earlier attempt still "running" lost its worker without a word (handed back at shutdown, or a killed process
+    // whose job came back before the sweep saw it): it ends where the new one starts.
     if (attempt) {
-      out.attemptLog = sql`(SELECT COALESCE(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(${t.attemptLog}) WITH ORDINALITY AS a(e, n)
+      const lost = JSON.stringify({ finished_at: attempt.started_at, outcome: "retrying", error: ATTEMPT_LOST });
+      out.attemptLog = sql`(SELECT COALESCE(jsonb_agg(CASE WHEN e->>'outcome' = 'running' THEN e || ${lost}::jsonb ELSE e END ORDER BY n), '[]'::jsonb)
+        FROM jsonb_array_elements(${t.attemptLog}) WITH ORDINALITY AS a(e, n)
         WHERE (e->>'attempt')::int <> ${attempt.attempt}) || jsonb_build_array(${JSON.stringify(attempt)}::jsonb)`;
     } else if (closeAttempt) {
       const end = JSON.stringify({ finished_at: new Date().toISOString(), outcome: closeAttempt.outcome, error: closeAttempt.error });

@@ -112,6 +112,15 @@ describe("a worker that stops (SIGTERM) or dies", () => {
       workers.start();
       await waitFor("the handed-back run succeeding", async () => (await runRow(runId)).status === "succeeded", { timeoutMs: 150_000, explain: () => [...impatient.output, ...workers.output].join("\n") });
       expect((await runRow(runId)).attempts).toBeGreaterThanOrEqual(2);
+      // The handed-back attempt does not stay "running" in the run's attempts: it ended where the next began.
+      const { rows: logged } = await t.db.query<{ attempt_log: { attempt: number; outcome: string; error: string | null; started_at: string; finished_at: string | null }[] }>(
+        "SELECT attempt_log FROM sync_runs WHERE id = $1",
+        [runId],
+      );
+      const attemptLog = logged[0]!.attempt_log;
+      expect(attemptLog.at(-1)).toMatchObject({ outcome: "succeeded" });
+      expect(attemptLog.slice(0, -1).every((entry) => entry.outcome !== "running" && entry.finished_at !== null)).toBe(true);
+      expect(attemptLog[0]).toMatchObject({ attempt: 1, outcome: "retrying" });
       const reader = new LocalWriter(resolveLocalRoot(t.dataDir, folder));
       try {
         const [u] = await reader.query("SELECT count(*)::INT AS n, count(DISTINCT utterance_id)::INT AS d FROM transcript_utterances");
