@@ -11,6 +11,7 @@ export interface Pruned {
   syncRuns: number;
   transformRuns: number;
   logLines: number;
+  alertDeliveries: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -65,7 +66,7 @@ async function deleteInBatches(db: Database, statement: SQL): Promise<number> {
 export async function pruneHistory(db: Database, retention: Retention, now = new Date()): Promise<Pruned> {
   const runCutoff = cutoff(retention.runDays, now);
   const logCutoff = cutoff(retention.logDays, now);
-  const pruned: Pruned = { syncRuns: 0, transformRuns: 0, logLines: 0 };
+  const pruned: Pruned = { syncRuns: 0, transformRuns: 0, logLines: 0, alertDeliveries: 0 };
   for (const { table, key, log, count } of RUN_TABLES) {
     pruned[count] = await deleteInBatches(
       db,
@@ -82,5 +83,11 @@ export async function pruneHistory(db: Database, retention: Retention, now = new
         LIMIT ${BATCH})`,
     );
   }
+  // An alert is about a run: it is kept as long as runs are, unless it is still being sent.
+  pruned.alertDeliveries = await deleteInBatches(
+    db,
+    sql`DELETE FROM alert_deliveries WHERE id IN (
+      SELECT id FROM alert_deliveries WHERE created_at < ${runCutoff} AND status <> 'pending' LIMIT ${BATCH})`,
+  );
   return pruned;
 }

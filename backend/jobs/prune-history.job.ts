@@ -4,7 +4,7 @@ import { pruneHistory, type Retention } from "../db/history.js";
 import { defineJob } from "./job.js";
 
 /**
- * Run history and run logs are kept for a configurable time (RUN_HISTORY_DAYS, RUN_LOG_DAYS): every hour, what has
+ * Run history (with its alerts) and run logs are kept for a configurable time (RUN_HISTORY_DAYS, RUN_LOG_DAYS): every hour, what has
  * outlived it is deleted (backend/db/history.ts says what is always kept). The job queue prunes its own ended jobs
  * (JOB_HISTORY_DAYS, set on each queue at start).
  */
@@ -17,6 +17,6 @@ export const pruneHistoryJob = (db: Database, retention: Retention) =>
     retryLimit: 0,
     async handler(_payload, { log }) {
       const pruned = await pruneHistory(db, retention);
-      if (pruned.syncRuns + pruned.transformRuns + pruned.logLines > 0) log.info(pruned, "run history pruned");
+      if (pruned.syncRuns + pruned.transformRuns + pruned.logLines + pruned.alertDeliveries > 0) log.info(pruned, "run history pruned");
     },
   });

@@ -71,7 +71,7 @@ describe("pruning the run history", () => {
 
     // Three old sync runs and one transform run go (their lines with them); of the runs kept, one newer than 90 days has
     // 4 lines older than 30.
-    expect(await pruneHistory(t.handle.db, { runDays: 90, logDays: 30 }, NOW)).toEqual({ syncRuns: 3, transformRuns: 1, logLines: 4 });
+    expect(await pruneHistory(t.handle.db, { runDays: 90, logDays: 30 }, NOW)).toEqual({ syncRuns: 3, transformRuns: 1, logLines: 4, alertDeliveries: 0 });
 
     const everySync = [...Object.values(a), onlyRun];
     expect(await remaining("sync_runs", everySync)).toEqual([a.latestFailure, a.staleLog, a.recent, a.queued, onlyRun].sort());
@@ -84,7 +84,21 @@ describe("pruning the run history", () => {
     expect(await lineCount(a.oldest)).toBe(0);
 
     // A second pass finds nothing more.
-    expect(await pruneHistory(t.handle.db, { runDays: 90, logDays: 30 }, NOW)).toEqual({ syncRuns: 0, transformRuns: 0, logLines: 0 });
+    expect(await pruneHistory(t.handle.db, { runDays: 90, logDays: 30 }, NOW)).toEqual({ syncRuns: 0, transformRuns: 0, logLines: 0, alertDeliveries: 0 });
+  });
+
+  it("deletes the alerts sent or given up on more than RUN_HISTORY_DAYS ago, and keeps newer ones and one still being sent", async () => {
+    const alert = async (status: string, ageDays: number) =>
+      (
+        await t.db.query<{ id: string }>(
+          "INSERT INTO alert_deliveries (owner_id, event, channel, target, subject, status, created_at) VALUES ($1, 'sync.failed', 'webhook', 'http://hooks.localhost/x', 'A sync failed', $2, $3) RETURNING id",
+          [ownerId, status, daysAgo(ageDays)],
+        )
+      ).rows[0]!.id;
+    const ids = { oldDelivered: await alert("delivered", 120), oldFailed: await alert("failed", 91), oldPending: await alert("pending", 120), recent: await alert("delivered", 10) };
+    expect((await pruneHistory(t.handle.db, { runDays: 90, logDays: 30 }, NOW)).alertDeliveries).toBe(2);
+    const { rows } = await t.db.query<{ id: string }>("SELECT id FROM alert_deliveries WHERE id = ANY($1::uuid[])", [Object.values(ids)]);
+    expect(rows.map((r) => r.id).sort()).toEqual([ids.oldPending, ids.recent].sort());
   });
 
   it("the history pages through what is kept, and a run whose log was deleted says so", async () => {
