@@ -285,6 +285,23 @@ describe("LocalWriter guarantees", () => {
     await bulk.close();
   });
 
+  it("the warehouse's DuckDB keeps to a memory limit and one thread, and spills under the staging folder", async () => {
+    const dir = root();
+    const writer = new LocalWriter(dir);
+    const [settings] = await writer.query(
+      "SELECT current_setting('memory_limit') AS memory, current_setting('threads')::INT AS threads, current_setting('temp_directory') AS spill",
+    );
+    await writer.close();
+    // DuckDB's default is 80 % of the machine's memory; it names the limit in MiB or GiB.
+    const [amount, unit] = String(settings!.memory).split(" ");
+    expect(unit).toBe("MiB");
+    expect(Number(amount)).toBeLessThanOrEqual(256);
+    expect(settings!.threads).toBe(1);
+    expect(settings!.spill).toBe(path.join(dir, "staging", "spill"));
+    // A bulk writer commits whole DuckDB row groups (122,880 rows each).
+    expect(BULK_ROWS % 122_880).toBe(0);
+  });
+
   it("a bulk writer merges every BULK_ROWS rows it stages, and at flush (a folder with a quote in its name too)", async () => {
     const dir = path.join(root(), "Team's warehouse");
     const bulk = new LocalWriter(dir, { holdRows: BULK_ROWS });

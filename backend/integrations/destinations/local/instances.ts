@@ -1,4 +1,5 @@
 import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import pRetry from "p-retry";
 import { LocalDestinationError } from "./errors.js";
@@ -67,10 +68,14 @@ let spare: Promise<DuckDBInstance> | undefined;
 let keepSpare = false;
 
 /**
- * A commit of more than this checkpoints at once, and one too large for the WAL writes its rows to the file only
- * (DuckDB's default, 16 MiB, sent a sync's merges through the WAL first, then wrote them again at close).
+ * checkpoint_threshold: a commit of more than this checkpoints at once, and one too large for the WAL writes its rows
+ * to the file only (DuckDB's default, 16 MiB, sent a sync's merges through the WAL first, then wrote them again at
+ * close). memory_limit and threads: by default DuckDB caches up to 80 % of the machine's memory and buffers more rows
+ * per thread, so a process's memory grew with the tables it wrote; past the limit it reads blocks from the file again
+ * and spills what it must keep to the temporary folder (acquireWarehouse). One thread: the process's main thread
+ * prepares the next batch while DuckDB writes this one.
  */
-const newInstance = () => DuckDBInstance.create(":memory:", { checkpoint_threshold: "1MB" });
+const newInstance = () => DuckDBInstance.create(":memory:", { checkpoint_threshold: "1MB", memory_limit: "256MB", threads: "1" });
 
 function makeSpare(): Promise<DuckDBInstance> {
   const made = newInstance();
@@ -93,6 +98,19 @@ function takeInstance(): Promise<DuckDBInstance> {
   return taken ? taken.catch(newInstance) : newInstance();
 }
 
+/** Under the staging folder: DuckDB's temporary files, emptied with it when the file is opened. */
+const SPILL_DIR = "spill";
+
+/** Where the instance writes what does not fit in its memory_limit (DuckDB's default is a `.tmp` in the working folder). */
+async function spillTo(instance: DuckDBInstance, folder: string): Promise<void> {
+  const connection = await instance.connect();
+  try {
+    await connection.run(`SET temp_directory = '${folder.replaceAll("'", "''")}'`);
+  } finally {
+    connection.closeSync();
+  }
+}
+
 /** Users counted as they ask (before the instance is ready), so that a release meanwhile does not close it under them. */
 const users = new Map<string, number>();
 
@@ -110,6 +128,7 @@ export async function acquireWarehouse(file: string, staging: string): Promise<S
         await attachWhenFree(instance, file);
         await rm(staging, { recursive: true, force: true });
         await mkdir(staging, { recursive: true });
+        await spillTo(instance, path.join(staging, SPILL_DIR));
       } catch (error) {
         instance.closeSync();
         throw error;

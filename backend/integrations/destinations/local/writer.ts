@@ -20,8 +20,13 @@ export const WAREHOUSE_FILE = "warehouse.duckdb";
 export const FILES_DIR = "files";
 const STAGING_DIR = "staging";
 
-/** Rows a bulk writer (the sync's) holds before it commits them (bench/RESULTS.md, sync section). */
-export const BULK_ROWS = 65_536;
+/**
+ * Rows a bulk writer (the sync's) holds before it commits them: two of DuckDB's row groups (122,880 rows each). DuckDB
+ * writes a transaction's row groups to the file as they fill, so such a commit mostly adds finished row groups; a
+ * smaller one left a part-filled row group that every later commit compressed again, at a cost and a memory that grew
+ * with the table (bench/RESULTS.md, sync section).
+ */
+export const BULK_ROWS = 2 * 122_880;
 /** Rows of a table staged before a bulk writer inserts them, in the background while the next calls stage theirs. */
 const MERGE_ROWS = 16_384;
 /** Records per batch a bulk writer asks the sync engine for: small batches keep the heap small. */
