@@ -14,7 +14,7 @@
  * BENCH_SCHEDULE_DESTINATIONS (100), BENCH_SCHEDULE_WORKERS_PG_PORT (54372), BENCH_KEEP_DATA=1 keeps the folder.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,10 +22,9 @@ import { startEmbeddedPostgres } from "../backend/db/embedded.js";
 import { applyMigrations } from "../backend/db/migrate.js";
 import { connectDatabase } from "../backend/db/client.js";
 import { insertCredential, insertSource } from "../backend/db/sources.js";
-import { insertDestination } from "../backend/db/destinations.js";
-import { LocalWriter, localFolder, resolveLocalRoot, WAREHOUSE_FILE } from "../backend/integrations/destinations/local/index.js";
 import { latestSlot } from "../backend/runs/schedule.js";
 import { mdTable } from "./lib/report.js";
+import { makeLocalDestination } from "./lib/local-destination.js";
 import { postgresCpuMs, processCpuMs, quantile } from "./lib/processes.js";
 
 const CONNECTORS = Number(process.env.BENCH_SCHEDULE_CONNECTORS ?? 10_000);
@@ -104,22 +103,7 @@ async function main() {
     say(`Making ${DESTINATIONS} local destinations`);
     const destinationIds: string[] = [];
     for (let n = 0; n < DESTINATIONS; n++) {
-      const id = randomUUID();
-      const destinationFolder = localFolder(owner, id);
-      const prepared = new LocalWriter(resolveLocalRoot(dataDir, destinationFolder));
-      await prepared.prepare();
-      await prepared.close();
-      await insertDestination(handle.db, owner, {
-        id,
-        name: `Local ${n + 1}`,
-        description: "",
-        integrationName: "local",
-        integrationLabel: "Local files",
-        category: "STORAGE",
-        status: "ACTIVE",
-        config: { folder: destinationFolder, files: `${destinationFolder}/files`, warehouse: `${destinationFolder}/${WAREHOUSE_FILE}` },
-        credentialId: null,
-      });
+      const { id } = await makeLocalDestination(handle.db, dataDir, owner, `Local ${n + 1}`);
       destinationIds.push(id);
     }
     say(`Seeding ${CONNECTORS.toLocaleString("en-US")} hourly connectors, each with a run just now`);

@@ -15,7 +15,7 @@
  * BENCH_SYNC_CPU_PROF=<folder> writes the sync child's CPU profile there.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,15 +25,15 @@ import { startEmbeddedPostgres } from "../backend/db/embedded.js";
 import { applyMigrations } from "../backend/db/migrate.js";
 import { connectDatabase } from "../backend/db/client.js";
 import { insertCredential, insertSource } from "../backend/db/sources.js";
-import { insertDestination } from "../backend/db/destinations.js";
 import { insertConnector } from "../backend/db/connectors.js";
 import { users } from "../backend/db/schema.js";
 import { SecretBox } from "../backend/lib/crypto.js";
-import { LocalWriter, localFolder, resolveLocalRoot, WAREHOUSE_FILE } from "../backend/integrations/destinations/local/index.js";
+import { LocalWriter, resolveLocalRoot, WAREHOUSE_FILE } from "../backend/integrations/destinations/local/index.js";
 import { syncConnector } from "../backend/sync/index.js";
 import { prepareWorkerProcess } from "../backend/jobs/worker-process.js";
 import { waitForQuiet } from "./lib/quiet.js";
 import { mdTable } from "./lib/report.js";
+import { makeLocalDestination } from "./lib/local-destination.js";
 
 const here = fileURLToPath(import.meta.url);
 const root = path.resolve(path.dirname(here), "..");
@@ -287,23 +287,7 @@ export async function runSyncBench(options: SyncBenchOptions = {}): Promise<Sync
     for (let round = 1; round <= runs; round++) {
       for (const scale of scales) {
         // A fresh destination (empty warehouse and folder) and connector per round: its first pass is a first load.
-        const id = randomUUID();
-        const destinationFolder = localFolder(ownerId, id);
-        const destinationRoot = resolveLocalRoot(dataDir, destinationFolder);
-        const prepared = new LocalWriter(destinationRoot);
-        await prepared.prepare();
-        await prepared.close();
-        await insertDestination(db, ownerId, {
-          id,
-          name: `Local ${scale}× (round ${round})`,
-          description: "",
-          integrationName: "local",
-          integrationLabel: "Local files",
-          category: "STORAGE",
-          status: "ACTIVE",
-          config: { folder: destinationFolder, files: `${destinationFolder}/files`, warehouse: `${destinationFolder}/${WAREHOUSE_FILE}` },
-          credentialId: null,
-        });
+        const { id, folder: destinationFolder, root: destinationRoot } = await makeLocalDestination(db, dataDir, ownerId, `Local ${scale}× (round ${round})`);
         const connectorId = await insertConnector(db, ownerId, { name: `Sync ${scale}× (round ${round})`, description: "", sourceId: source.id, platform: PLATFORM, frequency: "daily", lookbackDays }, [id]);
         const meetingsPerDay = perDay * scale;
         const exportDir = mkdtempSync(path.join(folder, "rows-"));
