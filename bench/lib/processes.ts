@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** The user and system CPU of a /proc/<pid>/stat line, in milliseconds (clock ticks of 10 ms). */
-function statCpuMs(stat: string): { parent: number; ms: number } {
+/**
+ * The user and system CPU of a /proc/<pid>/stat line, in milliseconds (clock ticks of 10 ms), and that of its children
+ * that have ended (and were waited for).
+ */
+function statCpuMs(stat: string): { parent: number; ms: number; endedChildrenMs: number } {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { parent: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+  return { parent: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10, endedChildrenMs: (Number(fields[13]) + Number(fields[14])) * 10 };
 }
 
 /** CPU milliseconds used so far by one process (0 once it is gone). */
@@ -17,8 +20,9 @@ export function processCpuMs(pid: number): number {
 }
 
 /**
- * CPU milliseconds used so far by a cluster: its postmaster (the first line of postmaster.pid) and the processes it
- * forked (its backends; the pools' connections live through a benchmark, so their time is counted whole).
+ * CPU milliseconds used so far by a cluster: its postmaster (the first line of postmaster.pid), the processes it forked
+ * that still run (its backends), and those that have ended (a pool closes idle connections: their backends' time is
+ * counted in the postmaster's ended children).
  */
 export function postgresCpuMs(pgData: string): number {
   const postmaster = Number(readFileSync(path.join(pgData, "postmaster.pid"), "utf8").split("\n")[0]);
@@ -26,8 +30,9 @@ export function postgresCpuMs(pgData: string): number {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const { parent, ms } = statCpuMs(readFileSync(`/proc/${name}/stat`, "utf8"));
-      if (Number(name) === postmaster || parent === postmaster) total += ms;
+      const { parent, ms, endedChildrenMs } = statCpuMs(readFileSync(`/proc/${name}/stat`, "utf8"));
+      if (Number(name) === postmaster) total += ms + endedChildrenMs;
+      else if (parent === postmaster) total += ms;
     } catch {
       /* ended meanwhile */
     }
