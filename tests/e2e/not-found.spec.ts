@@ -3,7 +3,7 @@ import { DESTINATION_MESSAGES } from "../../contract/destinations";
 import { SOURCE_MESSAGES } from "../../contract/sources";
 import { TRANSFORM_MESSAGES } from "../../contract/transforms";
 import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
-import { expect, login, test, uniqueEmail } from "./fixtures";
+import { expect, login, test, uniqueEmail, waitForHydration } from "./fixtures";
 
 /**
  * Issue 24 finding 7: another user's record, and an id that is no record id at all, answer 404 on the details and
@@ -79,6 +79,8 @@ test("with JavaScript, moving to another user's record inside the app shows the 
   const theirs = await seedFor(await withDb((db) => insertUser(db, "Another One", uniqueEmail("another"))), "Other");
   await login(page, user);
   await page.goto("/connectors");
+  // Remix's router exists once the page has hydrated.
+  await waitForHydration(page);
   // A client-side navigation (no document load, Remix's router fetches the loader's data): the 404 still shows the page.
   let documentLoads = 0;
   page.on("request", (request) => {
