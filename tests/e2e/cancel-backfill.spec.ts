@@ -3,8 +3,9 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { APP_URL } from "./env";
-import { dataDir, filesUnder, insertTransform, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
+import { dataDir, insertTransform, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
 import { expect, login, test, uniqueEmail } from "./fixtures";
+import { filesUnder } from "../support/files";
 
 /**
  * Issue 27, JS on and off: Cancel sync of a running large datagen sync, then the next run; a Backfill of 30 days;

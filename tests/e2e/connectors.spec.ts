@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { dataDir, filesUnder, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
+import { dataDir, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
 import { detailValue, expect, expectAccessible, login, test } from "./fixtures";
+import { filesUnder } from "../support/files";
 
 /**
  * Issue 5, JS on and off: a connector datagen → local folder created through

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { databaseUrl, IDP_ORIGIN } from "./env";
@@ -113,19 +112,6 @@ export async function seedLocalDestination(client: pg.Client, ownerId: string, n
 export async function dataDir(client: pg.Client): Promise<string> {
   const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");
   return path.dirname(rows[0]!.data_directory);
-}
-
-export function filesUnder(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push(full);
-    }
-  };
-  walk(root);
-  return out;
 }
 
 /** A database and a login role of a test's own on the run's embedded Postgres, standing in for a user's warehouse. */

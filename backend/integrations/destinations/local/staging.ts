@@ -6,6 +6,18 @@ import { scalar, type ColumnKind, type Row } from "../writer.js";
  * per key before the transaction commits.
  */
 
+/**
+ * Rows a bulk writer (the sync's) holds before it commits them: two of DuckDB's row groups (122,880 rows each). DuckDB
+ * writes a transaction's row groups to the file as they fill, so such a commit mostly adds finished row groups; a
+ * smaller one left a part-filled row group that every later commit compressed again, at a cost and a memory that grew
+ * with the table (bench/RESULTS.md, sync section).
+ */
+export const BULK_ROWS = 2 * 122_880;
+/** Rows of a table staged before a bulk writer inserts them, in the background while the next calls stage theirs. */
+export const MERGE_ROWS = 16_384;
+/** Records per batch a bulk writer asks the sync engine for: small batches keep the heap small. */
+export const BULK_BATCH_RECORDS = 50;
+
 export const DUCK_TYPES: Record<ColumnKind, string> = { string: "VARCHAR", number: "DOUBLE", boolean: "BOOLEAN", timestamp: "TIMESTAMPTZ", json: "JSON" };
 
 export const q = (name: string) => `"${name}"`;

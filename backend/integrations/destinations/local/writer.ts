@@ -6,7 +6,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { removeFiles, writeObjectFiles } from "./files.js";
 import { localFailure } from "./errors.js";
 import { acquireWarehouse, connectTo, lockFile, releaseWarehouse, unlockFile, type FileUser, type SharedWarehouse } from "./instances.js";
-import { batchJson, createTable, DUCK_TYPES, fitsColumns, insertBatches, insertRow, q, rebuildTable, replaceStatements, TABLE_COLUMNS, type StagedBatch } from "./staging.js";
+import { BULK_BATCH_RECORDS, batchJson, createTable, DUCK_TYPES, fitsColumns, insertBatches, insertRow, MERGE_ROWS, q, rebuildTable, replaceStatements, TABLE_COLUMNS, type StagedBatch } from "./staging.js";
 import { checkUpsert, columnsOf, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
 
 /**
@@ -20,17 +20,7 @@ export const WAREHOUSE_FILE = "warehouse.duckdb";
 export const FILES_DIR = "files";
 const STAGING_DIR = "staging";
 
-/**
- * Rows a bulk writer (the sync's) holds before it commits them: two of DuckDB's row groups (122,880 rows each). DuckDB
- * writes a transaction's row groups to the file as they fill, so such a commit mostly adds finished row groups; a
- * smaller one left a part-filled row group that every later commit compressed again, at a cost and a memory that grew
- * with the table (bench/RESULTS.md, sync section).
- */
-export const BULK_ROWS = 2 * 122_880;
-/** Rows of a table staged before a bulk writer inserts them, in the background while the next calls stage theirs. */
-const MERGE_ROWS = 16_384;
-/** Records per batch a bulk writer asks the sync engine for: small batches keep the heap small. */
-export const BULK_BATCH_RECORDS = 50;
+export { BULK_BATCH_RECORDS, BULK_ROWS } from "./staging.js";
 
 export interface LocalWriterOptions {
   /** Rows to stage (over upsertRows calls) before merging them; 0, the default, merges each call before it returns. */
