@@ -27,13 +27,18 @@ function openStream(cookie: string): Promise<{ status: number; first: string; cl
   });
 }
 
+/** Opens 17 streams one after another: every web server process (at most 4) takes 4 of a user's streams, so not all are taken. */
+async function openMany(cookie: string) {
+  const streams = [];
+  for (let i = 0; i < 17; i++) streams.push(await openStream(cookie));
+  return streams;
+}
+
 test("streams are bounded per user, and a closed connection gives its place back at once", async ({ page, context, user }) => {
   test.setTimeout(90_000);
   await login(page, user);
   const cookie = (await context.cookies(APP_URL)).map((c) => `${c.name}=${c.value}`).join("; ");
-  // Every web server process (at most 4) takes 4 of this user's streams: 17 cannot all be taken.
-  const streams = [];
-  for (let i = 0; i < 17; i++) streams.push(await openStream(cookie));
+  const streams = await openMany(cookie);
   const taken = streams.filter((s) => s.status === 200);
   const refused = streams.filter((s) => s.status === 429);
   expect(taken.length + refused.length).toBe(17);
@@ -41,12 +46,14 @@ test("streams are bounded per user, and a closed connection gives its place back
   expect(refused[0]!.first).toBe("Too many pages are following your runs at once. Close a few Tributary tabs, then reload this page.");
   for (const s of taken) expect(s.first).toContain("event: runs");
 
-  // Closing the connections frees every place within moments: the same number open again.
+  // Closing the connections frees every place within moments: the same number open again. They open one after
+  // another, as above: the processes take connections in turn, and the other tests' requests share that turn, so
+  // opening only taken.length at once could give one process five of them.
   for (const s of streams) s.close();
   await expect
     .poll(
       async () => {
-        const again = await Promise.all(Array.from({ length: taken.length }, () => openStream(cookie)));
+        const again = await openMany(cookie);
         for (const s of again) s.close();
         return again.filter((s) => s.status === 200).length;
       },
