@@ -4,7 +4,7 @@ import { toDestination } from "../db/destinations.js";
 import type { SecretBox } from "../lib/crypto.js";
 import { pluginOf, writerFor } from "../integrations/destinations/index.js";
 import type { LandedData } from "../integrations/destinations/plugin.js";
-import { PermanentReadError, platformOf, READABLE_INTEGRATIONS, readRecords } from "../integrations/sources/index.js";
+import { PermanentReadError, platformOf, readRecords, sourcePlugin } from "../integrations/sources/index.js";
 import { integrationLabel } from "../../contract/sources.js";
 import { PermanentRunError } from "../runs/engine.js";
 import { RunCancelledError } from "../runs/cancel.js";
@@ -12,7 +12,7 @@ import type { RunLogSink } from "../db/run-logs.js";
 import type { RunProgress } from "../db/runs.js";
 import { formatBytes, type Landed } from "../../contract/runs.js";
 import type { Destination } from "../../contract/destinations.js";
-import { recordBatch, type SyncBatch } from "./batch.js";
+import { batchMaker, type SyncBatch } from "./batch.js";
 import { writeRecords, type NamedWriter, type SyncResult } from "./write.js";
 
 /**
@@ -98,7 +98,8 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   const source = await connectorSourceRow(db, connector.sourceId);
   if (!source) throw new PermanentRunError("The connector's source no longer exists.");
   const sourceLabel = integrationLabel(source.integrationName) ?? source.integrationName;
-  if (!READABLE_INTEGRATIONS.includes(source.integrationName)) {
+  const plugin = sourcePlugin(source.integrationName);
+  if (!plugin) {
     throw new PermanentRunError(`Reading from ${sourceLabel} is not available on this server.`);
   }
   // The reading half: the records whose time falls in the window, one at a time.
@@ -129,8 +130,9 @@ export async function syncConnector(services: SyncServices, connectorId: string,
         throw new PermanentRunError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }
     }
-    const toBatch = (batch: Parameters<typeof recordBatch>[2]) => {
-      const made = recordBatch(platform, source.id, batch);
+    const makeBatch = batchMaker(plugin, { platform, sourceId: source.id });
+    const toBatch = (records: unknown[]) => {
+      const made = makeBatch(records);
       landed.note(made);
       return made;
     };

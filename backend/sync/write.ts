@@ -2,7 +2,7 @@ import type { DestinationWriter } from "../integrations/destinations/index.js";
 import { RefusedHostError } from "../lib/public-address.js";
 import { PermanentRunError } from "../runs/engine.js";
 import { RunCancelledError } from "../runs/cancel.js";
-import { BATCH_MEETINGS, type SyncBatch } from "./batch.js";
+import { BATCH_RECORDS, type SyncBatch } from "./batch.js";
 
 /** The write half of a sync: batches of records to every destination of the connector, in order. */
 
@@ -13,10 +13,10 @@ export interface NamedWriter {
   writer: DestinationWriter;
 }
 
-/** Records per batch for these writers: the largest that any of them asks for, BATCH_MEETINGS for one that does not ask. */
+/** Records per batch for these writers: the largest that any of them asks for, BATCH_RECORDS for one that does not ask. */
 export function batchSizeFor(writers: NamedWriter[]): number {
-  if (writers.length === 0) return BATCH_MEETINGS;
-  return Math.max(1, ...writers.map(({ writer }) => writer.batchRecords ?? BATCH_MEETINGS));
+  if (writers.length === 0) return BATCH_RECORDS;
+  return Math.max(1, ...writers.map(({ writer }) => writer.batchRecords ?? BATCH_RECORDS));
 }
 
 const PERMANENT_CODES = ["EACCES", "EROFS", "EPERM", "ENOSPC", "ENOTDIR", "EISDIR"];

@@ -6,8 +6,7 @@ import { destinationPlugin, pluginOf } from "../integrations/destinations/regist
 import { platformServiceAccount } from "../integrations/destinations/kit/google.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import type { Warehouse } from "../integrations/destinations/warehouse.js";
-import { PLATFORM_FILE_TYPES } from "../integrations/destinations/kit/warehouse-rows.js";
-import { platformOfSource, sourceManifest } from "../../contract/integrations/sources.js";
+import { PLATFORM_FILE_TYPES, platformOfSource, sourceFileTypes } from "../../contract/integrations/sources.js";
 import { TRANSFORM_FILE_TYPES } from "../../contract/transforms.js";
 
 /**
@@ -17,7 +16,7 @@ import { TRANSFORM_FILE_TYPES } from "../../contract/transforms.js";
 
 export type { Line, MeetingMeta } from "./analysis/index.js";
 export type { Warehouse, ResultPage, ResultsLocation } from "../integrations/destinations/warehouse.js";
-export { PLATFORM_FILE_TYPES, platformsFor } from "../integrations/destinations/kit/warehouse-rows.js";
+export { platformsFor } from "../integrations/destinations/kit/warehouse-rows.js";
 
 /**
  * The transform file types a connector's data comes as: those of the platform its records are of (a Gong-style data
@@ -25,7 +24,7 @@ export { PLATFORM_FILE_TYPES, platformsFor } from "../integrations/destinations/
  */
 export function dataFileTypes(connector: { integrationName: string; metadata: Record<string, unknown>; platform: string | null }): string[] {
   const platform = platformOfSource(connector.integrationName, connector.metadata, connector.platform);
-  const types = PLATFORM_FILE_TYPES[platform] ?? sourceManifest(connector.integrationName)?.fileTypes ?? [];
+  const types = PLATFORM_FILE_TYPES[platform] ?? sourceFileTypes(connector.integrationName);
   return TRANSFORM_FILE_TYPES.filter((t) => types.includes(t));
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { meetingStreams } from "./streams.js";
 import { defineSource, optionalText, SOURCE_MESSAGES } from "./source-kit.js";
 
 /** The data generator: synthetic meetings in Zoom's or Gong's shape, with no account anywhere. */
@@ -39,5 +40,5 @@ export const datagenManifest = defineSource({
   platforms: DATAGEN_FORMATS,
   // A source produces the one style it was set up with.
   platformOf: (settings) => (DATAGEN_FORMATS as readonly unknown[]).includes(settings.format) ? (settings.format as string) : null,
-  fileTypes: [".vtt", ".json", ".txt"],
+  streams: meetingStreams({ zoom: [".vtt", ".txt"], gong: [".json", ".txt"] }),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineSource, optionalText, orgOrUnit, SOURCE_MESSAGES } from "./source-kit.js";
+import { EMAIL_STREAMS } from "./streams.js";
 
 /** Gmail: a Workspace's mail through a service account (domain-wide delegation), or one mailbox through OAuth. */
 
@@ -50,5 +51,5 @@ export const gmailManifest = defineSource({
   // The default service-account mode is trusted as set up; the others are verified by test_connection.
   verificationRequired: (settings) => settings.gmail_auth_mode !== DEFAULT_GMAIL_AUTH_MODE,
   platforms: ["gmail"],
-  fileTypes: [".json", ".txt"],
+  streams: EMAIL_STREAMS,
 });

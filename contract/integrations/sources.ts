@@ -4,6 +4,7 @@ import { zoomManifest } from "./zoom.js";
 import { teamsManifest } from "./teams.js";
 import { gmailManifest } from "./gmail.js";
 import { datagenManifest } from "./datagen.js";
+import { streamFileTypes } from "./streams.js";
 
 /**
  * The source manifests, in the order the type select lists them (spec §3/§9). A new source adds its manifest here
@@ -53,4 +54,23 @@ export function platformsFor(name: string, settings?: Settings): string[] {
 export function platformOfSource(name: string, settings: Settings, connectorPlatform?: string | null): string {
   const manifest = sourceManifest(name);
   return connectorPlatform ?? manifest?.platformOf?.(settings) ?? manifest?.platforms[0] ?? name;
+}
+
+/**
+ * The files a sync writes per record, by platform, from every manifest's streams: a transform's file types pick the
+ * platforms whose files it reads ({ zoom: [".vtt", ".txt"], gong: [".json", ".txt"], … }).
+ */
+export const PLATFORM_FILE_TYPES: Readonly<Record<string, readonly string[]>> = (() => {
+  const map: Record<string, Set<string>> = {};
+  for (const manifest of SOURCE_MANIFESTS as readonly SourceIntegration[]) {
+    for (const stream of manifest.streams) {
+      for (const [platform, types] of Object.entries(stream.files ?? {})) for (const t of types) (map[platform] ??= new Set()).add(t);
+    }
+  }
+  return Object.fromEntries(Object.entries(map).map(([platform, types]) => [platform, [...types]]));
+})();
+
+/** The file types a source integration's syncs write (for one of its platforms, when given). */
+export function sourceFileTypes(name: string, platform?: string): string[] {
+  return streamFileTypes(sourceManifest(name)?.streams ?? [], platform);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineSource, orgOrUnit, SOURCE_MESSAGES, TRANSCRIPT_FILE_TYPES } from "./source-kit.js";
+import { meetingStreams } from "./streams.js";
 
 /** Microsoft Teams: meeting transcripts through Graph, after an admin's consent and a verified setup. */
 
@@ -9,4 +10,4 @@ const teamsSettings = z.object(scope.shape);
 /** Spec §3 "Source metadata by integration": Microsoft Teams. */
 export const teamsMetadataSchema = teamsSettings.superRefine(scope.rule);
 
-export const teamsManifest = defineSource({ name: "teams", label: "Microsoft Teams", settings: teamsSettings, settingsRules: teamsMetadataSchema, needsVerification: true, platforms: ["teams"], fileTypes: TRANSCRIPT_FILE_TYPES });
+export const teamsManifest = defineSource({ name: "teams", label: "Microsoft Teams", settings: teamsSettings, settingsRules: teamsMetadataSchema, needsVerification: true, platforms: ["teams"], streams: meetingStreams({ teams: TRANSCRIPT_FILE_TYPES }) });

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { StreamManifest } from "./streams.js";
 
 /**
  * What the app and the backend both know about an integration plug-in: its manifest. The backend's plug-in
@@ -54,8 +55,8 @@ export interface SourceManifest {
   needsVerification: boolean;
   /** The platforms its records come from (a data generator may produce several). */
   platforms: readonly string[];
-  /** The file types its syncs write per record. */
-  fileTypes: readonly string[];
+  /** What its syncs move: each stream's table, key, columns, cursor and files (contract/integrations/streams.ts). */
+  streams: readonly StreamManifest[];
 }
 
 export type IntegrationManifest = DestinationManifest | SourceManifest;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineSource, orgOrUnit, SOURCE_MESSAGES, TRANSCRIPT_FILE_TYPES } from "./source-kit.js";
+import { meetingStreams } from "./streams.js";
 
 /** Zoom: cloud-recording transcripts of an account (or one group), through a user's OAuth consent. */
 
@@ -9,4 +10,4 @@ const zoomSettings = z.object(scope.shape);
 /** Spec §3 "Source metadata by integration": Zoom. */
 export const zoomMetadataSchema = zoomSettings.superRefine(scope.rule);
 
-export const zoomManifest = defineSource({ name: "zoom", label: "Zoom", settings: zoomSettings, settingsRules: zoomMetadataSchema, needsVerification: false, platforms: ["zoom"], fileTypes: TRANSCRIPT_FILE_TYPES });
+export const zoomManifest = defineSource({ name: "zoom", label: "Zoom", settings: zoomSettings, settingsRules: zoomMetadataSchema, needsVerification: false, platforms: ["zoom"], streams: meetingStreams({ zoom: TRANSCRIPT_FILE_TYPES }) });

@@ -12,7 +12,7 @@ import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js
 import { sources } from "../../backend/db/schema.js";
 import { randomToken, SecretBox, sha256 } from "../../backend/lib/crypto.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
-import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, readRecords, type EmailMessage, type SourceRecord } from "../../backend/integrations/sources/index.js";
+import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, readRecords, type EmailMessage } from "../../backend/integrations/sources/index.js";
 import { parseVtt, safeId } from "../../backend/integrations/sources/kit/index.js";
 import { SESSION_COOKIE } from "../../contract/auth.js";
 import { syncConnector } from "../../backend/sync/index.js";
@@ -91,8 +91,8 @@ async function sourceRow(id: string) {
   return row!;
 }
 
-async function read(sourceId: string, window: { from: Date; to: Date }, options?: { meetingsPerDay?: number }): Promise<SourceRecord[]> {
-  const out: SourceRecord[] = [];
+async function read(sourceId: string, window: { from: Date; to: Date }, options?: { meetingsPerDay?: number }): Promise<unknown[]> {
+  const out: unknown[] = [];
   for await (const record of readRecords({ db: handle.db, secrets }, await sourceRow(sourceId), window, options)) out.push(record);
   return out;
 }
@@ -106,8 +106,10 @@ async function readError(sourceId: string, window: { from: Date; to: Date }): Pr
   throw new Error("the read did not fail");
 }
 
-const meetings = (records: SourceRecord[]): Meeting[] => records.map((r) => (r.kind === "meeting" ? r.meeting : expect.unreachable(`a ${r.kind} record`)));
-const messages = (records: SourceRecord[]): EmailMessage[] => records.map((r) => (r.kind === "message" ? r.message : expect.unreachable(`a ${r.kind} record`)));
+/** The records, each checked to be a meeting (it has a transcript) or an e-mail (it has a thread). */
+const has = (record: unknown, field: string) => typeof record === "object" && record !== null && field in record;
+const meetings = (records: unknown[]): Meeting[] => records.map((r) => (has(r, "utterances") ? (r as Meeting) : expect.unreachable(`a record that is not a meeting: ${JSON.stringify(r)}`)));
+const messages = (records: unknown[]): EmailMessage[] => records.map((r) => (has(r, "thread_id") ? (r as EmailMessage) : expect.unreachable(`a record that is not an e-mail: ${JSON.stringify(r)}`)));
 const lastDays = (days: number) => ({ from: new Date(ANCHOR.getTime() - days * DAY), to: ANCHOR });
 const credentialSecret = async (sourceId: string) => (await pool.query("SELECT c.secret FROM credentials c JOIN sources s ON s.credential_id = c.id WHERE s.id = $1", [sourceId])).rows[0].secret as string;
 const sourceStatus = async (sourceId: string) => (await pool.query("SELECT status FROM sources WHERE id = $1", [sourceId])).rows[0].status as string | null;

@@ -8,7 +8,8 @@ import { BULK_BATCH_RECORDS, BULK_ROWS, LocalWriter, localDestinationAllowed, re
 import { checkObjectPath, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../../backend/integrations/destinations/writer.js";
 import { generateMeetings, type Meeting } from "../../backend/integrations/sources/datagen/index.js";
 import { RefusedHostError } from "../../backend/lib/public-address.js";
-import { BATCH_MEETINGS, meetingBatch, PermanentSyncError, writeRecords } from "../../backend/sync/index.js";
+import { zoomPlugin } from "../../backend/integrations/sources/zoom/plugin.js";
+import { BATCH_RECORDS, batchMaker, PermanentSyncError, writeRecords } from "../../backend/sync/index.js";
 import { filesUnder } from "../support/files.js";
 
 const roots: string[] = [];
@@ -630,6 +631,8 @@ describe("LocalWriter guarantees", () => {
 
 describe("the sync's write half (writeRecords) through a LocalWriter", () => {
   const SOURCE = "6f1c2a9e-0d3b-4c55-9a41-2b7e8f0c1d23";
+  /** Batches of Zoom meetings, as a Zoom connector's sync makes them. */
+  const zoomBatch = batchMaker(zoomPlugin, { platform: "zoom", sourceId: SOURCE });
   const to = new Date("2026-11-20T00:00:00Z");
   const meetings = () => generateMeetings({ sourceId: SOURCE, company: "Acme Rockets", from: new Date(to.getTime() - 2 * 86_400_000), to, meetingsPerDay: 6 });
 
@@ -640,7 +643,7 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
     const run = async () => {
       const writer = new LocalWriter(dir);
       try {
-        return await writeRecords([{ name: "Disk", writer }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 4);
+        return await writeRecords([{ name: "Disk", writer }], meetings(), zoomBatch, 4);
       } finally {
         await writer.close();
       }
@@ -667,7 +670,7 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
     const run = async (meetings: Iterable<Meeting>) => {
       const writer = new LocalWriter(dir);
       try {
-        return await writeRecords([{ name: "Disk", writer }], meetings, (batch) => meetingBatch("zoom", SOURCE, batch), 25);
+        return await writeRecords([{ name: "Disk", writer }], meetings, zoomBatch, 25);
       } finally {
         await writer.close();
       }
@@ -701,16 +704,16 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
     // The bulk local writer asks for BULK_BATCH_RECORDS; one that merges every call asks for nothing.
     expect(new LocalWriter(root(), { holdRows: BULK_ROWS }).batchRecords).toBe(BULK_BATCH_RECORDS);
     expect(new LocalWriter(root()).batchRecords).toBeUndefined();
-    expect(BULK_BATCH_RECORDS).toBeLessThan(BATCH_MEETINGS);
+    expect(BULK_BATCH_RECORDS).toBeLessThan(BATCH_RECORDS);
 
     const small = recording(3);
     await writeRecords([{ name: "Small", writer: small.writer }], many(8), toBatch);
     expect(small.sizes).toEqual([3, 3, 2]);
-    // Beside a writer that asks for nothing (a cloud warehouse, one merge per call), both get BATCH_MEETINGS.
+    // Beside a writer that asks for nothing (a cloud warehouse, one merge per call), both get BATCH_RECORDS.
     const bulk = recording(3);
     const cloud = recording();
-    await writeRecords([{ name: "Small", writer: bulk.writer }, { name: "Cloud", writer: cloud.writer }], many(BATCH_MEETINGS + 1), toBatch);
-    expect(cloud.sizes).toEqual([BATCH_MEETINGS, 1]);
+    await writeRecords([{ name: "Small", writer: bulk.writer }, { name: "Cloud", writer: cloud.writer }], many(BATCH_RECORDS + 1), toBatch);
+    expect(cloud.sizes).toEqual([BATCH_RECORDS, 1]);
     expect(bulk.sizes).toEqual(cloud.sizes);
     // A size given by the caller wins.
     const given = recording(3);
@@ -727,7 +730,7 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
         yield meeting;
       }
     }
-    await expect(writeRecords([{ name: "Disk", writer: local }], failingRead(), (batch) => meetingBatch("zoom", SOURCE, batch), 2)).rejects.toThrow("the source went away");
+    await expect(writeRecords([{ name: "Disk", writer: local }], failingRead(), zoomBatch, 2)).rejects.toThrow("the source went away");
     // Batches 1 and 2 (4 meetings) were complete when the error came out: files and rows.
     expect(await local.query("SELECT (SELECT count(*) FROM meetings)::INT AS m, (SELECT count(DISTINCT meeting_id) FROM transcript_utterances)::INT AS u")).toEqual([{ m: 4, u: 4 }]);
     expect(filesUnder(path.join(local.root, "files")).filter((f) => !f.endsWith(".tmp"))).toHaveLength(8);
@@ -745,14 +748,14 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
       upsertRows: async () => {},
       close: async () => {},
     });
-    const attempt = writeRecords([{ name: "Disk", writer: local }, { name: "Flaky", writer: failing() }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
+    const attempt = writeRecords([{ name: "Disk", writer: local }, { name: "Flaky", writer: failing() }], meetings(), zoomBatch, 2);
     await expect(attempt).rejects.toThrow('Writing to destination "Flaky" failed: disk says no');
     await expect(attempt).rejects.not.toBeInstanceOf(PermanentSyncError);
     // Batches 1 and 2 reached the local destination; batch 3 reached it too before "Flaky" refused it, and nothing later did.
     expect(await local.query("SELECT count(*)::INT AS n FROM meetings")).toEqual([{ n: 6 }]);
     await local.close();
     calls = 0;
-    const refused = writeRecords([{ name: "Read-only", writer: failing("EROFS") }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
+    const refused = writeRecords([{ name: "Read-only", writer: failing("EROFS") }], meetings(), zoomBatch, 2);
     await expect(refused).rejects.toBeInstanceOf(PermanentSyncError);
   });
 
@@ -764,7 +767,7 @@ describe("the sync's write half (writeRecords) through a LocalWriter", () => {
       upsertRows: async () => {},
       close: async () => {},
     };
-    const attempt = writeRecords([{ name: "Warehouse", writer: refusing }], meetings(), (batch) => meetingBatch("zoom", SOURCE, batch), 2);
+    const attempt = writeRecords([{ name: "Warehouse", writer: refusing }], meetings(), zoomBatch, 2);
     await expect(attempt).rejects.toBeInstanceOf(PermanentSyncError);
     await expect(attempt).rejects.toThrow('Writing to destination "Warehouse" failed: db.internal.test is not a public address: Tributary connects only to hosts on the public internet');
   });

@@ -34,7 +34,7 @@ export interface DestinationWriter {
   readonly concurrentWrites?: boolean;
   /**
    * Records per batch this writer works best with. The sync engine batches by the largest that its writers
-   * ask for, counting BATCH_MEETINGS (backend/sync/batch.ts) for a writer that does not ask.
+   * ask for, counting BATCH_RECORDS (backend/sync/batch.ts) for a writer that does not ask.
    */
   readonly batchRecords?: number;
 }

@@ -6,8 +6,9 @@ export { READABLE_INTEGRATIONS, SOURCE_PLUGINS, sourcePlugin } from "./registry.
 export { PermanentReadError } from "./kit/errors.js";
 export { credentialVerified } from "./kit/verification.js";
 export { hashString } from "./kit/hash.js";
-export { meetingFiles, messageFiles, messageRow, toGongCall, toText, toVtt, type EmailMessage, type Meeting, type Person, type SourceRecord, type Utterance } from "./records.js";
-export type { ReadOptions, ReadWindow, SourcePlugin, SourceRow } from "./plugin.js";
+export { meetingFiles, toGongCall, toText, toVtt, type Meeting, type Person, type Utterance } from "./records.js";
+export { messageFiles, messageRow, type EmailMessage } from "./gmail/records.js";
+export type { EmitContext, ReadOptions, ReadWindow, RecordSink, SourcePlugin, SourceRow } from "./plugin.js";
 
 /** The platform a source's records are of: the connector's own choice, else what the source's settings produce. */
 export function platformOf(source: { integrationName: string; metadata: Record<string, unknown> }, connectorPlatform?: string | null): string {

@@ -3,7 +3,7 @@ import type { sources } from "../../db/schema.js";
 import type { CredentialRow } from "../../db/sources.js";
 import type { SecretBox } from "../../lib/crypto.js";
 import type { SourceIntegration } from "../../../contract/integrations/sources.js";
-import type { SourceRecord } from "./records.js";
+import type { DestinationObject, Row } from "../destinations/writer.js";
 
 /**
  * A source plug-in, Airbyte's check / read in spirit: its manifest (contract/integrations/<name>.ts), the setup
@@ -40,13 +40,28 @@ export interface ReaderContext {
 }
 
 /**
- * Every record whose start (meetings) or sending time (e-mails) falls in [window.from, window.to), one at a time.
- * A provider's reader uses the source's credential (readRecords marks it "error" on a PermanentReadError and
- * "active" after a complete read); a source that needs none reads from its settings alone.
+ * Every record whose time (its streams' cursor: a meeting's start, an e-mail's sending) falls in [window.from,
+ * window.to), one at a time, in the plug-in's own shape (a meeting with its transcript, an e-mail). A provider's reader
+ * uses the source's credential (readRecords marks it "error" on a PermanentReadError and "active" after a complete
+ * read); a source that needs none reads from its settings alone.
  */
-export type SourceReader =
-  | { credential: true; read(context: ReaderContext): AsyncIterable<SourceRecord> }
-  | { credential: false; read(source: SourceRow, window: ReadWindow, options: ReadOptions): AsyncIterable<SourceRecord> };
+export type SourceReader<R = unknown> =
+  | { credential: true; read(context: ReaderContext): AsyncIterable<R> }
+  | { credential: false; read(source: SourceRow, window: ReadWindow, options: ReadOptions): AsyncIterable<R> };
+
+/** What a record is written as: rows of its streams and its files. The sync engine's batch takes them (backend/sync/batch.ts). */
+export interface RecordSink {
+  /** A row of one of the manifest's streams (named as there). */
+  row(stream: string, row: Row): void;
+  /** A file of the record, which lands with its stream: at a storage destination, under `<platform>/<source id>/`. */
+  file(stream: string, object: DestinationObject): void;
+}
+
+/** Where a record comes from: the platform it is of (the connector's choice, else the source's) and the source's id. */
+export interface EmitContext {
+  platform: string;
+  sourceId: string;
+}
 
 /** The last verification of a credential's setup (Teams verify-setup, Gmail test_connection), in its metadata. */
 export interface Verification {
@@ -89,9 +104,14 @@ export class SetupError extends Error {
   }
 }
 
-export interface SourcePlugin {
+export interface SourcePlugin<R = unknown> {
   manifest: SourceIntegration;
-  reader: SourceReader;
+  reader: SourceReader<R>;
+  /**
+   * A record as rows of the manifest's streams and its files. Every stream's rows carry its primary key's columns;
+   * the engine writes them with no knowledge of what the record is (Airbyte's records of a stream, dlt's resources).
+   */
+  emit(record: R, at: EmitContext, out: RecordSink): void;
   /** The /externalauth calls, by the path's last segment ("auth_url", "callback", "verify-setup", …). */
   setup: Record<string, SetupCall>;
   /** Whether a successful verification covers these settings (when the manifest says it needs one). */

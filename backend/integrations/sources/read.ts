@@ -2,15 +2,14 @@ import { findCredential, setStatusByCredential, updateCredential } from "../../d
 import { integrationLabel } from "../../../contract/sources.js";
 import { NotConfigured, PermanentReadError } from "./kit/index.js";
 import type { ReaderContext, ReaderServices, ReadOptions, ReadWindow, SourceRow } from "./plugin.js";
-import type { SourceRecord } from "./records.js";
 import { sourcePlugin } from "./registry.js";
 
 /**
- * Every record of the source whose start (meetings) or sending time (e-mails) falls in [window.from, window.to),
- * one at a time, from its plug-in. A permanent failure marks the source's credential (and so its sources) "error";
+ * Every record of the source whose time falls in [window.from, window.to), one at a time, from its plug-in, in the
+ * plug-in's shape (its emit writes it as rows of its streams). A permanent failure marks the source's credential (and so its sources) "error";
  * a complete read marks it "active".
  */
-export async function* readRecords(services: ReaderServices, source: SourceRow, window: ReadWindow, options: ReadOptions = {}): AsyncIterable<SourceRecord> {
+export async function* readRecords(services: ReaderServices, source: SourceRow, window: ReadWindow, options: ReadOptions = {}): AsyncIterable<unknown> {
   const label = integrationLabel(source.integrationName) ?? source.integrationName;
   const reader = sourcePlugin(source.integrationName)?.reader;
   if (!reader) throw new PermanentReadError(`Reading from ${label} is not available on this server.`);

@@ -1,9 +1,7 @@
-import type { Row } from "../destinations/writer.js";
-import { safeId } from "./kit/ids.js";
 
 /**
- * The records a source yields (a meeting with its transcript, or an e-mail) and the files and rows a sync
- * makes of them. Record ids come from the provider's own ids, never from the window read, so overlapping
+ * The meetings a meeting source yields (Zoom, Teams, the data generator) and the transcript files a sync makes of
+ * them (kit/meetings.ts writes them as rows). Record ids come from the provider's own ids, never from the window read, so overlapping
  * reads meet the same records.
  */
 
@@ -40,26 +38,6 @@ export interface Meeting {
   agenda: string[];
   utterances: Utterance[];
 }
-
-export interface EmailMessage {
-  /** Gmail's message id. */
-  id: string;
-  thread_id: string;
-  /** The From header, as sent ("Name <address>"). */
-  from: string;
-  to: string[];
-  cc: string[];
-  subject: string;
-  sent_at: Date;
-  snippet: string;
-  /** The text/plain part, else the text/html part with its markup removed. */
-  body_text: string;
-  labels: string[];
-  /** The mailbox the message was read from (an e-mail address). */
-  mailbox: string;
-}
-
-export type SourceRecord = { kind: "meeting"; meeting: Meeting } | { kind: "message"; message: EmailMessage };
 
 /* ---- meeting renderings ------------------------------------------------------------------------------ */
 
@@ -135,20 +113,7 @@ export function toGongCall(meeting: Meeting) {
   };
 }
 
-/* ---- e-mail renderings ------------------------------------------------------------------------------ */
-
 const day = (d: Date) => d.toISOString().slice(0, 10);
-
-function messageJson(m: EmailMessage) {
-  return { ...m, sent_at: m.sent_at.toISOString() };
-}
-
-function messageText(m: EmailMessage): string {
-  const lines = [`From: ${m.from}`, `To: ${m.to.join(", ")}`];
-  if (m.cc.length) lines.push(`Cc: ${m.cc.join(", ")}`);
-  lines.push(`Subject: ${m.subject}`, `Date: ${m.sent_at.toISOString()}`, "", m.body_text);
-  return lines.join("\n").replace(/\n*$/, "\n");
-}
 
 /**
  * A meeting's objects: `<platform>/<source id>/<yyyy-mm-dd>/<meeting id>` as the platform's own transcript file (a
@@ -161,31 +126,4 @@ export function meetingFiles(platform: string, sourceId: string, meeting: Meetin
       ? { path: `${base}.json`, body: JSON.stringify(toGongCall(meeting)), contentType: "application/json" }
       : { path: `${base}.vtt`, body: toVtt(meeting), contentType: "text/vtt" };
   return [main, { path: `${base}.txt`, body: toText(meeting), contentType: "text/plain" }];
-}
-
-/** An e-mail's objects: `<platform>/<source id>/<yyyy-mm-dd>/<message id>.json` and `.txt`. */
-export function messageFiles(platform: string, sourceId: string, m: EmailMessage): { path: string; body: string; contentType: string }[] {
-  const base = `${platform}/${sourceId}/${day(m.sent_at)}/${safeId(m.id)}`;
-  return [
-    { path: `${base}.json`, body: JSON.stringify(messageJson(m)), contentType: "application/json" },
-    { path: `${base}.txt`, body: messageText(m), contentType: "text/plain" },
-  ];
-}
-
-/** An e-mail's row in `email_messages` (key `message_id`). */
-export function messageRow(sourceId: string, m: EmailMessage): Row {
-  return {
-    message_id: m.id,
-    source_id: sourceId,
-    thread_id: m.thread_id,
-    mailbox: m.mailbox,
-    from_address: m.from,
-    to_addresses: m.to,
-    cc_addresses: m.cc,
-    subject: m.subject,
-    sent_at: m.sent_at,
-    snippet: m.snippet,
-    body_text: m.body_text,
-    labels: m.labels,
-  };
 }

@@ -1,15 +1,8 @@
 import { isUuid } from "../../../db/values.js";
 import type { Line, MeetingMeta } from "../warehouse.js";
+import { PLATFORM_FILE_TYPES } from "../../../../contract/integrations/sources.js";
 
 /** What the warehouse plug-ins share when they read synced rows for transforms: filters, row shapes, plain values. */
-
-/** The files a platform's sync writes per meeting: a transform's file types pick platforms. */
-export const PLATFORM_FILE_TYPES: Record<string, string[]> = {
-  zoom: [".vtt", ".txt"],
-  teams: [".vtt", ".txt"],
-  gong: [".json", ".txt"],
-  gmail: [".json", ".txt"],
-};
 
 export function platformsFor(fileTypes: string[]): string[] {
   return Object.entries(PLATFORM_FILE_TYPES)

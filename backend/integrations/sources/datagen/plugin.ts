@@ -2,14 +2,16 @@ import type { CallbackResponse } from "../../../../contract/sources.js";
 import { datagenManifest } from "../../../../contract/integrations/datagen.js";
 import { insertCredential } from "../../../db/sources.js";
 import type { SourcePlugin } from "../plugin.js";
-import type { SourceRecord } from "../records.js";
+import type { Meeting } from "../records.js";
+import { emitMeeting } from "../kit/meetings.js";
 import { generateMeetings } from "./generator.js";
 
-export const datagenPlugin: SourcePlugin = {
+export const datagenPlugin: SourcePlugin<Meeting> = {
   manifest: datagenManifest,
+  emit: emitMeeting,
   reader: {
     credential: false,
-    async *read(source, window, options): AsyncIterable<SourceRecord> {
+    async *read(source, window, options): AsyncIterable<Meeting> {
       const meetings = generateMeetings({
         sourceId: source.id,
         company: typeof source.metadata.company === "string" ? source.metadata.company : "",
@@ -18,7 +20,7 @@ export const datagenPlugin: SourcePlugin = {
         // Volume: the caller's, else the source's own (a number in its metadata), else the default.
         meetingsPerDay: options.meetingsPerDay ?? (typeof source.metadata.meetings_per_day === "number" ? source.metadata.meetings_per_day : undefined),
       });
-      for (const meeting of meetings) yield { kind: "meeting", meeting };
+      yield* meetings;
     },
   },
   setup: {

@@ -6,9 +6,11 @@ import { SetupError, type SourcePlugin } from "../plugin.js";
 import { delegationInstructions, exchangeGmailCode, gmailAuthUrl, listGoogleGroups, testGmailConnection, testIndividualMailbox, type GmailTokens } from "./auth.js";
 import { gmailConfig, gmailOAuthConfig } from "./config.js";
 import { readGmail } from "./reader.js";
+import { emitMessage, type EmailMessage } from "./records.js";
 
-export const gmailPlugin: SourcePlugin = {
+export const gmailPlugin: SourcePlugin<EmailMessage> = {
   manifest: gmailManifest,
+  emit: emitMessage,
   reader: { credential: true, read: readGmail },
   // An individual mailbox tests itself; otherwise the verified admin is the one the source names.
   verificationCovers: (v, settings) =>

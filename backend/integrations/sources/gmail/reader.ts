@@ -5,7 +5,7 @@ import { delegatedClient, DIRECTORY_SCOPE, DIRECTORY_USER_SCOPE, GMAIL_SCOPE, oa
 import { providerTimeoutMs } from "../../../lib/outbound.js";
 import { decodeEntities, inWindow, PermanentReadError, withRateLimit } from "../kit/index.js";
 import type { ReaderContext } from "../plugin.js";
-import type { EmailMessage, SourceRecord } from "../records.js";
+import type { EmailMessage } from "./records.js";
 
 /**
  * Gmail through the official clients (@googleapis/gmail, @googleapis/admin on
@@ -225,7 +225,7 @@ function individualMailbox(context: ReaderContext): Mailbox {
   };
 }
 
-export async function* readGmail(context: ReaderContext): AsyncGenerator<SourceRecord> {
+export async function* readGmail(context: ReaderContext): AsyncGenerator<EmailMessage> {
   const individual = context.source.metadata.gmail_extraction_scope === "INDIVIDUAL" || context.credential.metadata.mode === "individual";
   const mailboxes = individual ? [individualMailbox(context)] : delegatedMailboxes(context);
   const { from, to } = context.window;
@@ -256,7 +256,7 @@ export async function* readGmail(context: ReaderContext): AsyncGenerator<SourceR
         );
         if (!message) continue;
         const email = toEmailMessage(message, mailbox.address);
-        if (!Number.isNaN(email.sent_at.getTime()) && inWindow(email.sent_at, context.window)) yield { kind: "message", message: email };
+        if (!Number.isNaN(email.sent_at.getTime()) && inWindow(email.sent_at, context.window)) yield email;
       }
       pageToken = data.nextPageToken ?? undefined;
       if (!pageToken) break;

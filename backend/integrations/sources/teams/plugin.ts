@@ -6,11 +6,14 @@ import { SetupError, type SourcePlugin } from "../plugin.js";
 import { adminConsentUrl, graphToken, listTeams, teamSetupInstructions, verifyTeamsSetup } from "./auth.js";
 import { teamsConfig } from "./config.js";
 import { readTeams } from "./reader.js";
+import { emitMeeting } from "../kit/meetings.js";
+import type { Meeting } from "../records.js";
 
 const tenantOf = (credential: CredentialRow) => String(credential.metadata.tenant_id ?? "");
 
-export const teamsPlugin: SourcePlugin = {
+export const teamsPlugin: SourcePlugin<Meeting> = {
   manifest: teamsManifest,
+  emit: emitMeeting,
   reader: { credential: true, read: readTeams },
   // One source per team: a verified setup is of the very scope (and team) the source names.
   uniqueSetting: { key: "team_id", message: SOURCE_MESSAGES.teamAlreadyConnected },

@@ -3,7 +3,7 @@ import { teamsConfig, type TeamsConfig } from "./config.js";
 import { graphToken } from "./auth.js";
 import { fetchProvider, inWindow, meetingFromTranscript, parseVtt, PermanentReadError, safeId, type KnownPerson } from "../kit/index.js";
 import type { ReaderContext } from "../plugin.js";
-import type { SourceRecord } from "../records.js";
+import type { Meeting } from "../records.js";
 import { providerTimeoutMs } from "../../../lib/outbound.js";
 
 /**
@@ -121,7 +121,7 @@ async function usersInScope(session: GraphSession, metadata: Record<string, unkn
   return users;
 }
 
-export async function* readTeams(context: ReaderContext): AsyncGenerator<SourceRecord> {
+export async function* readTeams(context: ReaderContext): AsyncGenerator<Meeting> {
   const tenantId = String(context.credential.metadata.tenant_id ?? "");
   if (!tenantId) throw new PermanentReadError("The Microsoft Teams credential names no tenant. Create the Teams source again to grant admin consent.");
   const session = new GraphSession(teamsConfig(), tenantId);
@@ -154,19 +154,16 @@ export async function* readTeams(context: ReaderContext): AsyncGenerator<SourceR
         continue;
       }
       const ended = transcript.endDateTime ? new Date(transcript.endDateTime).getTime() : NaN;
-      yield {
-        kind: "meeting",
-        meeting: meetingFromTranscript({
-          id: safeId(transcript.id),
-          title: meeting?.subject || "Teams meeting",
-          startedAt,
-          durationMs: Number.isFinite(ended) ? Math.max(0, ended - startedAt.getTime()) : undefined,
-          host: user,
-          known: users,
-          company: "",
-          cues: parseVtt(await content.text()),
-        }),
-      };
+      yield meetingFromTranscript({
+        id: safeId(transcript.id),
+        title: meeting?.subject || "Teams meeting",
+        startedAt,
+        durationMs: Number.isFinite(ended) ? Math.max(0, ended - startedAt.getTime()) : undefined,
+        host: user,
+        known: users,
+        company: "",
+        cues: parseVtt(await content.text()),
+      });
     }
   }
 }

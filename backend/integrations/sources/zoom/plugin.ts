@@ -7,6 +7,8 @@ import { SetupError, type SetupContext, type SourcePlugin } from "../plugin.js";
 import { exchangeZoomCode, refreshStoredZoomTokens, usableZoomTokens, zoomAuthUrl, zoomGroups, zoomMe, type ZoomTokens } from "./auth.js";
 import { zoomConfig } from "./config.js";
 import { readZoom } from "./reader.js";
+import { emitMeeting } from "../kit/meetings.js";
+import type { Meeting } from "../records.js";
 
 /** A live Zoom access token for a credential, refreshed (and re-sealed) when it is about to expire. */
 async function zoomAccessToken(ctx: SetupContext, credential: CredentialRow): Promise<string> {
@@ -16,8 +18,9 @@ async function zoomAccessToken(ctx: SetupContext, credential: CredentialRow): Pr
   return usableZoomTokens(tokens) ? tokens.access_token : (await refreshStoredZoomTokens(ctx.services, ctx.userId, credential.id, zoomConfig())).access_token;
 }
 
-export const zoomPlugin: SourcePlugin = {
+export const zoomPlugin: SourcePlugin<Meeting> = {
   manifest: zoomManifest,
+  emit: emitMeeting,
   reader: { credential: true, read: readZoom },
   setup: {
     auth_url: authUrlCall(() => zoomConfig(), zoomAuthUrl),

@@ -3,7 +3,7 @@ import { zoomConfig, type ZoomConfig } from "./config.js";
 import { refreshStoredZoomTokens, usableZoomTokens, ZOOM_READ_SCOPES, type ZoomTokens } from "./auth.js";
 import { fetchProvider, inWindow, meetingFromTranscript, parseVtt, PermanentReadError, safeId, type KnownPerson } from "../kit/index.js";
 import type { ReaderContext } from "../plugin.js";
-import type { Meeting, SourceRecord } from "../records.js";
+import type { Meeting } from "../records.js";
 
 /**
  * Zoom cloud recordings: the users in scope (GET /users for the organization,
@@ -156,7 +156,7 @@ function dateRanges(from: Date, to: Date): { from: string; to: string }[] {
   return ranges;
 }
 
-export async function* readZoom(context: ReaderContext): AsyncGenerator<SourceRecord> {
+export async function* readZoom(context: ReaderContext): AsyncGenerator<Meeting> {
   const session = new ZoomSession(context, zoomConfig());
   const users = await usersInScope(session, context.source.metadata);
   const known: KnownPerson[] = users.map((u) => ({ id: u.id, name: fullName(u), email: u.email ?? "" }));
@@ -178,7 +178,7 @@ export async function* readZoom(context: ReaderContext): AsyncGenerator<SourceRe
           if (!transcript) continue;
           seen.add(recording.uuid);
           const meeting = await transcriptMeeting(session, recording, transcript.download_url!, startedAt, known.find((k) => k.id === (recording.host_id ?? user.id)) ?? null, known);
-          if (meeting) yield { kind: "meeting", meeting };
+          if (meeting) yield meeting;
         }
         token = body.next_page_token ?? "";
         if (!token) break;
