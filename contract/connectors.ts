@@ -33,6 +33,20 @@ export const CONNECTOR_HEALTH = [
 export type ConnectorHealth = (typeof CONNECTOR_HEALTH)[number]["value"];
 const HEALTH_VALUES = CONNECTOR_HEALTH.map((h) => h.value) as [ConnectorHealth, ...ConnectorHealth[]];
 
+/** Issue 37: a stream of the connector's source, as its details page's Schema section shows it. */
+export const connectorStreamSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  primary_key: z.array(z.string()),
+  cursor_field: z.string(),
+  columns: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
+  /** False: the connector's syncs leave it out (its switch). */
+  enabled: z.boolean(),
+  /** Where it lands at each of the connector's destinations, in words (a table, a folder). */
+  lands: z.array(z.object({ destination: z.string(), location: z.string() })),
+});
+export type ConnectorStream = z.infer<typeof connectorStreamSchema>;
+
 export const connectorSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -61,6 +75,8 @@ export const connectorSchema = z.object({
     .object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(), created_at: z.string(), error: z.string().nullable(), records: z.number().int().optional() })
     .nullable()
     .optional(),
+  /** Issue 37: what it moves, stream by stream (GET /connectors/list-by-id only). */
+  streams: z.array(connectorStreamSchema).optional(),
 });
 export type Connector = z.infer<typeof connectorSchema>;
 
@@ -235,3 +251,20 @@ export const connectorIntentSchema = z.object({
  * (docs/decisions/2026-11-22-connectors-and-sync.md).
  */
 export const platformsFor = (integration: string, metadata?: Record<string, unknown>): string[] => sourcePlatforms(integration, metadata);
+
+/** Issue 37: turning one of a connector's streams off or on (POST /connectors/{id}/streams, the Schema section's switches). */
+export const STREAM_MESSAGES = {
+  unknown: "This connector's source has no such stream.",
+  lastOne: "A connector syncs at least one stream. To stop syncing altogether, pause the connector.",
+  enabledRequired: "Please say whether the stream is synced.",
+  failed: "Failed to change the stream",
+  off: (label: string) => `${label} stopped: syncs leave it out from now on.`,
+  onQueued: (label: string) => `${label} syncs again: a sync of the lookback window is queued.`,
+  onNext: (label: string) => `${label} syncs again from the next sync, which reads the whole lookback window.`,
+} as const;
+
+export const connectorStreamBodySchema = z.object({
+  stream: z.string({ required_error: STREAM_MESSAGES.unknown, invalid_type_error: STREAM_MESSAGES.unknown }).trim().min(1, STREAM_MESSAGES.unknown).max(128, STREAM_MESSAGES.unknown),
+  enabled: z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ required_error: STREAM_MESSAGES.enabledRequired, invalid_type_error: STREAM_MESSAGES.enabledRequired })),
+});
+export type ConnectorStreamBody = z.infer<typeof connectorStreamBodySchema>;

@@ -16,6 +16,9 @@ const lookup = (table: Record<string, string>) => (value: string | null | undefi
 /** The platform a connector's records come from (stored upper-case: ZOOM, TEAMS, GMAIL, GONG). */
 export const platformLabel = lookup({ zoom: "Zoom", gong: "Gong", teams: "Microsoft Teams", gmail: "Gmail" });
 
+/** A stream column's type (contract/integrations/streams.ts), in the Schema section. */
+export const columnTypeLabel = lookup({ string: "Text", number: "Number", boolean: "Yes or no", timestamp: "Date and time", json: "List or object (JSON)" });
+
 /** The data generator's data style (stored "zoom" or "gong"): meetings shaped as which platform records them. */
 export const dataStyleLabel = lookup({ zoom: "Zoom meetings", gong: "Gong calls" });
 

@@ -3,13 +3,15 @@ import { useNoScriptRefreshSeconds } from "~/root";
 
 /**
  * Without JavaScript, a run's page (nothing to type into) refreshes itself every few seconds (NO_SCRIPT_REFRESH_SECONDS)
- * while the run is in progress.
+ * while the run is in progress. It names its address without the fragment: a refresh to an address with one
+ * (`#schema`, where a Schema switch comes back to) is a move within the page, which loads nothing.
  */
 export function RefreshWithoutScript({ active }: { active: boolean }) {
   const seconds = useNoScriptRefreshSeconds();
+  const location = useLocation();
   return active ? (
     <noscript>
-      <meta httpEquiv="refresh" content={String(seconds)} />
+      <meta httpEquiv="refresh" content={`${seconds}; url=${location.pathname}${location.search}`} />
     </noscript>
   ) : null;
 }

@@ -28,6 +28,8 @@ export function RunnableDetails<T extends { id: string; name: string }>(props: {
   badge?(record: T): React.ReactNode;
   buttons(record: T, state: RunState): React.ReactNode;
   error: string;
+  /** Intents whose refusal the page shows at its own form (not in the banner under the title). */
+  localIntents?: readonly string[];
   /** What deleting it does, after its name: " and its run history will be deleted. …". */
   consequences: string;
   children(record: T): React.ReactNode;
@@ -59,7 +61,7 @@ export function RunnableDetails<T extends { id: string; name: string }>(props: {
           </div>
         ) : null}
       </div>
-      {result?.error && result.intent !== "delete" ? (
+      {result?.error && result.intent !== "delete" && !props.localIntents?.includes(result.intent) ? (
         <p role="alert" className="mb-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
           {result.error}
         </p>

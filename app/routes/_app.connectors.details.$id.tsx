@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
-import { cancelledAfter, CONNECTOR_MESSAGES as M, connectorIntentSchema, type Connector, type SyncRun } from "@contract/connectors";
+import { cancelledAfter, CONNECTOR_MESSAGES as M, connectorIntentSchema, connectorStreamBodySchema, STREAM_MESSAGES, type Connector, type SyncRun } from "@contract/connectors";
 import { platformLabel } from "@contract/labels";
 import { BACKFILL_MESSAGES, backfillFormSchema } from "@contract/run-operations";
 import { BackfillForm, RunTrigger } from "~/components/backfill-form";
@@ -13,7 +13,8 @@ import { FailureBanner } from "~/components/failure-banner";
 import type { RunFailure } from "@contract/runs";
 import { DateTime, readTimeZone } from "~/components/date-time";
 import { requireUser } from "~/services/session.server";
-import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns } from "~/services/connectors.server";
+import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns, setConnectorStream } from "~/services/connectors.server";
+import { ConnectorSchema } from "~/components/connector-schema";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { loadRunsPage, type RunsPage } from "~/services/runs.server";
@@ -60,12 +61,27 @@ async function backfill(request: Request, rawId: string, form: FormData) {
   return Response.json({ result: submission.reply({ formErrors: [message] }), intent: "backfill" }, { status: outcome.status === 404 || outcome.status === 409 ? outcome.status : 400 });
 }
 
+/** A Schema section switch: stops syncing a stream or syncs it again; a refusal is said at that stream. */
+async function stream(request: Request, rawId: string, form: FormData) {
+  const name = String(form.get("stream") ?? "");
+  const submission = parseWithZod(form, { schema: connectorStreamBodySchema });
+  if (submission.status !== "success") {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? STREAM_MESSAGES.unknown;
+    return Response.json({ error: message, intent: "stream", stream: name }, { status: 400 });
+  }
+  const outcome = await setConnectorStream(request, rawId, submission.value);
+  if (outcome.ok) return redirect(`/connectors/details/${encodeURIComponent(rawId)}#schema`);
+  const message = outcome.status === 400 ? outcome.message : STREAM_MESSAGES.failed;
+  return Response.json({ error: message, intent: "stream", stream: name }, { status: outcome.status === 404 ? 404 : 400 });
+}
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const rawId = params.id ?? "";
   const id = encodeURIComponent(rawId);
   const form = await readForm(request);
   if (form.get("intent") === "backfill") return backfill(request, rawId, form);
+  if (form.get("intent") === "stream") return stream(request, rawId, form);
   const submission = parseWithZod(form, { schema: connectorIntentSchema });
   if (submission.status !== "success") return Response.json({ error: M.intentInvalid, intent: "" }, { status: 400 });
   const { intent } = submission.value;
@@ -117,6 +133,8 @@ const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 wh
 
 export default function ConnectorDetails() {
   const { connector, runs, failing, history, runsError, error } = useLoaderData<typeof loader>();
+  const result = useActionData<{ error?: string; intent?: string; stream?: string }>();
+  const streamError = result?.intent === "stream" && result.error ? { stream: result.stream ?? "", message: result.error } : null;
   return (
     <RunnableDetails
       noun="connector"
@@ -139,6 +157,7 @@ export default function ConnectorDetails() {
         </>
       )}
       error={error ?? M.fetchConnectorFailed}
+      localIntents={["stream"]}
       consequences=" and its run history will be deleted. Data already written to its destinations stays. This cannot be undone."
     >
       {(record) => {
@@ -157,6 +176,7 @@ export default function ConnectorDetails() {
             />
             <h2 className="mt-8 mb-3 text-lg font-semibold text-slate-900">Details</h2>
             <Details connector={record} />
+            <ConnectorSchema streams={record.streams ?? []} error={streamError} />
             <BackfillForm />
           </>
         );

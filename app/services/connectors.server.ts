@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Connector, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
-import { CONNECTOR_MESSAGES as M } from "@contract/connectors";
+import type { Connector, ConnectorStreamBody, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
+import { CONNECTOR_MESSAGES as M, STREAM_MESSAGES } from "@contract/connectors";
 import { BACKFILL_MESSAGES, type BackfillBody } from "@contract/run-operations";
 import type { Destination } from "@contract/destinations";
 import type { Source } from "@contract/sources";
@@ -68,6 +68,11 @@ export function deleteConnector(request: Request, id: string): Promise<Outcome<u
 /** Sync now, Cancel sync, pause and resume (spec §7): a POST to the connector's own call. */
 export function connectorCommand(request: Request, id: string, command: "sync" | "cancel" | "pause" | "resume", failure: string): Promise<Outcome<unknown>> {
   return callBackend(request, `/connectors/${encodeURIComponent(id)}/${command}`, { method: "POST", json: {} }, failure);
+}
+
+/** Stops syncing one of the connector's streams, or syncs it again (issue 37, the Schema section). */
+export function setConnectorStream(request: Request, id: string, body: ConnectorStreamBody): Promise<Outcome<unknown>> {
+  return callBackend(request, `/connectors/${encodeURIComponent(id)}/streams`, { method: "POST", json: body }, STREAM_MESSAGES.failed);
 }
 
 /** A backfill of the days From–To (whole days in `time_zone`): 409 while a run is queued or running. */

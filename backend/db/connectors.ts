@@ -183,6 +183,23 @@ export async function setPaused(db: Database, ownerId: string, id: string, pause
   return rows.length > 0;
 }
 
+/**
+ * Turns one of the owner's connector's streams off (`skip`) or on. Turning off the last one of `all` (its source's
+ * streams) changes nothing. Answers the streams now skipped; "last" when that was refused; null when not the owner's.
+ */
+export async function setStreamSkipped(db: Database, ownerId: string, id: string, stream: string, skip: boolean, all: string[]): Promise<string[] | "last" | null> {
+  if (!isUuid(id)) return null;
+  const next = skip ? sql`array_append(array_remove(${connectors.skippedStreams}, ${stream}::text), ${stream}::text)` : sql`array_remove(${connectors.skippedStreams}, ${stream}::text)`;
+  const rows = await db
+    .update(connectors)
+    .set({ skippedStreams: next, updatedAt: new Date() })
+    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId), sql`NOT (${next} @> ARRAY[${sql.join(all.map((name) => sql`${name}::text`), sql`, `)}]::text[])`))
+    .returning({ skipped: connectors.skippedStreams });
+  if (rows[0]) return rows[0].skipped;
+  const [exists] = await db.select({ id: connectors.id }).from(connectors).where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
+  return exists ? "last" : null;
+}
+
 export type DeleteResult = { deleted: true } | { deleted: false; reason: "not_found" } | { deleted: false; reason: "in_use"; transforms: { id: string; name: string }[] };
 
 /** The transforms that read a connector's data (a connector they use cannot be deleted). */

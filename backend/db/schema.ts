@@ -103,6 +103,8 @@ export const connectors = pgTable("connectors", {
    * it must look again (a trigger of migration 0011 clears it when the schedule, frequency or pause changes).
    */
   nextDueAt: timestamp("next_due_at", { withTimezone: true }),
+  /** The streams of its source's manifest it does not sync (issue 37: the Schema section's switches); empty: all. */
+  skippedStreams: text("skipped_streams").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [

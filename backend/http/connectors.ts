@@ -29,6 +29,7 @@ import {
 import { isSourceIntegration } from "../../contract/sources.js";
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
 import { answerCancel, stopBeforeDelete } from "./cancel.js";
+import { addStreamRoutes, connectorStreams } from "./connector-streams.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
 
 export const connectorsRoutes = new Hono<ApiEnv>();
@@ -77,7 +78,7 @@ connectorsRoutes.get("/connectors/list", listHandler("connectors", listConnector
 connectorsRoutes.get("/connectors/list-by-id/:id", async (c) => {
   const connector = await findConnector(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!connector) throw new ApiError(404, M.notFound);
-  return c.json(connector);
+  return c.json({ ...connector, streams: await connectorStreams(c.var.services.db, c.var.user.id, connector) });
 });
 
 /** The source (the caller's), its platform, and the destinations (the caller's, deduplicated) of a create or update. */
@@ -202,5 +203,7 @@ connectorsRoutes.post("/connectors/:id/resume", async (c) => {
 });
 
 addRunRoutes(connectorsRoutes, "connectors", { kind: "sync", owned: (c) => owned(c, c.req.param("id")!), list: listRuns, failing: connectorFailing, details: findSyncRunDetails });
+
+addStreamRoutes(connectorsRoutes, (c) => owned(c, c.req.param("id")!));
 
 addScheduleRoutes(connectorsRoutes, "connectors", { notFound: M.notFound, find: findConnector, set: setConnectorSchedule });

@@ -130,7 +130,8 @@ export async function syncConnector(services: SyncServices, connectorId: string,
         throw new PermanentRunError(`Destination "${d.name}" cannot be opened: ${(error as Error).message}`);
       }
     }
-    const makeBatch = batchMaker(plugin, { platform, sourceId: source.id });
+    // The streams the connector does not sync (its Schema section's switches) are left out of every batch.
+    const makeBatch = batchMaker(plugin, { platform, sourceId: source.id }, new Set(connector.skippedStreams));
     const toBatch = (records: unknown[]) => {
       const made = makeBatch(records);
       landed.note(made);

@@ -108,6 +108,15 @@ export async function seedLocalDestination(client: pg.Client, ownerId: string, n
   return id;
 }
 
+/** A data generator source, a local folder destination and a (paused) connector between them, of `ownerId`. */
+export async function seedConnector(client: pg.Client, ownerId: string, name: string, meetingsPerDay?: number) {
+  const metadata = { company: "Acme Rockets", format: "zoom", ...(meetingsPerDay ? { meetings_per_day: meetingsPerDay } : {}) };
+  const sourceId = await seedSource(client, ownerId, `${name} meetings`, metadata);
+  const destinationId = await seedLocalDestination(client, ownerId, `${name} folder`);
+  const connectorId = await insertConnector(client, ownerId, { name, sourceId, destinationIds: [destinationId] });
+  return { connectorId, destinationId, sourceId };
+}
+
 /** The run's DATA_DIR: the embedded Postgres keeps its data in DATA_DIR/pg. */
 export async function dataDir(client: pg.Client): Promise<string> {
   const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");

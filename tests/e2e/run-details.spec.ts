@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
-import { insertConnector, insertTransform, insertUser, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
+import { insertTransform, insertUser, seedConnector, userIdByEmail, withDb } from "./db";
 import { detailValue, expect, expectAccessible, login, test, uniqueEmail } from "./fixtures";
 
 /**
@@ -12,15 +12,6 @@ import { detailValue, expect, expectAccessible, login, test, uniqueEmail } from 
  */
 
 const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
-
-/** A data generator source, a local folder destination and a (paused) connector between them, of `ownerId`. */
-async function seedConnector(client: pg.Client, ownerId: string, name: string, meetingsPerDay?: number) {
-  const metadata = { company: "Acme Rockets", format: "zoom", ...(meetingsPerDay ? { meetings_per_day: meetingsPerDay } : {}) };
-  const sourceId = await seedSource(client, ownerId, `${name} meetings`, metadata);
-  const destinationId = await seedLocalDestination(client, ownerId, `${name} folder`);
-  const connectorId = await insertConnector(client, ownerId, { name, sourceId, destinationIds: [destinationId] });
-  return { connectorId, destinationId, sourceId };
-}
 
 /** A finished run written straight into the history (no worker runs it). */
 async function seedRun(client: pg.Client, table: "sync_runs" | "transform_runs", key: string, ownerId: string, status: "succeeded" | "failed", minutesAgo: number, error: string | null = null) {

@@ -15,6 +15,7 @@ const TONE_OF: Record<string, keyof typeof TONES> = {
   active: "green",
   succeeded: "green",
   healthy: "green",
+  syncing: "green",
   delivered: "green",
   error: "red",
   failed: "red",

@@ -1,0 +1,1 @@
+ALTER TABLE "connectors" ADD COLUMN "skipped_streams" text[] DEFAULT '{}'::text[] NOT NULL;
