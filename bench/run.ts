@@ -11,8 +11,9 @@
  * Prints a table and writes bench/RESULTS.md. Exits 0 when the figures were
  * measured, even if a target is missed (it is a report); 1 when they could not be.
  *
- * Then (issue 5) the sync throughput benchmark, bench/sync.ts, and (issue 6) one run of every transform template
- * on 1,000 synced transcripts, bench/transform.ts; all three sections go to bench/RESULTS.md.
+ * Then (issue 5) the sync throughput benchmark, bench/sync.ts, and (issues 6, 37) one run of every transform template
+ * at 1×, 10× and 100× synced transcripts, bench/transform.ts; the sections a run produces replace their own in
+ * bench/RESULTS.md (bench/lib/results.ts), and the others stay.
  *
  * Environment: BENCH_PARTS (default "pages,sync,transforms") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
  * (default 1000), BENCH_QUIET_WAIT (default 60) seconds to wait for other
@@ -22,7 +23,7 @@
  * skips writing RESULTS.md.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
@@ -35,6 +36,7 @@ import { firstLoadJs, type PageJs } from "./lib/js-size.js";
 import { cpuDelta, outsideCores, sampleCpu, sumCpu, type CpuSample } from "./lib/cpu.js";
 import { describeMachine, kb, mdTable, ms, rps, textTable, type Target } from "./lib/report.js";
 import { runSyncBench } from "./sync.js";
+import { mergeResults } from "./lib/results.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -315,8 +317,8 @@ function childSection(file: string, announce: string, heading: string): string {
 const transformSection = () =>
   childSection(
     "bench/transform.ts",
-    "Transforms: 1,000 synced transcripts, one run of every template (bench/transform.ts)…",
-    "## Transforms (issue 6)\n\nProduced by `bench/transform.ts`: the real sync fills a local destination (DuckDB) with about 1,000 data-generator transcripts, then the real runner runs every template once (read from the warehouse → analysis → result tables written back). No target is set.\n",
+    "Transforms: every template at 1×, 10× and 100× synced transcripts (bench/transform.ts)…",
+    "## Transforms (issue 6)\n\nProduced by `bench/transform.ts` (its header says how): at each volume (1× is about 1,000 data-generator transcripts, 100× about 100,000 with 2 million lines) the real sync fills a local destination (DuckDB), then the real runner runs every template once, each in a fresh process (read from the warehouse → analysis → result tables written back). Targets (issue 37): at 100×, each template ≤ 60 s and its process's peak RSS ≤ 1.5× its own at 1×.\n",
   );
 
 const scheduleSection = () =>
@@ -377,7 +379,8 @@ try {
   if (PARTS.has("schedule-workers")) sections.push(scheduleWorkersSection());
   if (!process.env.BENCH_NO_WRITE && sections.length) {
     const file = path.join(root, "bench/RESULTS.md");
-    writeFileSync(file, sections.join("\n"));
+    // Only the sections this run produced are replaced (bench/lib/results.ts): a run of one part keeps the others.
+    writeFileSync(file, mergeResults(existsSync(file) ? readFileSync(file, "utf8") : "", sections.join("\n")));
     say(`Wrote ${path.relative(process.cwd(), file)}.`);
   }
 } catch (error) {

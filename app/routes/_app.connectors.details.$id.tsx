@@ -10,7 +10,7 @@ import { IntentButton } from "~/components/record-actions";
 import { RunHistory, type RunColumn } from "~/components/run-history";
 import { RunnableDetails } from "~/components/runnable-details";
 import { FailureBanner } from "~/components/failure-banner";
-import type { RunFailure } from "@contract/runs";
+import { formatBytes, type RunFailure } from "@contract/runs";
 import { DateTime, readTimeZone } from "~/components/date-time";
 import { requireUser } from "~/services/session.server";
 import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns, setConnectorStream } from "~/services/connectors.server";
@@ -122,13 +122,7 @@ function Details({ connector }: { connector: Connector }) {
   );
 }
 
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whitespace-nowrap", value: (run) => bytes(run.bytes) };
+const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whitespace-nowrap", value: (run) => formatBytes(run.bytes) };
 const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 whitespace-nowrap text-slate-600", value: (run) => <RunTrigger run={run} /> };
 
 export default function ConnectorDetails() {
