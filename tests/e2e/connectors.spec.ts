@@ -72,10 +72,12 @@ test("create datagen → local folder through the cascade, the first sync starts
 
   // The first sync was queued when the connector was created (issue 35 item 3): it runs without a click. With JS
   // the page follows it; without, it refreshes itself while a run is in progress.
-  const runRow = page.locator("tbody tr").first();
+  // The run history's rows (the Schema section below has tables of its own).
+  const runRows = page.getByRole("region", { name: "Run history" }).locator("tbody tr");
+  const runRow = runRows.first();
   await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
   await expect(runRow).toContainText("Succeeded");
-  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(runRows).toHaveCount(1);
   await expect(details.getByText("Never")).toHaveCount(0);
   const records = Number((await runRow.locator("td").nth(3).textContent())!.replace(/,/g, ""));
   expect(records).toBeGreaterThan(0);
@@ -87,8 +89,8 @@ test("create datagen → local folder through the cascade, the first sync starts
 
   // Sync now runs it again.
   await page.getByRole("button", { name: "Sync now" }).click();
-  await expect(page.locator("tbody tr")).toHaveCount(2);
-  await expect(page.locator("tbody tr").first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
+  await expect(runRows).toHaveCount(2);
+  await expect(runRows.first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
 
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(details).toContainText("Paused");

@@ -10,16 +10,33 @@ export interface SlowRelay {
   close(): Promise<void>;
 }
 
-/** Forwards `from`'s data to `to`, each chunk `delayMs` after it came, never overtaking an earlier one. */
+/**
+ * Forwards `from`'s data to `to`, each chunk `delayMs` after it came, in the order it came. One timer at a time
+ * serves a queue: a timer per chunk could fire two chunks due in the same millisecond out of order (Node orders
+ * timers of different durations that expire together by no rule), and a PostgreSQL server then read a message's
+ * bytes shuffled ("invalid byte sequence for encoding UTF8: 0x00").
+ */
 function delayed(from: net.Socket, to: net.Socket, delayMs: number): void {
-  let due = 0;
-  from.on("data", (chunk) => {
-    due = Math.max(Date.now() + delayMs, due);
-    setTimeout(() => {
+  const queue: { chunk: Buffer; due: number }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let ended = false;
+  const drain = () => {
+    timer = null;
+    while (queue.length && queue[0]!.due <= Date.now()) {
+      const { chunk } = queue.shift()!;
       if (!to.destroyed) to.write(chunk);
-    }, due - Date.now());
+    }
+    if (queue.length) timer = setTimeout(drain, Math.max(0, queue[0]!.due - Date.now()));
+    else if (ended && !to.destroyed) to.end();
+  };
+  from.on("data", (chunk: Buffer) => {
+    queue.push({ chunk, due: Date.now() + delayMs });
+    timer ??= setTimeout(drain, delayMs);
   });
-  from.on("end", () => setTimeout(() => to.end(), Math.max(0, due - Date.now())));
+  from.on("end", () => {
+    ended = true;
+    if (!timer) drain();
+  });
 }
 
 export async function startSlowRelay(target: { host: string; port: number }, delayMs: number): Promise<SlowRelay> {
