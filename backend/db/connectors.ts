@@ -183,6 +183,17 @@ export async function setPaused(db: Database, ownerId: string, id: string, pause
   return rows.length > 0;
 }
 
+/** The owner's connector's skipped streams and its source row, in one read (the Schema section); null when not theirs. */
+export async function connectorStreamState(db: Database, ownerId: string, id: string) {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ skipped: connectors.skippedStreams, source: sources })
+    .from(connectors)
+    .innerJoin(sources, eq(sources.id, connectors.sourceId))
+    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
+  return row ?? null;
+}
+
 /**
  * Turns one of the owner's connector's streams off (`skip`) or on. Turning off the last one of `all` (its source's
  * streams) changes nothing. Answers the streams now skipped; "last" when that was refused; null when not the owner's.

@@ -1,11 +1,11 @@
 import type { Context, Hono } from "hono";
 import { ApiError, jsonBody, parse, type ApiEnv } from "./context.js";
-import { connectorDestinationRows, connectorRow, ownedSource, setStreamSkipped } from "../db/connectors.js";
+import { connectorDestinationRows, connectorStreamState, setStreamSkipped } from "../db/connectors.js";
 import { toDestination } from "../db/destinations.js";
 import { pluginOf } from "../integrations/destinations/index.js";
 import { platformOf, sourcePlugin } from "../integrations/sources/index.js";
 import { enqueueSyncRun } from "../sync/index.js";
-import { connectorStreamBodySchema, STREAM_MESSAGES, type Connector, type ConnectorStream } from "../../contract/connectors.js";
+import { CONNECTOR_MESSAGES as M, connectorStreamBodySchema, STREAM_MESSAGES, type Connector, type ConnectorStream } from "../../contract/connectors.js";
 import type { StreamManifest } from "../../contract/integrations/streams.js";
 import type { Database } from "../db/client.js";
 
@@ -14,12 +14,15 @@ import type { Database } from "../db/client.js";
  * destination, and the switch that stops or resumes syncing one (POST /connectors/{id}/streams).
  */
 
+/** The streams its source's plug-in declares ([] for a plug-in unknown on this server). */
+const streamsOf = (source: { integrationName: string }): readonly StreamManifest[] => sourcePlugin(source.integrationName)?.manifest.streams ?? [];
+
 /** The streams of the owner's connector's source, with where each lands; [] when its source's plug-in is unknown here. */
 export async function connectorStreams(db: Database, ownerId: string, connector: Connector): Promise<ConnectorStream[]> {
-  const skipped = (await connectorRow(db, connector.id))?.skippedStreams ?? [];
-  const source = await ownedSource(db, ownerId, connector.source_id);
-  const streams = source ? (sourcePlugin(source.integrationName)?.manifest.streams ?? []) : [];
-  if (!source || streams.length === 0) return [];
+  const state = await connectorStreamState(db, ownerId, connector.id);
+  const streams = state ? streamsOf(state.source) : [];
+  if (!state || streams.length === 0) return [];
+  const { source, skipped } = state;
   const platform = platformOf(source, connector.platform);
   const destinations = (await connectorDestinationRows(db, connector.id)).map((d) => toDestination(d, 0)).sort((a, b) => a.name.localeCompare(b.name));
   const lands = (stream: StreamManifest) =>
@@ -48,13 +51,14 @@ export function addStreamRoutes(routes: Hono<ApiEnv>, owned: (c: Context<ApiEnv>
     const connector = await owned(c);
     const body = parse(connectorStreamBodySchema, await jsonBody(c));
     const { db, queue } = c.var.services;
-    const source = await ownedSource(db, c.var.user.id, connector.source_id);
-    const streams = source ? (sourcePlugin(source.integrationName)?.manifest.streams ?? []) : [];
+    const state = await connectorStreamState(db, c.var.user.id, connector.id);
+    if (!state) throw new ApiError(404, M.notFound);
+    const streams = streamsOf(state.source);
     const stream = streams.find((s) => s.name === body.stream);
     if (!stream) throw new ApiError(400, STREAM_MESSAGES.unknown);
-    const wasOn = !(await connectorRow(db, connector.id))?.skippedStreams.includes(stream.name);
+    const wasOn = !state.skipped.includes(stream.name);
     const skipped = await setStreamSkipped(db, c.var.user.id, connector.id, stream.name, !body.enabled, streams.map((s) => s.name));
-    if (skipped === null) throw new ApiError(404, "Connector not found");
+    if (skipped === null) throw new ApiError(404, M.notFound);
     if (skipped === "last") throw new ApiError(400, STREAM_MESSAGES.lastOne);
     if (!body.enabled) return c.json({ status: "success", enabled: false, run: null, message: STREAM_MESSAGES.off(stream.label) });
     const run = !wasOn && !connector.paused ? await enqueueSyncRun(db, queue, { id: connector.id, ownerId: c.var.user.id }, "manual") : null;

@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import type pg from "pg";
 import { DESTINATION_MANIFESTS } from "../../contract/integrations/destinations";
 import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "./db";
-import { AXE_VIEWPORTS, expect, expectAccessible, login, test } from "./fixtures";
+import { AXE_VIEWPORTS, expect, expectAccessible, login, runHistoryRows, test } from "./fixtures";
 
 /**
  * Issue 26: axe-core finds no serious or critical violation on any page of the app, on a desktop (1280 × 800) and a
@@ -200,7 +200,7 @@ for (const viewport of AXE_VIEWPORTS) {
       await page.goto(`/connectors/details/${ids.connectorId}`);
       await axe.check("connector details, no runs");
       await page.getByRole("button", { name: "Sync now" }).click();
-      const runRow = page.getByRole("region", { name: "Run history" }).locator("tbody tr").first();
+      const runRow = runHistoryRows(page).first();
       await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
       await axe.check("connector details with a run");
       // A run's page holds its log (its "Download log", …/log, is a text file). At 1280 px run-details.spec.ts checks

@@ -1,10 +1,9 @@
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { APP_URL } from "./env";
 import { dataDir, insertTransform, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { expect, login, test, uniqueEmail } from "./fixtures";
+import { expect, login, runHistoryRows, test, uniqueEmail } from "./fixtures";
 import { filesUnder } from "../support/files";
 
 /**
@@ -70,7 +69,6 @@ async function runOf(client: pg.Client, id: string) {
   return rows[0]!;
 }
 
-const history = (page: Page) => page.getByRole("region", { name: "Run history" }).locator("tbody tr");
 
 test("Cancel sync stops a running 100× sync within 5 s; what it wrote is whole, and the next run lands every record once", async ({ page, user }) => {
   test.slow();
@@ -79,7 +77,7 @@ test("Cancel sync stops a running 100× sync within 5 s; what it wrote is whole,
   await page.goto(`/connectors/details/${connectorId}`);
   await expect(page.getByRole("button", { name: "Cancel sync" })).toHaveCount(0);
   await page.getByRole("button", { name: "Sync now" }).click();
-  const row = history(page).first();
+  const row = runHistoryRows(page).first();
   // With JS the page polls; without, it refreshes itself while a run is in progress.
   await expect(row).toHaveAttribute("data-run-status", "running", { timeout: 30_000 });
   const runId = await withDb(async (client) => (await client.query<{ id: string }>("SELECT id FROM sync_runs WHERE connector_id = $1", [connectorId])).rows[0]!.id);
@@ -102,7 +100,7 @@ test("Cancel sync stops a running 100× sync within 5 s; what it wrote is whole,
 
   // The next run proceeds normally and lands every record of its window exactly once.
   await page.getByRole("button", { name: "Sync now" }).click();
-  await expect(history(page)).toHaveCount(2);
+  await expect(runHistoryRows(page)).toHaveCount(2);
   await expect(row).toHaveAttribute("data-run-status", "succeeded", { timeout: 150_000 });
   const next = await withDb(async (client) => {
     const { rows } = await client.query<{ id: string }>("SELECT id FROM sync_runs WHERE connector_id = $1 AND status = 'succeeded'", [connectorId]);
@@ -152,7 +150,7 @@ test("Backfill of 30 days: the form's rules at their fields, the run's days in t
   await to.fill(day(last));
   await submit.click();
   await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}$`));
-  const row = history(page).first();
+  const row = runHistoryRows(page).first();
   await expect(row).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
   const label = (d: Date) => d.toLocaleDateString("en-US", { timeZone: "UTC", month: "short", day: "numeric", year: "numeric" });
   await expect(row.locator("td").nth(4)).toContainText("Backfill");
@@ -170,7 +168,7 @@ test("Backfill of 30 days: the form's rules at their fields, the run's days in t
   await from.fill(day(first));
   await to.fill(day(last));
   await submit.click();
-  await expect(history(page)).toHaveCount(2);
+  await expect(runHistoryRows(page)).toHaveCount(2);
   await expect(row).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
   const runs = await records();
   expect(runs[1]!.records).toBe(run!.records);
@@ -190,7 +188,7 @@ test("Cancel run ends a transform's queued run, and the transform reads Cancelle
   await page.goto(`/transforms/details/${transformId}`);
   await expect(page.getByRole("button", { name: "Running..." })).toBeDisabled();
   await page.getByRole("button", { name: "Cancel run" }).click();
-  await expect(history(page).first()).toHaveAttribute("data-run-status", "cancelled");
+  await expect(runHistoryRows(page).first()).toHaveAttribute("data-run-status", "cancelled");
   await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Run now" })).toBeEnabled();
   await expect(page.locator("h1").locator("xpath=..").getByText("Cancelled")).toBeVisible();

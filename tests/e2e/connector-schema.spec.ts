@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { seedConnector, userIdByEmail, withDb } from "./db";
-import { expect, expectAccessible, login, test } from "./fixtures";
+import { expect, expectAccessible, login, runHistoryRows, test } from "./fixtures";
 
 /**
  * Issue 37, JS on and off: a connector's Schema section shows each stream its source declares (key, cursor, columns
@@ -8,12 +8,10 @@ import { expect, expectAccessible, login, test } from "./fixtures";
  * Pause) and a sync then leaves it out; turned back on, a sync of the lookback window is queued and brings it.
  */
 
-const runRowOf = (page: Page) => page.getByRole("region", { name: "Run history" }).locator("tbody tr").first();
-
 /** Opens the newest run's page and answers where its data landed. */
 async function landedOfNewestRun(page: Page, connectorId: string): Promise<string> {
-  await expect(runRowOf(page)).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
-  await runRowOf(page).getByRole("link").click();
+  await expect(runHistoryRows(page).first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
+  await runHistoryRows(page).first().getByRole("link").click();
   await expect(page.getByRole("heading", { level: 1, name: "Sync run" })).toBeVisible();
   const landed = (await page.getByRole("region", { name: "Destinations" }).locator("tbody tr").first().textContent()) ?? "";
   await page.goto(`/connectors/details/${connectorId}`);
@@ -63,6 +61,6 @@ test("the Schema section: each stream, where it lands and its columns; a stream 
   await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
   await lines.getByRole("button", { name: "Sync again: Transcript lines" }).click();
   await expect(lines.getByRole("heading", { name: "Transcript lines" })).toContainText("Syncing");
-  await expect(page.getByRole("region", { name: "Run history" }).locator("tbody tr")).toHaveCount(2);
+  await expect(runHistoryRows(page)).toHaveCount(2);
   expect(await landedOfNewestRun(page, connectorId)).toContain("tables meetings and transcript_utterances in");
 });

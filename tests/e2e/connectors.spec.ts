@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { dataDir, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, expectAccessible, login, test } from "./fixtures";
+import { detailValue, expect, expectAccessible, login, runHistoryRows, test } from "./fixtures";
 import { filesUnder } from "../support/files";
 
 /**
@@ -72,8 +72,7 @@ test("create datagen → local folder through the cascade, the first sync starts
 
   // The first sync was queued when the connector was created (issue 35 item 3): it runs without a click. With JS
   // the page follows it; without, it refreshes itself while a run is in progress.
-  // The run history's rows (the Schema section below has tables of its own).
-  const runRows = page.getByRole("region", { name: "Run history" }).locator("tbody tr");
+  const runRows = runHistoryRows(page);
   const runRow = runRows.first();
   await expect(runRow).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
   await expect(runRow).toContainText("Succeeded");

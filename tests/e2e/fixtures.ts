@@ -193,6 +193,11 @@ export async function waitForHydration(page: Page): Promise<void> {
   await expect.poll(() => page.locator("main").first().evaluate((main) => Object.keys(main).some((key) => key.startsWith("__reactFiber")))).toBe(true);
 }
 
+/** The rows of a details page's run history, newest first (the page has other tables too: the Schema section's columns). */
+export function runHistoryRows(page: Page): Locator {
+  return page.getByRole("region", { name: "Run history" }).locator("tbody tr");
+}
+
 /** The value of a details page's row (its <dd>), found by the row's label (its <dt>, exactly). */
 export function detailValue(page: Page, label: string): Locator {
   return page.locator("dl > div").filter({ has: page.locator("dt").getByText(label, { exact: true }) }).locator("dd");

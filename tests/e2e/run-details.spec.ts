@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import type pg from "pg";
 import { insertTransform, insertUser, seedConnector, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, expectAccessible, login, test, uniqueEmail } from "./fixtures";
+import { detailValue, expect, expectAccessible, login, runHistoryRows, test, uniqueEmail } from "./fixtures";
 
 /**
  * Issue 27, JS on and off: a run's details page reached from the run history — its attempts, where each
@@ -25,7 +25,7 @@ async function seedRun(client: pg.Client, table: "sync_runs" | "transform_runs",
   return rows[0]!.id;
 }
 
-const runRowOf = (page: Page) => page.getByRole("region", { name: "Run history" }).locator("tbody tr").first();
+const runRowOf = (page: Page) => runHistoryRows(page).first();
 
 test("a sync's run page from its history: attempts, where the data landed, the log and its download", async ({ page, user }) => {
   test.slow();
@@ -143,7 +143,7 @@ test("a long run history pages 50 runs at a time: older runs, then back to the n
     return connectorId;
   });
   await page.goto(`/connectors/details/${connectorId}`);
-  const rows = page.getByRole("region", { name: "Run history" }).locator("tbody tr");
+  const rows = runHistoryRows(page);
   await expect(rows).toHaveCount(50);
   const pages = page.getByRole("navigation", { name: "Run history pages" });
   await expect(pages.getByRole("link", { name: "Newest runs" })).toHaveCount(0);
@@ -217,7 +217,7 @@ test("a failing connector's details page says since when it fails, and links to 
   await expectAccessible(page);
   await page.getByRole("link", { name: "Flaky topics" }).click();
   await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}`);
-  await page.getByRole("region", { name: "Run history" }).locator("tbody tr").first().getByRole("link").click();
+  await runHistoryRows(page).first().getByRole("link").click();
   await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}/runs/${seeded.transformRun}`);
 });
 

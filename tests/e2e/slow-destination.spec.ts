@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { startSlowRelay, type SlowRelay } from "../support/slow-relay";
 import { createUserDatabase, insertConnector, seedLocalDestination, seedSource, userIdByEmail, withDb, type UserDatabase } from "./db";
 import { E2E_PORTS } from "./env";
-import { expect, login, test } from "./fixtures";
+import { expect, login, runHistoryRows, test } from "./fixtures";
 
 /**
  * Issue 39's "Done when", JS on and off: a PostgreSQL destination reached through a slow link on purpose (a relay on
@@ -32,7 +32,6 @@ test.afterEach(async () => {
   warehouse = null;
 });
 
-const history = (page: Page) => page.getByRole("region", { name: "Run history" }).locator("tbody tr");
 
 /**
  * A PostgreSQL destination created on its page, reached through the slow relay, and a paused connector from a data
@@ -80,7 +79,7 @@ test("delete during a running backfill: nothing lands after the delete, and anot
   await form.getByLabel("To", { exact: true }).fill(day(midnight - DAY_MS));
   await form.getByRole("button", { name: "Backfill" }).click();
   await expect(page).toHaveURL(new RegExp(`/connectors/details/${connectorId}$`));
-  const row = history(page).first();
+  const row = runHistoryRows(page).first();
   await expect(row).toHaveAttribute("data-run-status", "running", { timeout: 15_000 });
   await expect(row.locator("td").nth(4)).toContainText("Backfill");
   await expect.poll(() => target.count(TABLE), { timeout: 30_000 }).toBeGreaterThan(0);
@@ -105,7 +104,7 @@ test("delete during a running backfill: nothing lands after the delete, and anot
   await page.goto(`/connectors/details/${otherId}`);
   const clicked = Date.now();
   await page.getByRole("button", { name: "Sync now" }).click();
-  const other = history(page).first();
+  const other = runHistoryRows(page).first();
   await expect(other).toHaveAttribute("data-run-status", /^(running|succeeded)$/, { timeout: 15_000 });
   test.info().annotations.push({ type: "other sync started", description: `${Date.now() - clicked} ms after the click` });
   await expect(other).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
@@ -117,7 +116,7 @@ test("cancel: at most the batch in flight lands after the click, the run's page 
   const { connectorId, target } = await slowConnector(page, user.email, "Week to the warehouse");
   await page.goto(`/connectors/details/${connectorId}`);
   await page.getByRole("button", { name: "Sync now" }).click();
-  const row = history(page).first();
+  const row = runHistoryRows(page).first();
   await expect(row).toHaveAttribute("data-run-status", "running", { timeout: 15_000 });
   await expect.poll(() => target.count(TABLE), { timeout: 30_000 }).toBeGreaterThan(0);
 
