@@ -25,6 +25,7 @@ import { localFolder, LocalWriter, resolveLocalRoot } from "../backend/integrati
 import { allDefinitions } from "../backend/transforms/catalogue.js";
 import { validateInputs } from "../backend/transforms/inputs.js";
 import { runTransform } from "../backend/transforms/runner.js";
+import { programOf } from "../backend/transforms/programs/index.js";
 
 const PG_PORT = 54379;
 const BASE = Math.max(10, Number(process.env.BENCH_TRANSCRIPTS) || 1000);
@@ -100,7 +101,8 @@ async function volume(scale: number): Promise<{ scale: number; transcripts: numb
     await reader.close();
 
     const runs: Measured[] = [];
-    for (const d of allDefinitions()) {
+    // The transcript templates: the data here is meetings.
+    for (const d of allDefinitions().filter((t) => programOf(t.id)?.stream === "meetings")) {
       const [transform] = await db
         .insert(transforms)
         .values({ ownerId: user!.id, name: `Bench ${d.id}`, transformType: d.transformType, templateId: d.id, connectorId: connector!.id, fileTypes: [".vtt", ".txt"], inputs: validateInputs(d, {}), permissionsSetup: true })

@@ -36,6 +36,9 @@ export const TRANSFORM_TYPE_LABELS = {
   speaker_metrics: "Speaker Metrics",
   keyword_tracking: "Keyword Tracking",
   deal_risk: "Deal Risk",
+  email_response_time: "E-mail Response Time",
+  email_sentiment: "E-mail Sentiment",
+  email_correspondents: "E-mail Correspondents",
 } as const;
 
 /** A transform type's words ("Topic Modeling"). */

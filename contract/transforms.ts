@@ -69,6 +69,9 @@ export const TRANSFORM_MESSAGES = {
   connectorNotFound: "Connector not found",
   noWarehouse: `The connector has no destination with a warehouse: add a ${warehouseKindsInWords()} destination to it.`,
   unknownResultTable: "This transform has no such result table.",
+  /** A template whose data the connector's source does not sync (the wizard does not offer it). */
+  templateNotOffered: (template: string, records: string, source: string) =>
+    `${template} reads ${records}, which a ${source} connector does not sync. Choose one of the templates offered for this connector.`,
   downloadTooLarge: (rows: number, max: number) =>
     `This table has ${rows.toLocaleString("en-US")} rows, more than one download holds (${max.toLocaleString("en-US")}). Read it in the destination instead.`,
 } as const;

@@ -27,8 +27,8 @@ export function groupInputs(inputs: Record<string, TemplateInput>): { group: str
 const GROUP_TITLE: Record<string, string> = { general: "General", primitives: "Primitives", signals: "Signals", outcome: "Outcome" };
 const GROUP_HINT: Record<string, string> = {
   general: "What the transform works on.",
-  primitives: "How each transcript is read: the models that extract topics, sentiment and entities.",
-  signals: "How the extracted facts are combined across meetings.",
+  primitives: "How each transcript or message is read: the models that extract topics, sentiment and entities.",
+  signals: "How the extracted facts are combined across meetings or e-mail threads.",
   outcome: "The model that turns the signals into the result.",
 };
 

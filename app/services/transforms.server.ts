@@ -127,15 +127,19 @@ export async function createTransform(request: Request, body: TransformCreate): 
 
 /* ---- templates ---------------------------------------------------------------------------------- */
 
-export function loadCategories(request: Request): Promise<Outcome<TemplateCategory[]>> {
-  return call(request, "/templates/categories", listOf(templateCategorySchema, "categories"), M.fetchCategoriesFailed);
+/** With a connector: only the categories holding a template it is offered (one whose data its source syncs). */
+export function loadCategories(request: Request, connectorId?: string): Promise<Outcome<TemplateCategory[]>> {
+  const query = connectorId ? `?connector_id=${enc(connectorId)}` : "";
+  return call(request, `/templates/categories${query}`, listOf(templateCategorySchema, "categories"), M.fetchCategoriesFailed);
 }
 
 const templateSummarySchema = templateSchema.partial({ mermaid_code: true, setup_steps: true, inputs: true }).passthrough();
 export type TemplateSummary = z.infer<typeof templateSummarySchema>;
 
-export function loadTemplates(request: Request, category: string): Promise<Outcome<TemplateSummary[]>> {
-  return call(request, `/templates/categories/${enc(category)}/templates`, listOf(templateSummarySchema, "templates"), M.fetchTemplatesFailed);
+/** With a connector: only the templates it is offered. */
+export function loadTemplates(request: Request, category: string, connectorId?: string): Promise<Outcome<TemplateSummary[]>> {
+  const query = connectorId ? `?connector_id=${enc(connectorId)}` : "";
+  return call(request, `/templates/categories/${enc(category)}/templates${query}`, listOf(templateSummarySchema, "templates"), M.fetchTemplatesFailed);
 }
 
 /** The destination the template flow uses (the connector's first BigQuery or Snowflake one, or its local one). */

@@ -14,11 +14,13 @@ import {
   WIZARD_INTEGRATION_KEYS,
   type PreviewResponse,
 } from "../../contract/transforms.js";
-import { allDefinitions, CATEGORIES, setupStepsFor, toTemplate } from "../transforms/catalogue.js";
+import { allDefinitions, CATEGORIES, setupStepsFor, toTemplate, type TemplateDefinition } from "../transforms/catalogue.js";
+import { connectorStreams, offered, requireOffered } from "../transforms/offer.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { findConnector } from "../db/connectors.js";
 import { connectorDataOf } from "../db/transforms.js";
-import { dataFileTypes, openWarehouse, ownedWarehouseDestination, platformsFor } from "../transforms/warehouse.js";
+import { countStreamRows, dataFileTypes, openWarehouse, ownedWarehouseDestination } from "../transforms/warehouse.js";
+import { programOf } from "../transforms/programs/index.js";
 import type { Destination } from "../../contract/destinations.js";
 
 /** Spec §7 "templates": the catalogue (backend/transforms/catalogue.ts), per-warehouse setup steps, and the preview. */
@@ -49,12 +51,28 @@ templatesRoutes.get("/templates/input-constants", (c) =>
   }),
 );
 
-templatesRoutes.get("/templates/categories", (c) => c.json({ categories: CATEGORIES }));
+/**
+ * Beyond the spec: with ?connector_id=, only the templates the connector is offered (backend/transforms/offer.ts: its
+ * source syncs the stream they read), and only the categories that hold one; 404 when the connector is not the caller's.
+ */
+async function offeredTemplates(c: Context<ApiEnv>): Promise<TemplateDefinition[]> {
+  const connectorId = c.req.query("connector_id");
+  if (!connectorId) return allDefinitions();
+  const connector = await findConnector(c.var.services.db, c.var.user.id, connectorId);
+  const of = connector ? await connectorStreams(c.var.services.db, connector.id) : null;
+  if (!of) throw new ApiError(404, M.connectorNotFound);
+  return allDefinitions().filter((d) => offered(d, of.streams));
+}
 
-templatesRoutes.get("/templates/categories/:category/templates", (c) => {
+templatesRoutes.get("/templates/categories", async (c) => {
+  const templates = await offeredTemplates(c);
+  return c.json({ categories: CATEGORIES.filter((k) => templates.some((d) => d.category === k.id)) });
+});
+
+templatesRoutes.get("/templates/categories/:category/templates", async (c) => {
   const category = c.req.param("category");
   if (!CATEGORIES.some((k) => k.id === category)) throw new ApiError(404, "Category not found");
-  return c.json({ templates: allDefinitions().filter((d) => d.category === category).map((d) => toTemplate(d)) });
+  return c.json({ templates: (await offeredTemplates(c)).filter((d) => d.category === category).map((d) => toTemplate(d)) });
 });
 
 /** The destination the wizard uses for ?connector_id= (none without it); 404 when the connector is not the caller's. */
@@ -83,17 +101,20 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   if (body.template_id !== d.id) throw new FieldError(400, "The template_id in the body does not match the template of the address.", "template_id");
   const { connector, destination } = await connectorAndWarehouse(c.var.services.db, c.var.user.id, body.connector_id);
   if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
+  await requireOffered(c.var.services.db, d, connector.id);
   const { inputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
   const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
+  const table = programOf(d.id)?.stream ?? "meetings";
   let recordCount: number;
   // The records of each file type too, so a preview of none can say which file type has some.
   const recordCounts: Record<string, number> = {};
   try {
-    recordCount = await warehouse.countMeetings(connector.source_id, platformsFor(body.file_types));
+    const count = (fileTypes: readonly string[]) => countStreamRows(warehouse, table, connector.source_id, fileTypes);
+    recordCount = await count(body.file_types);
     if (recordCount === 0) {
       // One count over every file type first: a connector with nothing synced needs no other.
-      const total = await warehouse.countMeetings(connector.source_id, platformsFor([...TRANSFORM_FILE_TYPES]));
-      for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = total === 0 ? 0 : await warehouse.countMeetings(connector.source_id, platformsFor([type]));
+      const total = await count(TRANSFORM_FILE_TYPES);
+      for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = total === 0 ? 0 : await count([type]);
     }
   } catch (error) {
     throw new ApiError(502, `${M.previewFailed}: reading "${destination.name}" failed: ${(error as Error).message}`);

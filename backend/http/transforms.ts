@@ -28,6 +28,7 @@ import {
 import { allDefinitions } from "../transforms/catalogue.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { resultTables } from "../transforms/runner.js";
+import { requireOffered } from "../transforms/offer.js";
 import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
 import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { openWarehouse } from "../transforms/warehouse.js";
@@ -77,6 +78,7 @@ transformsRoutes.post("/transforms/create", async (c) => {
   const d = requireTemplateInBody(body.template_id);
   const { connector, destination } = await connectorAndWarehouse(db, c.var.user.id, body.connector_id);
   if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
+  await requireOffered(db, d, connector.id);
   const { inputs, requirementInputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
   const row = await insertTransform(db, c.var.user.id, {
     name: body.name,

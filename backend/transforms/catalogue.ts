@@ -4,6 +4,7 @@ import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import { setupStepsFor } from "./setup-steps.js";
 import { hostedProvider } from "./provider.js";
 import { DEFAULT_ACTION_CUES } from "./analysis/index.js";
+import { EMAIL_CATEGORY_ID, emailDefinitions } from "./catalogue-email.js";
 
 /**
  * The template catalogue, as data: categories, templates (inputs, setup steps,
@@ -17,6 +18,7 @@ export const CATEGORIES: TemplateCategory[] = [
   { id: "conversation_intelligence", name: "Conversation intelligence" },
   { id: "sales_insights", name: "Sales insights" },
   { id: "coaching", name: "Coaching" },
+  { id: EMAIL_CATEGORY_ID, name: "E-mail insights" },
 ];
 
 /** The pipeline a preview shows and a run executes (the spec's template_config.pipeline). */
@@ -56,6 +58,8 @@ export interface TemplateDefinition {
   edges: [string, string][];
   /** False: the wizard shows the two default steps (§4). */
   customSetup: boolean;
+  /** What it reads, in the setup steps' words (absent: the transcripts, in the meetings and transcript_utterances tables). */
+  reads?: { records: string; tables: string };
   pipeline(values: Record<string, unknown>): Pipeline;
 }
 
@@ -308,6 +312,7 @@ const definitions = (): TemplateDefinition[] => [
       outcome: { model_type: "risk_score", provider: LOCAL_PROVIDER, model: "risk-score-v1", threshold: v.threshold, tables: ["deal_risk"] },
     }),
   },
+  ...emailDefinitions(),
 ];
 
 export function templateDefinition(id: string): TemplateDefinition | null {

@@ -8,13 +8,16 @@ import { checkName } from "../integrations/destinations/writer.js";
 import { ServiceAccountError } from "../integrations/destinations/kit/google.js";
 import { RESULTS_PREFIX_INPUT, templateDefinition } from "./catalogue.js";
 import { InputError, validateInputs } from "./inputs.js";
-import { applyHostedModel, executePipeline, PipelineConfigError } from "./pipelines.js";
+import { meetingsWithLines, SCAN_BATCH_ROWS } from "./read.js";
+import { programOf, PipelineConfigError, type ProgramContext } from "./programs/index.js";
+import { ResultSink } from "./results-sink.js";
 import { HostedProviderError } from "./provider.js";
-import { openWarehouse, platformsFor, warehouseDestination, type WarehouseServices } from "./warehouse.js";
+import { openWarehouse, platformsFor, streamFilter, warehouseDestination, type Warehouse, type WarehouseServices } from "./warehouse.js";
 
 /**
- * The transform runner: one attempt of a transform run. It reads what the connector synced from its destination's
- * warehouse, runs the template's pipeline and upserts the result tables back there. The runs themselves (queue,
+ * The transform runner: one attempt of a transform run. It runs the template's program (backend/transforms/programs/)
+ * over what the connector synced, read from its destination's warehouse in bounded batches, and upserts the result
+ * tables back there. The runs themselves (queue,
  * lock, retries, recovery, history) are the runs engine's (backend/transforms/runs.ts). See
  * docs/decisions/2026-11-22-transforms-and-templates.md.
  */
@@ -32,6 +35,9 @@ export function resultTables(transform: { id: string; templateId: string | null;
   return d.outputs.map((o) => resultTableName(transform.id, o.suffix, prefix));
 }
 
+/** A scan of nothing (the transform's file types leave out the stream). */
+async function* nothing(): AsyncGenerator<Record<string, unknown>[]> {}
+
 /* ---- one run ---------------------------------------------------------------------------------------- */
 
 export interface RunResult {
@@ -41,8 +47,10 @@ export interface RunResult {
 }
 
 /**
- * Reads the connector's synced transcripts, runs the template's pipeline and writes the result tables. Once
- * `run.signal` is aborted (Cancel) it stops between steps and between result tables, each table written whole.
+ * Runs the template's program over what the connector synced, in its destination's warehouse: the program reads in
+ * bounded batches and its result rows are written as they come (ResultSink). Once `run.signal` is aborted (Cancel) it
+ * stops at the program's next checkpoint (between meetings, between steps, between result tables), unless it has
+ * begun writing a large result, which it then finishes.
  */
 export async function runTransform(services: WarehouseServices, transformId: string, run: { id: string; at: Date; signal?: AbortSignal }, log?: RunLogSink): Promise<RunResult> {
   const { db } = services;
@@ -50,6 +58,8 @@ export async function runTransform(services: WarehouseServices, transformId: str
   if (!transform) throw new PermanentRunError("The transform no longer exists.");
   const d = transform.templateId ? templateDefinition(transform.templateId) : null;
   if (!d) throw new PermanentRunError(`The transform's template (${transform.templateId ?? "none"}) does not exist on this server.`);
+  const program = programOf(d.id);
+  if (!program) throw new PermanentRunError(`The template ${d.id} has no pipeline on this server.`);
   let values: Record<string, unknown>;
   try {
     values = validateInputs(d, transform.inputs);
@@ -63,52 +73,103 @@ export async function runTransform(services: WarehouseServices, transformId: str
   if (!destination) throw new PermanentRunError(`The connector has no destination with a warehouse (${warehouseKindsInWords()}) to read its transcripts from.`);
   const platforms = platformsFor(transform.fileTypes);
   const requirement = transform.requirementInputs as Record<string, string | undefined>;
+  const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
 
   const warehouse = openWarehouse(destination, connector.ownerId, services);
-  log?.info(`Reading the transcripts of connector "${connector.name}" from "${destination.name}" (${destination.integration_label}).`);
-  try {
-    let meetings, lines;
+  const records = program.stream === "meetings" ? "transcripts" : "e-mail messages";
+  log?.info(`Reading the ${records} of connector "${connector.name}" from "${destination.name}" (${destination.integration_label}).`);
+  let results: Awaited<ReturnType<Warehouse["resultsWriter"]>> | undefined;
+  let toldCancel = false;
+  const written: RunResult["outputs"] = [];
+  const read = { records: 0, lines: 0 };
+  const tableOf = (suffix: string) => resultTableName(transform.id, suffix, requirement.results_prefix);
+  const keyOf = new Map(d.outputs.map((o) => [o.suffix, o.key]));
+  const sink = new ResultSink(
+    d.outputs.map((o) => o.suffix),
+    async (suffix, rows) => {
+      results ??= await warehouse.resultsWriter(location);
+      try {
+        // Re-runs replace rows by key; rows the new run no longer produces are removed after it (prune).
+        await results.writer.upsertRows(tableOf(suffix), rows, keyOf.get(suffix)!);
+      } catch (error) {
+        throw Object.assign(new Error(`Writing the result table ${tableOf(suffix)} to "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
+      }
+    },
+  );
+  const checkpoint = () => {
+    if (!run.signal?.aborted) return;
+    if (!sink.writing) run.signal.throwIfAborted();
+    if (!toldCancel) log?.info("Cancel was asked while the result tables were being written: the run finishes them, so that none is left half-written.");
+    toldCancel = true;
+  };
+  /** A read's failure in the user's words: a refused host or a service account stays refused (no retry). */
+  const readFailure = (error: unknown): Error => {
+    if (error instanceof ServiceAccountError) return new PermanentRunError(error.message);
+    if (error instanceof RefusedHostError) return new PermanentRunError(`Reading the ${records} from "${destination.name}" failed: ${error.message}`);
+    return Object.assign(new Error(`Reading the ${records} from "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
+  };
+  async function* guarded<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+    const iterator = items[Symbol.asyncIterator]();
     try {
-      meetings = await warehouse.readMeetings(connector.sourceId, platforms);
-      lines = await warehouse.readLines(connector.sourceId, platforms);
-    } catch (error) {
-      if (error instanceof ServiceAccountError) throw new PermanentRunError(error.message);
-      // A host the public-address rule refused before connecting stays refused: no retry.
-      if (error instanceof RefusedHostError) throw new PermanentRunError(`Reading the transcripts from "${destination.name}" failed: ${error.message}`);
-      throw Object.assign(new Error(`Reading the transcripts from "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
-    }
-    run.signal?.throwIfAborted();
-    log?.info(`Read ${meetings.length.toLocaleString("en-US")} transcripts (${lines.length.toLocaleString("en-US")} lines); running the ${d.name} pipeline.`);
-    let outputs;
-    try {
-      outputs = executePipeline(d, values, { meetings, lines }, run);
-      await applyHostedModel(d, values, outputs);
-    } catch (error) {
-      if (error instanceof PipelineConfigError || error instanceof HostedProviderError) throw new PermanentRunError(error.message);
-      throw error;
-    }
-    run.signal?.throwIfAborted();
-    const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
-    const results = await warehouse.resultsWriter(location);
-    const written: RunResult["outputs"] = [];
-    try {
-      for (const output of outputs) {
-        run.signal?.throwIfAborted();
-        const table = resultTableName(transform.id, output.suffix, requirement.results_prefix);
+      for (;;) {
+        let next: IteratorResult<T>;
         try {
-          // Re-runs replace rows by key; rows the new run no longer produces are removed after it.
-          await results.writer.upsertRows(table, output.rows, output.key);
+          next = await iterator.next();
+        } catch (error) {
+          throw readFailure(error);
+        }
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      await iterator.return?.(undefined);
+    }
+  }
+  const context: ProgramContext = {
+    values,
+    stamp: { run_id: run.id, computed_at: run.at },
+    meetings: () => guarded(meetingsWithLines(warehouse, connector.sourceId, platforms)),
+    scan: (table, columns, orderBy, options) => {
+      const filter = streamFilter(table, transform.fileTypes);
+      return guarded(filter ? warehouse.scan({ table, sourceId: connector.sourceId, ...filter, ...options, columns, orderBy, batchRows: SCAN_BATCH_ROWS }) : nothing());
+    },
+    write: (suffix, rows) => sink.write(suffix, rows),
+    step: (...nodes) => {
+      const labels = nodes.map((id) => {
+        const node = d.nodes.find((n) => n.id === id && n.kind !== "data");
+        if (!node) throw new Error(`The ${d.name} pipeline has no step ${id}`);
+        return node.label;
+      });
+      log?.info(`Step: ${labels.join(", ")}.`);
+    },
+    note: (message) => log?.info(message),
+    readDone: (count, lines) => {
+      Object.assign(read, { records: count, lines: lines ?? 0 });
+      const what = `${count.toLocaleString("en-US")} ${records}${lines === undefined ? "" : ` (${lines.toLocaleString("en-US")} lines)`}`;
+      log?.info(`Read ${what}; running the ${d.name} pipeline.`);
+    },
+    checkpoint,
+  };
+  try {
+    try {
+      await program.run(context);
+      await sink.finish(checkpoint, async (suffix, rows) => {
+        const table = tableOf(suffix);
+        try {
           await warehouse.prune(table, run.id, location);
         } catch (error) {
           throw Object.assign(new Error(`Writing the result table ${table} to "${destination.name}" failed: ${(error as Error).message}`), { cause: error });
         }
-        written.push({ table, rows: output.rows.length });
-        log?.info(`Result table ${table} written: ${output.rows.length.toLocaleString("en-US")} rows.`);
-      }
+        written.push({ table, rows });
+        log?.info(`Result table ${table} written: ${rows.toLocaleString("en-US")} rows.`);
+      });
+    } catch (error) {
+      if (error instanceof PipelineConfigError || error instanceof HostedProviderError) throw new PermanentRunError(error.message);
+      throw error;
     } finally {
-      await results.done().catch(() => {});
+      await results?.done().catch(() => {});
     }
-    return { records: meetings.length, lines: lines.length, outputs: written };
+    return { records: read.records, lines: read.lines, outputs: written };
   } finally {
     await warehouse.close().catch(() => {});
   }

@@ -22,15 +22,19 @@ export const RESULTS_PREFIX_INPUT: RequirementInput = {
 /** The warehouse plug-in's own texts for the setup steps (none for a destination that is not a known warehouse). */
 const setupOf = (target: WarehouseTarget | null) => (target ? destinationPlugin(target.integration_name)?.transformSetup : undefined);
 
-function readStep(target: WarehouseTarget | null, step: number, title: string): SetupStep {
+/** What a template reads, in words: its own, else the transcripts. */
+export const readsOf = (d: TemplateDefinition) => d.reads ?? { records: "transcripts", tables: "the meetings and transcript_utterances tables" };
+
+function readStep(d: TemplateDefinition, target: WarehouseTarget | null, step: number, title: string): SetupStep {
   const base = { step, title, required: true, type: "destination_setup" as const, requirement_inputs: [] };
+  const { records, tables } = readsOf(d);
   if (!target) {
-    return { ...base, description: `Choose a connector whose destinations include a warehouse (${warehouseKindsInWords()}): the transform reads the transcripts it synced there.`, instructions: [] };
+    return { ...base, description: `Choose a connector whose destinations include a warehouse (${warehouseKindsInWords()}): the transform reads the ${records} it synced there.`, instructions: [] };
   }
   return {
     ...base,
-    description: `The transform reads the meetings and transcript_utterances tables that the connector synced into "${target.name}" (${setupOf(target)?.label ?? target.integration_name}).`,
-    instructions: ["Make sure the connector has synced at least once: the preview shows how many transcripts the transform would read."],
+    description: `The transform reads ${tables} that the connector synced into "${target.name}" (${setupOf(target)?.label ?? target.integration_name}).`,
+    instructions: [`Make sure the connector has synced at least once: the preview shows how many ${records} the transform would read.`],
   };
 }
 
@@ -64,8 +68,8 @@ function deployStep(step: number): SetupStep {
 
 /** The setup steps of a template for a warehouse (or, with none, in general); §4's two defaults when it has none of its own. */
 export function setupStepsFor(d: TemplateDefinition, target: WarehouseTarget | null): SetupStep[] {
-  if (!d.customSetup) return [readStep(target, 1, DEFAULT_SETUP_STEP_TITLES[0]), reviewStep(target, 2, DEFAULT_SETUP_STEP_TITLES[1])];
-  return [readStep(target, 1, "Connect the transcripts"), reviewStep(target, 2, "Review read permissions"), writeStep(target, 3), deployStep(4)];
+  if (!d.customSetup) return [readStep(d, target, 1, DEFAULT_SETUP_STEP_TITLES[0]), reviewStep(target, 2, DEFAULT_SETUP_STEP_TITLES[1])];
+  return [readStep(d, target, 1, `Connect the ${readsOf(d).records}`), reviewStep(target, 2, "Review read permissions"), writeStep(target, 3), deployStep(4)];
 }
 
 /** All requirement inputs of a template's steps for a warehouse (what create and preview check). */

@@ -6,7 +6,8 @@ import { destinationPlugin, pluginOf } from "../integrations/destinations/regist
 import { platformServiceAccount } from "../integrations/destinations/kit/google.js";
 import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
 import type { Warehouse } from "../integrations/destinations/warehouse.js";
-import { PLATFORM_FILE_TYPES, platformOfSource, sourceFileTypes } from "../../contract/integrations/sources.js";
+import { PLATFORM_FILE_TYPES, platformOfSource, sourceFileTypes, streamNamed } from "../../contract/integrations/sources.js";
+import { platformsFor } from "../integrations/destinations/kit/warehouse-rows.js";
 import { TRANSFORM_FILE_TYPES } from "../../contract/transforms.js";
 
 /**
@@ -16,7 +17,27 @@ import { TRANSFORM_FILE_TYPES } from "../../contract/transforms.js";
 
 export type { Line, MeetingMeta } from "./analysis/index.js";
 export type { Warehouse, ResultPage, ResultsLocation } from "../integrations/destinations/warehouse.js";
-export { platformsFor } from "../integrations/destinations/kit/warehouse-rows.js";
+export { platformsFor };
+
+/**
+ * Which rows of a stream's table a transform of these file types reads: the platforms to filter by (a table with a
+ * platform column: meetings), none (every row of the source: e-mail messages), or null when the file types leave
+ * out every platform the stream writes files for (nothing to read).
+ */
+export function streamFilter(table: string, fileTypes: readonly string[]): { platforms?: string[] } | null {
+  const platforms = platformsFor([...fileTypes]);
+  const stream = streamNamed(table);
+  if (!stream || stream.columns.some((c) => c.name === "platform")) return { platforms };
+  // A stream without files of its own (transcript lines) goes with its records' other stream: all the source's rows.
+  if (!stream.files) return {};
+  return Object.keys(stream.files ?? {}).some((p) => platforms.includes(p)) ? {} : null;
+}
+
+/** The rows a transform of these file types would read from a stream's table now. */
+export async function countStreamRows(warehouse: Warehouse, table: string, sourceId: string, fileTypes: readonly string[]): Promise<number> {
+  const filter = streamFilter(table, fileTypes);
+  return filter ? warehouse.countRows(table, sourceId, filter.platforms) : 0;
+}
 
 /**
  * The transform file types a connector's data comes as: those of the platform its records are of (a Gong-style data

@@ -4,7 +4,7 @@ import { zoomManifest } from "./zoom.js";
 import { teamsManifest } from "./teams.js";
 import { gmailManifest } from "./gmail.js";
 import { datagenManifest } from "./datagen.js";
-import { streamFileTypes } from "./streams.js";
+import { streamFileTypes, type StreamManifest } from "./streams.js";
 
 /**
  * The source manifests, in the order the type select lists them (spec §3/§9). A new source adds its manifest here
@@ -71,6 +71,12 @@ export const PLATFORM_FILE_TYPES: Readonly<Record<string, readonly string[]>> = 
 })();
 
 /** The file types a source integration's syncs write (for one of its platforms, when given). */
+/** A stream by name, from whichever manifest declares it (the first). */
+export function streamNamed(name: string): StreamManifest | undefined {
+  for (const manifest of SOURCE_MANIFESTS) for (const stream of manifest.streams) if (stream.name === name) return stream;
+  return undefined;
+}
+
 export function sourceFileTypes(name: string, platform?: string): string[] {
   return streamFileTypes(sourceManifest(name)?.streams ?? [], platform);
 }

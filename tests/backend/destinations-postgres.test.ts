@@ -10,6 +10,8 @@ import { postgresInstructions } from "../../backend/integrations/destinations/po
 import { upsertStatement } from "../../backend/integrations/destinations/postgres/writer.js";
 import { postgresSettingsSchema, type PostgresSettings } from "../../contract/integrations/postgres.js";
 import { sqlWithPassword, type Destination } from "../../contract/destinations.js";
+import type { ScanQuery, Warehouse } from "../../backend/integrations/destinations/warehouse.js";
+import { meetingsWithLines, type MeetingWithLines } from "../../backend/transforms/read.js";
 import { cloneTemplateDatabase } from "../support/backend.js";
 
 /**
@@ -312,6 +314,19 @@ describe("writer", () => {
   });
 });
 
+/** Every batch of a scan. */
+async function all(warehouse: Warehouse, query: ScanQuery) {
+  const batches: Record<string, unknown>[][] = [];
+  for await (const batch of warehouse.scan(query)) batches.push(batch);
+  return batches;
+}
+/** The meetings with their lines, as transforms read them. */
+async function readMeetings(warehouse: Warehouse, sourceId: string, platforms: string[]) {
+  const out: MeetingWithLines[] = [];
+  for await (const item of meetingsWithLines(warehouse, sourceId, platforms)) out.push(item);
+  return out;
+}
+
 describe("warehouse for transforms", () => {
   const SOURCE = "7a0c4f1e-2b3d-4c5e-8f90-1a2b3c4d5e6f";
   it("reads the meetings and lines a sync wrote, writes, reads and prunes result tables", async () => {
@@ -332,14 +347,26 @@ describe("warehouse for transforms", () => {
     }
     const warehouse = postgresPlugin.warehouse!(target, call);
     try {
-      expect(await warehouse.countMeetings(SOURCE, ["zoom", "teams"])).toBe(1);
-      expect(await warehouse.countMeetings(SOURCE, [])).toBe(0);
-      expect(await warehouse.readMeetings(SOURCE, ["zoom"])).toEqual([{ meeting_id: "a", title: "A", started_at: start, account: "Acme" }]);
-      const lines = await warehouse.readLines(SOURCE, ["zoom"]);
+      expect(await warehouse.countRows("meetings", SOURCE, ["zoom", "teams"])).toBe(1);
+      expect(await warehouse.countRows("meetings", SOURCE, [])).toBe(0);
+      expect(await warehouse.countRows("meetings", SOURCE)).toBe(2);
+      expect(await warehouse.countRows("no_such_table", SOURCE)).toBe(0);
+      expect(await all(warehouse, { table: "no_such_table", sourceId: SOURCE, columns: [{ name: "x", type: "string" }], orderBy: ["x"], batchRows: 10 })).toEqual([]);
+      expect(await readMeetings(warehouse, SOURCE, ["zoom"])).toEqual([{ meeting: { meeting_id: "a", title: "A", started_at: start, account: "Acme" }, lines: expect.any(Array) }]);
+      const [{ lines }] = await readMeetings(warehouse, SOURCE, ["zoom"]);
       expect(lines.map((l) => [l.utterance_id, l.speaker_name, l.affiliation, l.spoken_at.toISOString(), l.start_ms, l.text])).toEqual([
         ["a-0000", "Bob", null, "2026-11-21T10:00:00.000Z", 0, "first"],
         ["a-0001", "Ann", "Internal", "2026-11-21T10:00:05.000Z", 5_000, "second"],
       ]);
+      // A scan comes in batches of at most batchRows, in order, timestamps as dates.
+      const batches = await all(warehouse, {
+        table: "transcript_utterances",
+        sourceId: SOURCE,
+        columns: [{ name: "utterance_id", type: "string" }, { name: "spoken_at", type: "timestamp" }, { name: "end_ms", type: "number" }],
+        orderBy: ["utterance_id"],
+        batchRows: 1,
+      });
+      expect(batches).toEqual([[{ utterance_id: "a-0000", spoken_at: start, end_ms: 1_000 }], [{ utterance_id: "a-0001", spoken_at: new Date(start.getTime() + 5_000), end_ms: 6_000 }]]);
       expect(await warehouse.readTable("topics", 10, "run-1")).toBeNull();
       for (const run of ["run-1", "run-2"]) {
         const results = await warehouse.resultsWriter({ schema: "wh_results" });

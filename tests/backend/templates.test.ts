@@ -82,7 +82,7 @@ describe("templates: catalogue calls", () => {
         ids.push(template.id);
       }
     }
-    expect(ids.sort()).toEqual(["action_items", "deal_risk", "keyword_tracker", "sentiment_over_time", "speaker_metrics", "topic_modeling"]);
+    expect(ids.sort()).toEqual(["action_items", "deal_risk", "email_correspondents", "email_response_time", "email_sentiment", "keyword_tracker", "sentiment_over_time", "speaker_metrics", "topic_modeling"]);
     expect(await call("GET", "/templates/categories/nope/templates")).toEqual({ status: 404, body: { message: "Category not found" } });
   });
 

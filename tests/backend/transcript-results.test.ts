@@ -15,8 +15,8 @@ import { generateMeetings } from "../../backend/integrations/sources/datagen/ind
 import { datagenPlugin } from "../../backend/integrations/sources/datagen/plugin.js";
 import { batchMaker, writeRecords } from "../../backend/sync/index.js";
 import { allDefinitions } from "../../backend/transforms/catalogue.js";
-import { validateInputs } from "../../backend/transforms/inputs.js";
-import { executePipeline } from "../../backend/transforms/pipelines.js";
+import { programOf } from "../../backend/transforms/programs/index.js";
+import { runProgram } from "../support/programs.js";
 
 /**
  * Issue 37's safety net for moving the templates into the warehouses: every transcript template, with its default
@@ -41,13 +41,12 @@ const plain = (value: unknown): unknown => (value instanceof Date ? value.toISOS
 
 /** Every template's outputs over what `warehouse` holds: rows in key order, each as plain values. */
 async function resultsFrom(warehouse: Warehouse): Promise<{ results: Results; rows: Record<string, unknown[]> }> {
-  const meetings = await warehouse.readMeetings(SOURCE, ["zoom"]);
-  const lines = await warehouse.readLines(SOURCE, ["zoom"]);
   const results: Results = {};
   const rows: Record<string, unknown[]> = {};
-  for (const d of allDefinitions()) {
+  for (const d of allDefinitions().filter((t) => programOf(t.id)?.stream === "meetings")) {
     results[d.id] = {};
-    for (const output of executePipeline(d, validateInputs(d, {}), { meetings, lines }, RUN)) {
+    // Small batches: meetings and their lines span several of the scans' batches.
+    for (const output of await runProgram(d.id, { warehouse, sourceId: SOURCE, platforms: ["zoom"], batchRows: 700 }, RUN)) {
       const keyOf = (row: Record<string, unknown>) => JSON.stringify(output.key.map((k) => plain(row[k])));
       const sorted = [...output.rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
       const canonical = sorted.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));

@@ -61,7 +61,9 @@ describe("transforms: config, first-screen check and create validation", () => {
     const { status, body } = await call("GET", "/transforms/config");
     expect(status).toBe(200);
     expect(body.transform_types).toContainEqual({ value: "topic_modeling", label: "Topic Modeling" });
-    expect(body.transform_types).toHaveLength(6);
+    // Six transcript templates and three e-mail ones.
+    expect(body.transform_types).toHaveLength(9);
+    expect(body.transform_types).toContainEqual({ value: "email_response_time", label: "E-mail Response Time" });
     // Each connector with the file types its data comes as (a zoom-style generator: .vtt and .txt) and whether it synced.
     expect(body.connectors).toEqual([{ id: mine.connectorId, name: expect.any(String), file_types: [".vtt", ".txt"], synced: false }]);
     expect(body.file_types).toEqual([".vtt", ".txt", ".json"]);

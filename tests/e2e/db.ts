@@ -117,6 +117,27 @@ export async function seedConnector(client: pg.Client, ownerId: string, name: st
   return { connectorId, destinationId, sourceId };
 }
 
+/**
+ * A Gmail source of the whole Workspace of the fake Google (tests/fakes/google-admin.ts: its admin admin@acme.example,
+ * the mailboxes of sam@, lee@ and admin@acme.example), authenticated the way its create page does it in the default
+ * mode (a credential naming Tributary's service account, no secret), a local folder destination and a (paused)
+ * connector between them, of `ownerId`. Its "Sync now" reads the fake's messages.
+ */
+export async function seedGmailConnector(client: pg.Client, ownerId: string, name: string) {
+  const credential = await client.query<{ id: string }>(
+    "INSERT INTO credentials (owner_id, integration_name, metadata) VALUES ($1, 'gmail', $2) RETURNING id",
+    [ownerId, JSON.stringify({ mode: "service_account", service_account_email: "tributary-gmail@tributary-test.iam.gserviceaccount.com" })],
+  );
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO sources (owner_id, name, integration_name, integration_label, credential_id, status, metadata) VALUES ($1, $2, 'gmail', 'Gmail', $3, 'active', $4) RETURNING id`,
+    [ownerId, `${name} mail`, credential.rows[0]!.id, JSON.stringify({ gmail_auth_mode: "service_account", gmail_extraction_scope: "ORG", admin_email: "admin@acme.example" })],
+  );
+  const sourceId = rows[0]!.id;
+  const destinationId = await seedLocalDestination(client, ownerId, `${name} folder`);
+  const connectorId = await insertConnector(client, ownerId, { name, sourceId, destinationIds: [destinationId] });
+  return { connectorId, destinationId, sourceId };
+}
+
 /** The run's DATA_DIR: the embedded Postgres keeps its data in DATA_DIR/pg. */
 export async function dataDir(client: pg.Client): Promise<string> {
   const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");

@@ -198,6 +198,13 @@ export function runHistoryRows(page: Page): Locator {
   return page.getByRole("region", { name: "Run history" }).locator("tbody tr");
 }
 
+/** "Sync now" on a connector's details page, then waits (with JS the page polls, without it refreshes) until that run succeeded. */
+export async function syncNow(page: Page, connectorId: string): Promise<void> {
+  await page.goto(`/connectors/details/${connectorId}`);
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(runHistoryRows(page).first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 60_000 });
+}
+
 /** The value of a details page's row (its <dd>), found by the row's label (its <dt>, exactly). */
 export function detailValue(page: Page, label: string): Locator {
   return page.locator("dl > div").filter({ has: page.locator("dt").getByText(label, { exact: true }) }).locator("dd");

@@ -1,8 +1,9 @@
 import type http from "node:http";
 import { randomUUID } from "node:crypto";
 import { googleError, HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
-import { parseSql, runSelect, SqlError, type SqlResult, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
-import { encode, fits, KIND_OF_TYPE, parameterValue, TYPE_OF_KIND, typed, type FakeTable, type SchemaField } from "./google-bigquery-values.js";
+import { parseSql, runSelect, SqlError, type SqlResult, type SqlValue } from "./warehouse-sql.js";
+import { encode, fits, KIND_OF_TYPE, parameterValue, TYPE_OF_KIND, type FakeTable, type SchemaField } from "./google-bigquery-values.js";
+import { queryResultsPage, tableSource } from "./google-bigquery-query.js";
 import { failedJob, parseLoadUpload, runLoad, type JobOutcome } from "./google-bigquery-load.js";
 import { applyMerge, isCreateTable, isMerge, parseCreateTable, parseMerge } from "./google-bigquery-dml.js";
 
@@ -11,8 +12,9 @@ import { applyMerge, isCreateTable, isMerge, parseCreateTable, parseMerge } from
  * (a schema may gain NULLABLE fields, never lose or retype one), tabledata.insertAll, load jobs (jobs.insert
  * with an uploaded NDJSON file, uploadType=multipart: ./google-bigquery-load.ts), jobs.get, and queries —
  * jobs.query (POST …/queries, the SDK's query() fast path), jobs.insert (dry runs, and query jobs whose
- * results jobs.getQueryResults answers) — the calls @google-cloud/bigquery makes for the connection test,
- * the writer and the transform runner. Rows are kept per project.dataset.table and checked against the
+ * results jobs.getQueryResults answers, a page of maxResults rows at a time by pageToken:
+ * ./google-bigquery-query.ts) — the calls @google-cloud/bigquery makes for the connection test, the writer
+ * and the transform runner. Rows are kept per project.dataset.table and checked against the
  * table's schema; like BigQuery, a streamed row whose insertId was seen within `dedupWindowMs` is dropped
  * (best-effort de-duplication, not an upsert). SELECTs are evaluated by ./warehouse-sql.ts (GoogleSQL with
  * named parameters, as the SDK sends them), MERGE by ./google-bigquery-dml.ts. Permissions can be denied
@@ -101,54 +103,6 @@ export class FakeBigQuery {
     return found;
   }
 
-  /** A table reference of a query (`project.dataset.table`, `dataset.table`, or `…INFORMATION_SCHEMA.TABLES|COLUMNS`) as rows. */
-  private source(project: string, ref: TableRef, defaultDataset?: { projectId?: string; datasetId?: string }): { table: SqlTable; key: string } {
-    const parts = [...ref.parts];
-    const view = parts.length >= 2 && parts.at(-2)!.toUpperCase() === "INFORMATION_SCHEMA" ? parts.splice(-2).at(-1)!.toUpperCase() : undefined;
-    if (parts.length === 1 && !view && defaultDataset?.datasetId) parts.unshift(defaultDataset.projectId ?? project, defaultDataset.datasetId);
-    if (parts.length === (view ? 1 : 2)) parts.unshift(project);
-    if (parts.length !== (view ? 2 : 3)) throw new SqlError(`Table name "${ref.parts.join(".")}" missing dataset while no default dataset is set in the request.`);
-    const [p, d, t] = parts as [string, string, string?];
-    const dataset = this.datasets.get(`${p}.${d}`);
-    if (!dataset) throw new SqlError(`Not found: Dataset ${p}:${d} was not found in location US`, "not_found");
-    if (view === "TABLES") {
-      return {
-        key: `${p}.${d}`,
-        table: {
-          columns: ["table_catalog", "table_schema", "table_name"].map((name) => ({ name, kind: "string" as const })),
-          rows: [...dataset.keys()].map((name) => ({ table_catalog: p, table_schema: d, table_name: name })),
-        },
-      };
-    }
-    if (view === "COLUMNS") {
-      return {
-        key: `${p}.${d}`,
-        table: {
-          columns: [
-            { name: "table_name", kind: "string" },
-            { name: "column_name", kind: "string" },
-            { name: "ordinal_position", kind: "integer" },
-            { name: "data_type", kind: "string" },
-          ],
-          rows: [...dataset].flatMap(([name, table]) =>
-            (table.schema?.fields ?? []).map((f, i) => ({ table_name: name, column_name: f.name, ordinal_position: i + 1, data_type: f.type.toUpperCase() })),
-          ),
-        },
-      };
-    }
-    if (view) throw new SqlError(`Not found: Table ${p}:${d}.INFORMATION_SCHEMA.${view}`, "not_found");
-    const table = dataset.get(t!);
-    if (!table) throw new SqlError(`Not found: Table ${p}:${d}.${t} was not found in location US`, "not_found");
-    const fields = table.schema?.fields ?? [];
-    return {
-      key: `${p}.${d}`,
-      table: {
-        columns: fields.map((f) => ({ name: f.name, kind: KIND_OF_TYPE[f.type.toUpperCase()] ?? "string" })),
-        rows: table.rows.map((r) => Object.fromEntries(fields.map((f) => [f.name, typed(f.type, r.json[f.name])]))),
-      },
-    };
-  }
-
   /** Runs a query; answers the result or sends the error (and answers undefined). */
   private runQuery(res: http.ServerResponse, project: string, request: Record<string, any>): SqlResult | undefined {
     const text = String(request.query ?? "");
@@ -163,7 +117,7 @@ export class FakeBigQuery {
       if (isMerge(text) || isCreateTable(text)) return this.runDml(res, project, text, request.defaultDataset);
       const statement = parseSql(text);
       if (statement.type !== "select") return void googleError(res, 400, "DML statements are not supported by this fake.", "invalidQuery");
-      const { table, key } = this.source(project, statement.from, request.defaultDataset);
+      const { table, key } = tableSource(this.datasets, project, statement.from, request.defaultDataset);
       if (this.forbidden(res, key, "bigquery.tables.getData")) return undefined;
       return runSelect(statement, table, { params });
     } catch (error) {
@@ -272,16 +226,8 @@ export class FakeBigQuery {
       return json(res, 200, { kind: "bigquery#job", jobReference: { projectId: project, jobId: id, location: "US" }, status: { state: "DONE" }, ...this.outcomes.get(id) });
     }
     if (kind === "queries" && id && req.method === "GET") {
-      const stored = this.results.get(id);
-      const format = { useInt64Timestamp: req.query["formatOptions.useInt64Timestamp"] === "true", timestampOutputFormat: req.query["formatOptions.timestampOutputFormat"] };
-      const encoded = encode(stored ?? { columns: [], rows: [] }, format);
-      return json(res, 200, {
-        kind: "bigquery#getQueryResultsResponse",
-        jobComplete: true,
-        totalRows: String(encoded.rows.length),
-        ...encoded,
-        jobReference: { projectId: project, jobId: id },
-      });
+      const page = queryResultsPage(project!, id, this.results.get(id), req.query);
+      return page.status === 200 ? json(res, 200, page.body) : googleError(res, page.status, String(page.body.message), String(page.body.reason));
     }
     if (kind === "datasets" && id && tables) {
       const key = `${project}.${id}`;

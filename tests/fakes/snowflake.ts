@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import { HttpFake, json, type RecordedRequest } from "./google-http-fake.js";
 import { mergeRows, type Bindings } from "./snowflake-merge.js";
 import { SnowflakeStages } from "./snowflake-stage.js";
-import { cell, kindOfType, ROW_TYPE, type SnowflakeColumn } from "./snowflake-values.js";
+import { SnowflakeResults } from "./snowflake-results.js";
+import { cell, kindOfType, type SnowflakeColumn } from "./snowflake-values.js";
 import { matching, parseSql, runSelect, SqlError, type SqlKind, type SqlTable, type SqlValue, type TableRef } from "./warehouse-sql.js";
 
 export { MAX_LIST_EXPRESSIONS, type SnowflakeColumn } from "./snowflake-values.js";
@@ -21,7 +22,8 @@ export { MAX_LIST_EXPRESSIONS, type SnowflakeColumn } from "./snowflake-values.j
  * VALUES source, values bound as the SDK sends them and cast as the statement
  * says) inserts or updates the rows with the same key; SELECT and DELETE (the shapes ./warehouse-sql.ts evaluates,
  * with ? bindings, INFORMATION_SCHEMA.TABLES/COLUMNS included) read and
- * remove rows. Results come back typed (rowtype + JSON rowset) for the SDK.
+ * remove rows. Results come back typed (rowtype + JSON rowset) for the SDK, a large one in chunks the SDK downloads
+ * as it reads the rows (./snowflake-results.ts).
  *
  * Stages keep what is PUT (./snowflake-stage.ts: the SDK copies the file
  * into a folder the fake names) and LIST shows it.
@@ -59,6 +61,8 @@ export class FakeSnowflake {
   readonly columns = new Map<string, SnowflakeColumn[]>();
   private readonly sessions = new Map<string, Session>();
   private readonly stages = new SnowflakeStages();
+  /** Results' chunks, for the SDK to download (./snowflake-results.ts). */
+  readonly results = new SnowflakeResults();
   private readonly http = new HttpFake((req, res) => this.handle(req, res));
 
   get requests(): RecordedRequest[] {
@@ -72,6 +76,7 @@ export class FakeSnowflake {
   }
   stop() {
     this.stages.clear();
+    this.results.clear();
     return this.http.stop();
   }
 
@@ -94,6 +99,7 @@ export class FakeSnowflake {
     this.tables.clear();
     this.columns.clear();
     this.stages.clear();
+    this.results.clear();
     this.http.requests.length = 0;
   }
 
@@ -113,6 +119,8 @@ export class FakeSnowflake {
       return json(res, 200, { success: true, code: null, message: null, data: null });
     }
     if (req.method === "POST" && req.path === "/session/heartbeat") return json(res, 200, { success: true, data: null });
+    const chunk = req.method === "GET" ? this.results.chunk(req.path) : undefined;
+    if (chunk !== undefined) return void res.writeHead(200, { "content-type": "application/octet-stream" }).end(chunk);
     json(res, 404, { success: false, code: "404", message: `Not found: ${req.method} ${req.path}`, data: null });
   }
 
@@ -174,34 +182,7 @@ export class FakeSnowflake {
   }
 
   private rows(res: http.ServerResponse, columns: (string | { name: string; kind: SqlKind })[], rowset: (string | null)[][], statementTypeId = 4096) {
-    json(res, 200, {
-      data: {
-        parameters: [],
-        rowtype: columns.map((c) => {
-          const { name, kind } = typeof c === "string" ? { name: c, kind: "string" as const } : c;
-          return { name, database: "", schema: "", table: "", byteLength: 16777216, ...ROW_TYPE[kind], nullable: true, collation: null, length: 16777216 };
-        }),
-        rowset,
-        total: rowset.length,
-        returned: rowset.length,
-        queryId: randomUUID(),
-        databaseProvider: null,
-        finalDatabaseName: null,
-        finalSchemaName: null,
-        finalWarehouseName: null,
-        finalRoleName: null,
-        numberOfBinds: 0,
-        arrayBindSupported: false,
-        statementTypeId,
-        version: 1,
-        sendResultTime: Date.now(),
-        queryResultFormat: "json",
-        queryContext: { entries: [] },
-      },
-      code: null,
-      message: null,
-      success: true,
-    });
+    json(res, 200, { data: this.results.data(this.url, columns, rowset, statementTypeId), code: null, message: null, success: true });
   }
 
   private query(req: RecordedRequest, res: http.ServerResponse) {

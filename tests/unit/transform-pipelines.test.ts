@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
-import { executePipeline } from "../../backend/transforms/pipelines.js";
 import { allDefinitions } from "../../backend/transforms/catalogue.js";
-import { validateInputs } from "../../backend/transforms/inputs.js";
+import { runProgram } from "../support/programs.js";
 
 /** The data generator's meetings as the runner reads them from a warehouse. */
 function synced() {
@@ -27,10 +26,9 @@ function synced() {
 }
 
 describe("the topic-modeling pipeline", () => {
-  it("names topics by what is discussed, never by the people or companies in the meetings", () => {
+  it("names topics by what is discussed, never by the people or companies in the meetings", async () => {
     const data = synced();
-    const template = allDefinitions().find((d) => d.id === "topic_modeling")!;
-    const [topics] = executePipeline(template, validateInputs(template, {}), data, { id: "run", at: new Date() });
+    const [topics] = await runProgram("topic_modeling", data);
     expect(topics!.rows.length).toBeGreaterThanOrEqual(3);
     const names = new Set<string>();
     for (const m of data.raw) {
@@ -39,6 +37,19 @@ describe("the topic-modeling pipeline", () => {
     }
     for (const row of topics!.rows) {
       for (const word of String(row.label).split(", ")) expect(names.has(word), `${word} in "${row.label}"`).toBe(false);
+    }
+  });
+});
+
+describe("each template's program", () => {
+  it("steps through exactly the nodes its flowchart draws (but the data), and writes only its declared outputs", async () => {
+    const data = synced();
+    for (const d of allDefinitions()) {
+      const steps: string[] = [];
+      const outputs = await runProgram(d.id, data, undefined, {}, steps);
+      const drawn = d.nodes.filter((n) => n.kind !== "data").map((n) => n.id);
+      expect(new Set(steps), d.id).toEqual(new Set(drawn));
+      expect(outputs.map((o) => o.suffix)).toEqual(d.outputs.map((o) => o.suffix));
     }
   });
 });

@@ -1,7 +1,10 @@
 import { DEFAULT_TEMPLATE_ID, TRANSFORM_MESSAGES as M } from "@contract/transforms";
 import { loadCategories, loadTemplate, loadTemplates, type TemplateDetail, type TemplateSummary } from "~/services/transforms.server";
 
-/** The template step's data: the categories, the chosen category's templates and the chosen template in full. */
+/**
+ * The template step's data: the categories, the chosen category's templates and the chosen template in full; only
+ * those the draft's connector is offered (a Gmail connector the e-mail templates, a meeting connector the transcript ones).
+ */
 export interface PageData {
   categories: { id: string; name: string }[];
   templates: TemplateSummary[];
@@ -20,7 +23,7 @@ export async function build(
   connectorId: string
 ): Promise<PageData> {
   const page: PageData = { categories: [], templates: [], category: "", template: null, fatal: null, loadError: null };
-  const categories = await loadCategories(request);
+  const categories = await loadCategories(request, connectorId);
   if (!categories.ok) return { ...page, fatal: M.fetchCategoriesFailed };
   page.categories = categories.data;
   // A changed category forgets the template that belonged to the old one.
@@ -37,7 +40,7 @@ export async function build(
   }
   page.category = category;
   if (!category) return page;
-  const templates = await loadTemplates(request, category);
+  const templates = await loadTemplates(request, category, connectorId);
   if (!templates.ok) return { ...page, loadError: M.fetchTemplatesFailed };
   page.templates = templates.data;
   if (!templates.data.some((t) => t.id === templateId)) {

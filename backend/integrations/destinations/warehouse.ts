@@ -1,14 +1,21 @@
+import type { StreamColumnType } from "../../../contract/integrations/streams.js";
 import type { Line, MeetingMeta } from "../../transforms/analysis/index.js";
 import type { DestinationWriter } from "./writer.js";
 
 /**
- * Where transforms read what a connector synced (the `meetings` and `transcript_utterances` tables the sync engine
- * writes, filtered by source_id) and write their result tables: one per warehouse plug-in (its `warehouse()`).
+ * Where transforms read what a connector synced (the tables of its source's streams, filtered by source_id) and write
+ * their result tables: one per warehouse plug-in (its `warehouse()`). Each plug-in speaks its own SQL dialect behind
+ * these calls; a transform never holds a whole table: it reads bounded batches from `scan`.
  */
 export interface Warehouse {
-  countMeetings(sourceId: string, platforms: string[]): Promise<number>;
-  readMeetings(sourceId: string, platforms: string[]): Promise<MeetingMeta[]>;
-  readLines(sourceId: string, platforms: string[]): Promise<Line[]>;
+  /** Rows of a synced table for one source (and, for a table with a platform column, those platforms); 0 without the table. */
+  countRows(table: string, sourceId: string, platforms?: string[]): Promise<number>;
+  /**
+   * A streamed SELECT over a synced table: batches of at most `batchRows` rows, in `orderBy` order, compared as bytes
+   * (so that two scans ordered by one column can be merged). No batch at all when the table does not exist. A row
+   * written twice (a warehouse whose merge left a key twice) may come twice, next to each other when ordered by its key.
+   */
+  scan(query: ScanQuery): AsyncIterable<Record<string, unknown>[]>;
   /** Rows of one run in a result table (null when the table does not exist). */
   readTable(table: string, limit: number, runId: string, location?: ResultsLocation): Promise<ResultPage | null>;
   /** The writer for result tables (in the results dataset/schema when one is named); `done` releases it. */
@@ -16,6 +23,28 @@ export interface Warehouse {
   /** Removes a result table's rows of other runs (where the warehouse allows it; readers filter by run_id anyway). */
   prune(table: string, runId: string, location?: ResultsLocation): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ScanColumn {
+  name: string;
+  /** Its stream type: a timestamp comes back as a Date, a number as a number, json parsed, a string as a string or null. */
+  type: StreamColumnType;
+}
+
+export interface ScanQuery {
+  /** The synced table: a stream's name ("transcript_utterances"). */
+  table: string;
+  sourceId: string;
+  /** Only rows whose `platform` is one of these; absent: every row of the source (tables without a platform column). */
+  platforms?: string[];
+  columns: readonly ScanColumn[];
+  /** Only rows whose `column` holds one of `values` (a bounded list: a batch of meeting ids). */
+  in?: { column: string; values: readonly string[] };
+  /** Each distinct row once (SELECT DISTINCT). */
+  distinct?: boolean;
+  /** Ascending, by these columns. */
+  orderBy: readonly string[];
+  batchRows: number;
 }
 
 export interface ResultPage {

@@ -117,102 +117,138 @@ export function riskLevel(score: number, threshold: number): DealRisk["risk_leve
   return "low";
 }
 
-/** Accounts by risk, highest first (then by name). Meetings without an account are left out. */
-export function dealRisk(meetings: MeetingMeta[], lines: Line[], options: RiskOptions): DealRisk[] {
-  const followUpMs = (Number.isFinite(options.followUpDays) ? Math.max(0, options.followUpDays!) : DEFAULT_FOLLOW_UP_DAYS) * 86_400_000;
-  const cues = options.actionCues ?? [...DEFAULT_ACTION_CUES];
+interface MeetingSummary {
+  meeting_id: string;
+  started_at_ms: number;
+  lines: number;
+  sentiment: number;
+  actionItems: number;
+}
+interface AccountSums {
+  meetings: MeetingSummary[];
+  lines: number;
+  sentiment: number;
+  competitorMentions: number;
+  riskMentions: number;
+  externalMs: number;
+  totalMs: number;
+  knownAffiliation: boolean;
+}
 
+/**
+ * Deal risk built one meeting at a time (a stream of meetings, in any order): each meeting is reduced to its sums as
+ * it is added, so only a few numbers per meeting are held. `result` gives the accounts by risk, highest first (then
+ * by name). Meetings without an account are left out; a meeting added twice counts once (the first).
+ */
+export class DealRiskBuilder {
+  private readonly followUpMs: number;
+  private readonly cues: string[];
+  private readonly accounts = new Map<string, AccountSums>();
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly options: RiskOptions) {
+    this.followUpMs = (Number.isFinite(options.followUpDays) ? Math.max(0, options.followUpDays!) : DEFAULT_FOLLOW_UP_DAYS) * 86_400_000;
+    this.cues = options.actionCues ?? [...DEFAULT_ACTION_CUES];
+  }
+
+  add(meeting: MeetingMeta, lines: readonly Line[]): void {
+    const account = meeting.account?.trim();
+    if (!account || this.seen.has(meeting.meeting_id)) return;
+    this.seen.add(meeting.meeting_id);
+    let sums = this.accounts.get(account);
+    if (!sums) {
+      sums = { meetings: [], lines: 0, sentiment: 0, competitorMentions: 0, riskMentions: 0, externalMs: 0, totalMs: 0, knownAffiliation: false };
+      this.accounts.set(account, sums);
+    }
+    let sentiment = 0;
+    for (const l of lines) {
+      sentiment += sentimentOf(l.text).score;
+      const ms = Math.max(0, l.end_ms - l.start_ms);
+      sums.totalMs += ms;
+      if (isExternal(l.affiliation)) sums.externalMs += ms;
+      if (isExternal(l.affiliation) || isInternal(l.affiliation)) sums.knownAffiliation = true;
+    }
+    sums.lines += lines.length;
+    sums.sentiment += sentiment;
+    sums.competitorMentions += countMentions(lines, this.options.competitorKeywords ?? []);
+    sums.riskMentions += countMentions(lines, this.options.riskKeywords ?? []);
+    sums.meetings.push({
+      meeting_id: meeting.meeting_id,
+      started_at_ms: timeOf(meeting.started_at),
+      lines: lines.length,
+      sentiment,
+      actionItems: actionItems([...lines], { cuePhrases: this.cues }).length,
+    });
+  }
+
+  result(): DealRisk[] {
+    const out: DealRisk[] = [];
+    for (const [account, sums] of this.accounts) {
+      const accountMeetings = [...sums.meetings].sort((a, b) => a.started_at_ms - b.started_at_ms || compareText(a.meeting_id, b.meeting_id));
+      const avgSentiment = sums.lines ? sums.sentiment / sums.lines : 0;
+      // The trend of the meetings' average line sentiment.
+      const first = accountMeetings[0]!.started_at_ms;
+      const perMeeting = accountMeetings.flatMap((m) => (m.lines === 0 ? [] : [{ x: (m.started_at_ms - first) / WEEK_MS, y: m.sentiment / m.lines }]));
+      const trend = slope(perMeeting);
+      // Action items with no follow-up meeting of the account soon after.
+      const starts = accountMeetings.map((m) => m.started_at_ms);
+      let openItems = 0;
+      for (const m of accountMeetings) {
+        if (m.actionItems === 0) continue;
+        const at = m.started_at_ms;
+        if (!starts.some((t) => t > at && t - at <= this.followUpMs)) openItems += m.actionItems;
+      }
+      const externalRatio = sums.totalMs > 0 ? sums.externalMs / sums.totalMs : 0;
+      const { competitorMentions, riskMentions } = sums;
+
+      const n = accountMeetings.length;
+      const signals: { points: number; reason: string }[] = [
+        { points: RISK_WEIGHTS.sentimentFalling * clamp01(-trend / FULL_TREND_DROP_PER_WEEK), reason: "sentiment falling" },
+        { points: RISK_WEIGHTS.negativeSentiment * clamp01(-avgSentiment / FULL_NEGATIVE_AVERAGE), reason: "negative average sentiment" },
+        { points: RISK_WEIGHTS.competitorMentions * clamp01(competitorMentions / n), reason: plural(competitorMentions, "competitor mention") },
+        { points: RISK_WEIGHTS.riskMentions * clamp01(riskMentions / n), reason: plural(riskMentions, "risk keyword mention") },
+        { points: RISK_WEIGHTS.openActionItems * clamp01(openItems / FULL_OPEN_ITEMS), reason: plural(openItems, "open action item") },
+        {
+          points:
+            sums.knownAffiliation && sums.totalMs > 0 ? RISK_WEIGHTS.lowExternalTalk * clamp01((HEALTHY_EXTERNAL_SHARE - externalRatio) / HEALTHY_EXTERNAL_SHARE) : 0,
+          reason: `customer talks ${Math.round(externalRatio * 100)}% of the time`,
+        },
+      ];
+      const score = round4(Math.min(100, signals.reduce((s, sig) => s + sig.points, 0)));
+      const reasons = signals
+        .map((sig, order) => ({ ...sig, order }))
+        .filter((sig) => sig.points >= 1)
+        .sort((a, b) => b.points - a.points || a.order - b.order)
+        .map((sig) => sig.reason);
+
+      out.push({
+        account,
+        meetings: n,
+        last_meeting_at: new Date(accountMeetings[n - 1]!.started_at_ms),
+        sentiment_trend: round4(trend),
+        avg_sentiment: round4(avgSentiment),
+        competitor_mentions: competitorMentions,
+        risk_mentions: riskMentions,
+        open_action_items: openItems,
+        external_talk_ratio: round4(externalRatio),
+        risk_score: score,
+        risk_level: riskLevel(score, this.options.threshold),
+        reasons,
+      });
+    }
+    return out.sort((a, b) => b.risk_score - a.risk_score || compareText(a.account, b.account));
+  }
+}
+
+/** Accounts by risk, highest first (then by name), over meetings and lines held in memory. Meetings without an account are left out. */
+export function dealRisk(meetings: MeetingMeta[], lines: Line[], options: RiskOptions): DealRisk[] {
   const linesByMeeting = new Map<string, Line[]>();
   for (const line of lines) {
     let list = linesByMeeting.get(line.meeting_id);
     if (!list) linesByMeeting.set(line.meeting_id, (list = []));
     list.push(line);
   }
-  const byAccount = new Map<string, (MeetingMeta & { started_at_ms: number })[]>();
-  const seenMeetings = new Set<string>();
-  for (const meeting of meetings) {
-    const account = meeting.account?.trim();
-    if (!account || seenMeetings.has(meeting.meeting_id)) continue;
-    seenMeetings.add(meeting.meeting_id);
-    let list = byAccount.get(account);
-    if (!list) byAccount.set(account, (list = []));
-    list.push({ ...meeting, started_at_ms: timeOf(meeting.started_at) });
-  }
-
-  const out: DealRisk[] = [];
-  for (const [account, accountMeetings] of byAccount) {
-    accountMeetings.sort((a, b) => a.started_at_ms - b.started_at_ms || compareText(a.meeting_id, b.meeting_id));
-    const accountLines = accountMeetings.flatMap((m) => linesByMeeting.get(m.meeting_id) ?? []);
-
-    // Sentiment: per line, per meeting, and the trend of the meetings' averages.
-    const scores = new Map<Line, number>(accountLines.map((l) => [l, sentimentOf(l.text).score]));
-    const avgSentiment = accountLines.length ? accountLines.reduce((s, l) => s + scores.get(l)!, 0) / accountLines.length : 0;
-    const first = accountMeetings[0]!.started_at_ms;
-    const perMeeting = accountMeetings.flatMap((m) => {
-      const ml = linesByMeeting.get(m.meeting_id) ?? [];
-      if (ml.length === 0) return [];
-      return [{ x: (m.started_at_ms - first) / WEEK_MS, y: ml.reduce((s, l) => s + scores.get(l)!, 0) / ml.length }];
-    });
-    const trend = slope(perMeeting);
-
-    const competitorMentions = countMentions(accountLines, options.competitorKeywords ?? []);
-    const riskMentions = countMentions(accountLines, options.riskKeywords ?? []);
-
-    // Action items with no follow-up meeting of the account soon after.
-    const startOf = new Map(accountMeetings.map((m) => [m.meeting_id, m.started_at_ms]));
-    const openItems = actionItems(accountLines, { cuePhrases: cues }).filter((item) => {
-      const at = startOf.get(item.meeting_id)!;
-      return !accountMeetings.some((m) => {
-        const t = m.started_at_ms;
-        return t > at && t - at <= followUpMs;
-      });
-    }).length;
-
-    // Talk share of the customer.
-    let externalMs = 0;
-    let totalMs = 0;
-    let knownAffiliation = false;
-    for (const l of accountLines) {
-      const ms = Math.max(0, l.end_ms - l.start_ms);
-      totalMs += ms;
-      if (isExternal(l.affiliation)) externalMs += ms;
-      if (isExternal(l.affiliation) || isInternal(l.affiliation)) knownAffiliation = true;
-    }
-    const externalRatio = totalMs > 0 ? externalMs / totalMs : 0;
-
-    const n = accountMeetings.length;
-    const signals: { points: number; reason: string }[] = [
-      { points: RISK_WEIGHTS.sentimentFalling * clamp01(-trend / FULL_TREND_DROP_PER_WEEK), reason: "sentiment falling" },
-      { points: RISK_WEIGHTS.negativeSentiment * clamp01(-avgSentiment / FULL_NEGATIVE_AVERAGE), reason: "negative average sentiment" },
-      { points: RISK_WEIGHTS.competitorMentions * clamp01(competitorMentions / n), reason: plural(competitorMentions, "competitor mention") },
-      { points: RISK_WEIGHTS.riskMentions * clamp01(riskMentions / n), reason: plural(riskMentions, "risk keyword mention") },
-      { points: RISK_WEIGHTS.openActionItems * clamp01(openItems / FULL_OPEN_ITEMS), reason: plural(openItems, "open action item") },
-      {
-        points: knownAffiliation && totalMs > 0 ? RISK_WEIGHTS.lowExternalTalk * clamp01((HEALTHY_EXTERNAL_SHARE - externalRatio) / HEALTHY_EXTERNAL_SHARE) : 0,
-        reason: `customer talks ${Math.round(externalRatio * 100)}% of the time`,
-      },
-    ];
-    const score = round4(Math.min(100, signals.reduce((s, sig) => s + sig.points, 0)));
-    const reasons = signals
-      .map((sig, order) => ({ ...sig, order }))
-      .filter((sig) => sig.points >= 1)
-      .sort((a, b) => b.points - a.points || a.order - b.order)
-      .map((sig) => sig.reason);
-
-    out.push({
-      account,
-      meetings: n,
-      last_meeting_at: new Date(accountMeetings[n - 1]!.started_at_ms),
-      sentiment_trend: round4(trend),
-      avg_sentiment: round4(avgSentiment),
-      competitor_mentions: competitorMentions,
-      risk_mentions: riskMentions,
-      open_action_items: openItems,
-      external_talk_ratio: round4(externalRatio),
-      risk_score: score,
-      risk_level: riskLevel(score, options.threshold),
-      reasons,
-    });
-  }
-  return out.sort((a, b) => b.risk_score - a.risk_score || compareText(a.account, b.account));
+  const builder = new DealRiskBuilder(options);
+  for (const meeting of meetings) builder.add(meeting, linesByMeeting.get(meeting.meeting_id) ?? []);
+  return builder.result();
 }

@@ -55,31 +55,49 @@ export interface SentimentPeriod {
   negative_share: number;
 }
 
+/** Per UTC day or ISO week: lines added in any order, in batches (a stream of meetings); `result` gives the periods. */
+export class SentimentPeriods {
+  private readonly granularity: "day" | "week";
+  private readonly groups = new Map<string, { meetings: Set<string>; utterances: number; sum: number; positive: number; negative: number }>();
+
+  constructor(private readonly options: { granularity: "day" | "week"; speakers: SpeakerFilter }) {
+    this.granularity = options.granularity === "week" ? "week" : "day";
+  }
+
+  add(lines: readonly Line[]): void {
+    for (const line of filterBySpeakers(lines, this.options.speakers)) {
+      const at = new Date(line.spoken_at as Date | string);
+      if (Number.isNaN(at.getTime())) continue;
+      const key = periodStart(at, this.granularity);
+      let group = this.groups.get(key);
+      if (!group) this.groups.set(key, (group = { meetings: new Set(), utterances: 0, sum: 0, positive: 0, negative: 0 }));
+      const score = sentimentOf(line.text).score;
+      group.meetings.add(line.meeting_id);
+      group.utterances += 1;
+      group.sum += score;
+      if (score > 0) group.positive += 1;
+      if (score < 0) group.negative += 1;
+    }
+  }
+
+  /** Oldest first; periods without lines are absent. */
+  result(): SentimentPeriod[] {
+    return [...this.groups.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([period_start, g]) => ({
+        period_start,
+        meetings: g.meetings.size,
+        utterances: g.utterances,
+        avg_sentiment: round4(g.sum / g.utterances),
+        positive_share: round4(g.positive / g.utterances),
+        negative_share: round4(g.negative / g.utterances),
+      }));
+  }
+}
+
 /** Per UTC day or ISO week (oldest first): how positive the chosen speakers were. Periods without lines are absent. */
 export function sentimentOverTime(lines: Line[], options: { granularity: "day" | "week"; speakers: SpeakerFilter }): SentimentPeriod[] {
-  const granularity = options.granularity === "week" ? "week" : "day";
-  const groups = new Map<string, { meetings: Set<string>; utterances: number; sum: number; positive: number; negative: number }>();
-  for (const line of filterBySpeakers(lines, options.speakers)) {
-    const at = new Date(line.spoken_at as Date | string);
-    if (Number.isNaN(at.getTime())) continue;
-    const key = periodStart(at, granularity);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { meetings: new Set(), utterances: 0, sum: 0, positive: 0, negative: 0 }));
-    const score = sentimentOf(line.text).score;
-    group.meetings.add(line.meeting_id);
-    group.utterances += 1;
-    group.sum += score;
-    if (score > 0) group.positive += 1;
-    if (score < 0) group.negative += 1;
-  }
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([period_start, g]) => ({
-      period_start,
-      meetings: g.meetings.size,
-      utterances: g.utterances,
-      avg_sentiment: round4(g.sum / g.utterances),
-      positive_share: round4(g.positive / g.utterances),
-      negative_share: round4(g.negative / g.utterances),
-    }));
+  const periods = new SentimentPeriods(options);
+  periods.add(lines);
+  return periods.result();
 }

@@ -83,125 +83,202 @@ function cosineDistance(p: number[], q: number[]): number {
 const intOption = (value: number | undefined, fallback: number, min: number) =>
   value === undefined || !Number.isFinite(value) ? fallback : Math.max(min, Math.floor(value));
 
-export function topicModel(documents: { id: string; text: string }[], options: TopicModelOptions): TopicModelResult {
-  const empty: TopicModelResult = { topics: [], assignments: [] };
-  const stemming = options.stem ?? true;
-  const minWords = intOption(options.minDocumentWords, TOPIC_MODEL_DEFAULTS.minDocumentWords, 0);
-  const minDf = intOption(options.minDocumentFrequency, TOPIC_MODEL_DEFAULTS.minDocumentFrequency, 1);
-  const maxShare = options.maxDocumentShare ?? TOPIC_MODEL_DEFAULTS.maxDocumentShare;
-  const maxVocabulary = intOption(options.maxVocabulary, TOPIC_MODEL_DEFAULTS.maxVocabulary, 1);
-  const maxCells = intOption(options.maxMatrixCells, TOPIC_MODEL_DEFAULTS.maxMatrixCells, 1);
-  const topWords = intOption(options.topWords, 10, 1);
-  const requestedTopics = intOption(options.numTopics, 1, 1);
-  const seed = intOption(options.seed, TOPIC_MODEL_DEFAULTS.seed, 0);
-  const isStop = stopwordTest(options.extraStopwords, stemming);
+/**
+ * The model built from documents added one at a time (a stream of meetings), so that a caller never holds their
+ * texts: each document is kept as its terms' ids and counts (typed arrays), then `result` builds the vocabulary, the
+ * vectors (documents × terms is bounded by `maxMatrixCells`) and the clusters.
+ */
+export class TopicModelBuilder {
+  private readonly stemming: boolean;
+  private readonly minWords: number;
+  private readonly isStop: (surface: string, stemmed: string) => boolean;
+  /** Terms by id: their text, the surface words seen for each, document frequency and total count. */
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly surfaces: Map<string, number>[] = [];
+  private readonly df: number[] = [];
+  private readonly total: number[] = [];
+  /** Documents: ids, and (term id, count) pairs in the order the terms first appear, ends[d] after the last. */
+  private readonly ids: string[] = [];
+  private readonly ends: number[] = [];
+  private pairTerms = new Int32Array(1 << 16);
+  private pairCounts = new Int32Array(1 << 16);
+  private pairs = 0;
 
-  // 1. Tokens, term counts per document, and the surface words seen for each term.
-  const surfaces = new Map<string, Map<string, number>>();
-  const docs: { id: string; counts: Map<string, number> }[] = [];
-  for (const doc of documents) {
-    const tokens = surfaceTokens(doc.text ?? "", isStop, stemming);
-    if (tokens.length === 0 || tokens.length < minWords) continue;
-    const counts = new Map<string, number>();
+  constructor(private readonly options: TopicModelOptions) {
+    this.stemming = options.stem ?? true;
+    this.minWords = intOption(options.minDocumentWords, TOPIC_MODEL_DEFAULTS.minDocumentWords, 0);
+    this.isStop = stopwordTest(options.extraStopwords, this.stemming);
+  }
+
+  /** Documents kept so far (those with enough words). */
+  get documents(): number {
+    return this.ids.length;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(term, id);
+      this.terms.push(term);
+      this.surfaces.push(new Map());
+      this.df.push(0);
+      this.total.push(0);
+    }
+    return id;
+  }
+
+  private push(term: number, count: number): void {
+    if (this.pairs === this.pairTerms.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.pairTerms = grow(this.pairTerms);
+      this.pairCounts = grow(this.pairCounts);
+    }
+    this.pairTerms[this.pairs] = term;
+    this.pairCounts[this.pairs] = count;
+    this.pairs += 1;
+  }
+
+  /** A document: kept when it has at least `minDocumentWords` words after the filters. */
+  add(id: string, text: string): void {
+    const tokens = surfaceTokens(text ?? "", this.isStop, this.stemming);
+    if (tokens.length === 0 || tokens.length < this.minWords) return;
+    const counts = new Map<number, number>();
     for (const { surface, term } of tokens) {
-      counts.set(term, (counts.get(term) ?? 0) + 1);
-      let seen = surfaces.get(term);
-      if (!seen) surfaces.set(term, (seen = new Map()));
+      const t = this.termId(term);
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+      const seen = this.surfaces[t]!;
       seen.set(surface, (seen.get(surface) ?? 0) + 1);
     }
-    docs.push({ id: doc.id, counts });
-  }
-  const n = docs.length;
-  if (n === 0) return empty;
-
-  // 2. Vocabulary.
-  const df = new Map<string, number>();
-  const total = new Map<string, number>();
-  for (const { counts } of docs) {
-    for (const [term, count] of counts) {
-      df.set(term, (df.get(term) ?? 0) + 1);
-      total.set(term, (total.get(term) ?? 0) + count);
+    for (const [t, count] of counts) {
+      this.df[t]! += 1;
+      this.total[t]! += count;
+      this.push(t, count);
     }
+    this.ids.push(id);
+    this.ends.push(this.pairs);
   }
-  const cap = Math.min(maxVocabulary, Math.max(1, Math.floor(maxCells / n)));
-  const vocabulary = [...df.entries()]
-    .filter(([, d]) => d >= minDf && d <= maxShare * n)
-    .map(([term]) => term)
-    .sort((a, b) => total.get(b)! - total.get(a)! || df.get(b)! - df.get(a)! || compareText(a, b))
-    .slice(0, cap);
-  if (vocabulary.length === 0) return empty;
-  const index = new Map(vocabulary.map((term, i) => [term, i]));
-  const idf = vocabulary.map((term) => Math.log((1 + n) / (1 + df.get(term)!)) + 1);
 
-  // 3. L2-normalised TF-IDF vectors (dense: ml-kmeans works on arrays of points).
-  const ids: string[] = [];
-  const points: number[][] = [];
-  for (const { id, counts } of docs) {
-    const vector = new Array<number>(vocabulary.length).fill(0);
-    let norm = 0;
-    for (const [term, count] of counts) {
-      const i = index.get(term);
-      if (i === undefined) continue;
-      const weight = (1 + Math.log(count)) * idf[i]!;
-      vector[i] = weight;
-      norm += weight * weight;
+  /** The vocabulary (term ids), and each kept document's L2-normalised TF-IDF vector over it. */
+  private vectors(): { vocabulary: number[]; ids: string[]; points: number[][] } {
+    const { df, total, terms, options } = this;
+    const n = this.ids.length;
+    const minDf = intOption(options.minDocumentFrequency, TOPIC_MODEL_DEFAULTS.minDocumentFrequency, 1);
+    const maxShare = options.maxDocumentShare ?? TOPIC_MODEL_DEFAULTS.maxDocumentShare;
+    const maxVocabulary = intOption(options.maxVocabulary, TOPIC_MODEL_DEFAULTS.maxVocabulary, 1);
+    const maxCells = intOption(options.maxMatrixCells, TOPIC_MODEL_DEFAULTS.maxMatrixCells, 1);
+    const cap = Math.min(maxVocabulary, Math.max(1, Math.floor(maxCells / n)));
+    const vocabulary = terms
+      .map((_, t) => t)
+      .filter((t) => df[t]! >= minDf && df[t]! <= maxShare * n)
+      .sort((a, b) => total[b]! - total[a]! || df[b]! - df[a]! || compareText(terms[a]!, terms[b]!))
+      .slice(0, cap);
+    const ids: string[] = [];
+    const points: number[][] = [];
+    if (vocabulary.length === 0) return { vocabulary, ids, points };
+    const index = new Int32Array(terms.length).fill(-1);
+    vocabulary.forEach((t, i) => (index[t] = i));
+    const idf = vocabulary.map((t) => Math.log((1 + n) / (1 + df[t]!)) + 1);
+    let start = 0;
+    for (let d = 0; d < n; d++) {
+      const end = this.ends[d]!;
+      const vector = new Array<number>(vocabulary.length).fill(0);
+      let norm = 0;
+      for (let p = start; p < end; p++) {
+        const i = index[this.pairTerms[p]!]!;
+        if (i < 0) continue;
+        const weight = (1 + Math.log(this.pairCounts[p]!)) * idf[i]!;
+        vector[i] = weight;
+        norm += weight * weight;
+      }
+      start = end;
+      if (norm === 0) continue;
+      norm = Math.sqrt(norm);
+      for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) vector[i] = vector[i]! / norm;
+      ids.push(this.ids[d]!);
+      points.push(vector);
     }
-    if (norm === 0) continue;
-    norm = Math.sqrt(norm);
-    for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) vector[i] = vector[i]! / norm;
-    ids.push(id);
-    points.push(vector);
+    return { vocabulary, ids, points };
   }
-  if (points.length === 0) return empty;
 
-  // 4. Spherical k-means.
-  const distinct = new Set(points.map((p) => p.map((v) => v.toFixed(12)).join(","))).size;
-  const k = Math.min(requestedTopics, distinct);
-  const clusters =
-    k === 1
-      ? points.map(() => 0)
-      : kmeans(points, k, {
-          initialization: "kmeans++",
-          seed,
-          distanceFunction: cosineDistance,
-          maxIterations: intOption(options.maxIterations, TOPIC_MODEL_DEFAULTS.maxIterations, 1),
-        }).clusters;
+  /** The topics and each vectored document's assignment. */
+  result(): TopicModelResult {
+    const { options } = this;
+    if (this.ids.length === 0) return { topics: [], assignments: [] };
+    const { vocabulary, ids, points } = this.vectors();
+    // The documents' pairs are not needed any more.
+    this.pairTerms = new Int32Array(0);
+    this.pairCounts = new Int32Array(0);
+    if (points.length === 0) return { topics: [], assignments: [] };
+    const topWords = intOption(options.topWords, 10, 1);
+    const requestedTopics = intOption(options.numTopics, 1, 1);
+    const seed = intOption(options.seed, TOPIC_MODEL_DEFAULTS.seed, 0);
 
-  // 5. Topics from the members' normalised mean.
-  const readable = (term: string) =>
-    [...(surfaces.get(term) ?? new Map([[term, 1]])).entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]![0];
-  const built: { cluster: number; centroid: number[]; members: number[]; topic: Omit<Topic, "topic_id"> }[] = [];
-  for (let c = 0; c < k; c++) {
-    const members = clusters.flatMap((cluster, i) => (cluster === c ? [i] : []));
-    if (members.length === 0) continue;
-    const centroid = new Array<number>(vocabulary.length).fill(0);
-    for (const i of members) {
-      const point = points[i]!;
-      for (let d = 0; d < point.length; d++) centroid[d]! += point[d]!;
+    // Spherical k-means.
+    // No more topics than distinct documents (counted only as far as the topics asked for).
+    const distinct = new Set<string>();
+    for (const p of points) {
+      if (distinct.size >= requestedTopics) break;
+      distinct.add(p.map((v) => v.toFixed(12)).join(","));
     }
-    const norm = Math.sqrt(centroid.reduce((s, v) => s + v * v, 0));
-    for (let d = 0; d < centroid.length; d++) centroid[d] = norm === 0 ? 0 : centroid[d]! / norm;
-    const words = centroid
-      .map((weight, d) => ({ d, weight }))
-      .filter((w) => w.weight > 0)
-      .sort((a, b) => b.weight - a.weight || compareText(vocabulary[a.d]!, vocabulary[b.d]!))
-      .slice(0, topWords)
-      .map(({ d, weight }) => ({ word: readable(vocabulary[d]!), weight: round4(weight) }));
-    built.push({
-      cluster: c,
-      centroid,
-      members,
-      topic: { label: words.slice(0, LABEL_WORDS).map((w) => w.word).join(", "), top_words: words, documents: members.length },
+    const k = Math.min(requestedTopics, distinct.size);
+    const clusters =
+      k === 1
+        ? points.map(() => 0)
+        : kmeans(points, k, {
+            initialization: "kmeans++",
+            seed,
+            distanceFunction: cosineDistance,
+            maxIterations: intOption(options.maxIterations, TOPIC_MODEL_DEFAULTS.maxIterations, 1),
+          }).clusters;
+
+    // Topics from the members' normalised mean.
+    const readable = (t: number) => [...this.surfaces[t]!.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]?.[0] ?? this.terms[t]!;
+    const built: { cluster: number; centroid: number[]; members: number[]; topic: Omit<Topic, "topic_id"> }[] = [];
+    for (let c = 0; c < k; c++) {
+      const members = clusters.flatMap((cluster, i) => (cluster === c ? [i] : []));
+      if (members.length === 0) continue;
+      const centroid = new Array<number>(vocabulary.length).fill(0);
+      for (const i of members) {
+        const point = points[i]!;
+        for (let d = 0; d < point.length; d++) centroid[d]! += point[d]!;
+      }
+      const norm = Math.sqrt(centroid.reduce((s, v) => s + v * v, 0));
+      for (let d = 0; d < centroid.length; d++) centroid[d] = norm === 0 ? 0 : centroid[d]! / norm;
+      const words = centroid
+        .map((weight, d) => ({ d, weight }))
+        .filter((w) => w.weight > 0)
+        .sort((a, b) => b.weight - a.weight || compareText(this.terms[vocabulary[a.d]!]!, this.terms[vocabulary[b.d]!]!))
+        .slice(0, topWords)
+        .map(({ d, weight }) => ({ word: readable(vocabulary[d]!), weight: round4(weight) }));
+      built.push({
+        cluster: c,
+        centroid,
+        members,
+        topic: { label: words.slice(0, LABEL_WORDS).map((w) => w.word).join(", "), top_words: words, documents: members.length },
+      });
+    }
+    built.sort((a, b) => b.members.length - a.members.length || compareText(a.topic.label, b.topic.label) || a.cluster - b.cluster);
+
+    const topics: Topic[] = built.map((b, i) => ({ topic_id: i + 1, ...b.topic }));
+    const assignmentOf = new Array<{ topic_id: number; score: number }>(points.length);
+    built.forEach((b, i) => {
+      for (const member of b.members) {
+        assignmentOf[member] = { topic_id: i + 1, score: round4(1 - cosineDistance(points[member]!, b.centroid)) };
+      }
     });
+    return { topics, assignments: ids.map((id, i) => ({ id, ...assignmentOf[i]! })) };
   }
-  built.sort((a, b) => b.members.length - a.members.length || compareText(a.topic.label, b.topic.label) || a.cluster - b.cluster);
+}
 
-  const topics: Topic[] = built.map((b, i) => ({ topic_id: i + 1, ...b.topic }));
-  const assignmentOf = new Array<{ topic_id: number; score: number }>(points.length);
-  built.forEach((b, i) => {
-    for (const member of b.members) {
-      assignmentOf[member] = { topic_id: i + 1, score: round4(1 - cosineDistance(points[member]!, b.centroid)) };
-    }
-  });
-  return { topics, assignments: ids.map((id, i) => ({ id, ...assignmentOf[i]! })) };
+/** The model over documents held in memory (both passes over the array). */
+export function topicModel(documents: { id: string; text: string }[], options: TopicModelOptions): TopicModelResult {
+  const builder = new TopicModelBuilder(options);
+  for (const doc of documents) builder.add(doc.id, doc.text);
+  return builder.result();
 }

@@ -1,11 +1,28 @@
+import type { Job, QueryResultsOptions, QueryRowsResponse } from "@google-cloud/bigquery";
 import type { Destination } from "../../../../contract/destinations.js";
 import { checkName } from "../writer.js";
-import type { ResultsLocation, Warehouse } from "../warehouse.js";
+import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
 import { bigQueryClient, platformServiceAccount } from "../kit/google.js";
-import { lineOf, meetingOf, meetingsOnce, num, oncePer, plainRow, platformList, uuid } from "../kit/warehouse-rows.js";
+import { num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { BigQueryWriter } from "./writer.js";
 
-/** Transforms on BigQuery: the synced tables read with @google-cloud/bigquery's query(), results written by the writer. */
+/** Array parameters carry their type: BigQuery cannot infer the type of an empty one. */
+const typesOf = (params: Record<string, unknown>) => Object.fromEntries(Object.entries(params).filter(([, v]) => Array.isArray(v)).map(([k]) => [k, ["STRING"]]));
+/** A row with the SDK's wrapped values ({ value }: timestamps, dates) as plain ones. */
+const plain = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v && typeof v === "object" && "value" in v ? (v as { value: unknown }).value : v]));
+
+/** A query job's result, page by page (maxResults rows each); a page asked for before the job is done is asked for again. */
+async function* pages(job: Job, maxResults: number): AsyncGenerator<Record<string, unknown>[]> {
+  let options: QueryResultsOptions | undefined = { maxResults, autoPaginate: false };
+  while (options) {
+    const [rows, next]: QueryRowsResponse = await job.getQueryResults(options);
+    if (rows.length) yield rows.map(plain);
+    // The SDK's next query: the same options while the job runs, with the next page's token while pages remain, none at the end.
+    options = next ? { maxResults, autoPaginate: false, ...(next.pageToken ? { pageToken: next.pageToken } : {}) } : undefined;
+  }
+}
+
+/** Transforms on BigQuery: the synced tables read with @google-cloud/bigquery (counts by query(), scans by query jobs read page by page), results written by the writer. */
 export class BigQueryWarehouse implements Warehouse {
   /** The platform's service account does the work: nothing of the user's call is needed. */
   constructor(private readonly destination: Destination) {}
@@ -26,39 +43,35 @@ export class BigQueryWarehouse implements Warehouse {
     return exists;
   }
   private async run(query: string, params: Record<string, unknown>) {
-    // Array parameters carry their type: BigQuery cannot infer the type of an empty one.
-    const types = Object.fromEntries(Object.entries(params).filter(([, v]) => Array.isArray(v)).map(([k]) => [k, ["STRING"]]));
-    const [rows] = await this.client().query({ query, params, types, useLegacySql: false });
-    return (rows as Record<string, unknown>[]).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === "object" && "value" in v ? (v as { value: unknown }).value : v])));
+    const [rows] = await this.client().query({ query, params, types: typesOf(params), useLegacySql: false });
+    return (rows as Record<string, unknown>[]).map(plain);
   }
-  private where() {
-    return "source_id = @source AND platform IN UNNEST(@platforms)";
+  /** The source's rows, of `platforms` when given (bound as @source and @platforms). */
+  private filter(sourceId: string, platforms?: string[]) {
+    if (platforms === undefined) return { where: "source_id = @source", params: { source: uuid(sourceId) } };
+    return { where: "source_id = @source AND platform IN UNNEST(@platforms)", params: { source: uuid(sourceId), platforms: platformList(platforms) } };
   }
-  async countMeetings(sourceId: string, platforms: string[]) {
-    if (!(await this.exists("meetings"))) return 0;
-    const rows = await this.run(`SELECT COUNT(DISTINCT meeting_id) AS n FROM ${this.table("meetings")} WHERE ${this.where()}`, { source: uuid(sourceId), platforms: platformList(platforms) });
+  async countRows(table: string, sourceId: string, platforms?: string[]) {
+    if (!(await this.exists(table))) return 0;
+    const { where, params } = this.filter(sourceId, platforms);
+    const rows = await this.run(`SELECT COUNT(*) AS n FROM ${this.table(table)} WHERE ${where}`, params);
     return num(rows[0]?.n);
   }
-  readonly readMeetings = meetingsOnce(async (sourceId, platforms) => {
-    if (!(await this.exists("meetings"))) return [];
-    const rows = await this.run(
-      `SELECT meeting_id, title, account, UNIX_MILLIS(started_at) AS started_ms FROM ${this.table("meetings")} WHERE ${this.where()} ORDER BY started_at, meeting_id`,
-      { source: uuid(sourceId), platforms: platformList(platforms) },
-    );
-    return oncePer(rows.map(meetingOf), (m) => m.meeting_id);
-  });
-  /** The lines of the source's utterances whose meeting is one of the platforms' (the meetings' filter applied here, not by a join). */
-  async readLines(sourceId: string, platforms: string[]) {
-    const meetings = new Set((await this.readMeetings(sourceId, platforms)).map((m) => m.meeting_id));
-    if (meetings.size === 0 || !(await this.exists("transcript_utterances"))) return [];
-    const rows = await this.run(
-      `SELECT meeting_id, utterance_id, speaker_id, speaker_name, affiliation, UNIX_MILLIS(spoken_at) AS spoken_ms, start_ms, end_ms, text
-       FROM ${this.table("transcript_utterances")}
-       WHERE source_id = @source
-       ORDER BY meeting_id, start_ms, utterance_id`,
-      { source: uuid(sourceId) },
-    );
-    return oncePer(rows.map(lineOf), (l) => l.utterance_id).filter((l) => meetings.has(l.meeting_id));
+  /**
+   * A query job whose result is read a page of `batchRows` rows at a time (jobs.getQueryResults with maxResults and
+   * the pageToken of the page before): BigQuery keeps the result, this holds one page. Strings order as bytes.
+   */
+  async *scan(query: ScanQuery): AsyncGenerator<Record<string, unknown>[]> {
+    if (!(await this.exists(query.table))) return;
+    const column = (name: string) => `\`${checkName("column", name)}\``;
+    const columns = query.columns.map((c) => (c.type === "timestamp" ? `UNIX_MILLIS(${column(c.name)}) AS ${column(c.name)}` : column(c.name)));
+    const { where, params } = this.filter(query.sourceId, query.platforms);
+    const within = query.in ? ` AND ${column(query.in.column)} IN UNNEST(@within)` : "";
+    if (query.in) Object.assign(params, { within: [...query.in.values] });
+    const sql = `SELECT${query.distinct ? " DISTINCT" : ""} ${columns.join(", ")} FROM ${this.table(query.table)} WHERE ${where}${within} ORDER BY ${query.orderBy.map(column).join(", ")}`;
+    const [job] = await this.client().createQueryJob({ query: sql, params, types: typesOf(params), useLegacySql: false });
+    const size = Math.max(1, Math.floor(query.batchRows));
+    yield* rebatch(pages(job, size), size, query.columns);
   }
   async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
     const dataset = location?.dataset || this.dataset;

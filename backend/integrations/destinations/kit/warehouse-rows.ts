@@ -1,5 +1,5 @@
 import { isUuid } from "../../../db/values.js";
-import type { Line, MeetingMeta } from "../warehouse.js";
+import type { ScanColumn } from "../warehouse.js";
 import { PLATFORM_FILE_TYPES } from "../../../../contract/integrations/sources.js";
 
 /** What the warehouse plug-ins share when they read synced rows for transforms: filters, row shapes, plain values. */
@@ -19,26 +19,6 @@ const KNOWN_PLATFORMS = Object.keys(PLATFORM_FILE_TYPES);
 /** Only known platform names (they are put into SQL text by some warehouses). */
 export const platformList = (platforms: string[]) => platforms.filter((p) => KNOWN_PLATFORMS.includes(p));
 export const num = (v: unknown) => (typeof v === "number" ? v : Number(v ?? 0));
-const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));
-const strOrNull = (v: unknown) => (v === null || v === undefined || v === "" ? null : String(v));
-
-export function lineOf(r: Record<string, unknown>): Line {
-  return {
-    meeting_id: str(r.meeting_id),
-    utterance_id: str(r.utterance_id),
-    speaker_id: str(r.speaker_id),
-    speaker_name: str(r.speaker_name),
-    affiliation: strOrNull(r.affiliation),
-    spoken_at: new Date(num(r.spoken_ms)),
-    start_ms: num(r.start_ms),
-    end_ms: num(r.end_ms),
-    text: str(r.text),
-  };
-}
-
-export function meetingOf(r: Record<string, unknown>): MeetingMeta {
-  return { meeting_id: str(r.meeting_id), title: str(r.title), started_at: new Date(num(r.started_ms)), account: strOrNull(r.account) };
-}
 
 /** A row with lower-case column names (warehouses that answer upper case). */
 export const lower = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
@@ -53,24 +33,39 @@ function plainValue(v: unknown): unknown {
 }
 export const plainRow = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plainValue(v)]));
 
-/** Rows of one key kept once (the last one read), for a warehouse where a re-synced row may be there twice. */
-export function oncePer<T>(rows: T[], key: (row: T) => string): T[] {
-  const byKey = new Map<string, T>();
-  for (const row of rows) byKey.set(key(row), row);
-  return byKey.size === rows.length ? rows : rows.filter((row) => byKey.get(key(row)) === row);
+/** A scanned row with each column as its stream type says (timestamps are read as epoch milliseconds by every dialect). */
+export function typedRow(row: Record<string, unknown>, columns: readonly ScanColumn[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { name, type } of columns) {
+    const v = row[name] ?? row[name.toUpperCase()];
+    if (v === null || v === undefined) out[name] = null;
+    else if (type === "timestamp") out[name] = v instanceof Date ? v : new Date(num(v));
+    else if (type === "number") out[name] = num(v);
+    else if (type === "boolean") out[name] = v === true || v === "true" || v === 1;
+    else if (type === "json") out[name] = typeof v === "string" ? parseJson(v) : v;
+    else out[name] = typeof v === "string" ? v : String(v);
+  }
+  return out;
+}
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
-/** Memoises readMeetings per source and platforms (readLines reads them again); a failed read is forgotten. */
-export function meetingsOnce(read: (sourceId: string, platforms: string[]) => Promise<MeetingMeta[]>) {
-  const cache = new Map<string, Promise<MeetingMeta[]>>();
-  return (sourceId: string, platforms: string[]) => {
-    const key = JSON.stringify([sourceId, platformList(platforms)]);
-    let found = cache.get(key);
-    if (!found) {
-      found = read(sourceId, platforms);
-      cache.set(key, found);
-      found.catch(() => cache.delete(key));
+/** Rows regrouped into batches of at most `size` (a driver's own chunks may be larger or smaller). */
+export async function* rebatch(chunks: AsyncIterable<Record<string, unknown>[]>, size: number, columns: readonly ScanColumn[]): AsyncGenerator<Record<string, unknown>[]> {
+  let batch: Record<string, unknown>[] = [];
+  for await (const chunk of chunks) {
+    for (const row of chunk) {
+      batch.push(typedRow(row, columns));
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
     }
-    return found;
-  };
+  }
+  if (batch.length) yield batch;
 }

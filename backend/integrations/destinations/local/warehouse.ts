@@ -1,9 +1,12 @@
 import { checkName, type DestinationWriter } from "../writer.js";
-import type { Warehouse } from "../warehouse.js";
-import { lineOf, meetingOf, num, platformList, uuid } from "../kit/warehouse-rows.js";
+import type { ScanQuery, Warehouse } from "../warehouse.js";
+import { num, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import type { LocalWriter } from "./index.js";
 
-/** Transforms on the local destination: its DuckDB file read through LocalWriter.query, results written by the same writer. */
+/**
+ * Transforms on the local destination: its DuckDB file, read through LocalWriter.query and streamed through
+ * LocalWriter.stream (DuckDB compares text as bytes), results written by the same writer.
+ */
 export class LocalWarehouse implements Warehouse {
   constructor(private readonly writer: LocalWriter) {}
 
@@ -11,31 +14,25 @@ export class LocalWarehouse implements Warehouse {
     const rows = await this.writer.query(`SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = '${checkName("table", table)}'`);
     return num(rows[0]?.n) > 0;
   }
-  private where(sourceId: string, platforms: string[], alias = "") {
+  private where(sourceId: string, platforms?: string[]) {
+    if (platforms === undefined) return `source_id = '${uuid(sourceId)}'`;
     const list = platformList(platforms);
-    return `${alias}source_id = '${uuid(sourceId)}' AND ${list.length ? `${alias}platform IN (${list.map((p) => `'${p}'`).join(", ")})` : "FALSE"}`;
+    return `source_id = '${uuid(sourceId)}' AND ${list.length ? `platform IN (${list.map((p) => `'${p}'`).join(", ")})` : "FALSE"}`;
   }
-  async countMeetings(sourceId: string, platforms: string[]) {
-    if (!(await this.has("meetings"))) return 0;
-    const rows = await this.writer.query(`SELECT count(*)::INTEGER AS n FROM meetings WHERE ${this.where(sourceId, platforms)}`);
+  async countRows(table: string, sourceId: string, platforms?: string[]) {
+    if (!(await this.has(table))) return 0;
+    const rows = await this.writer.query(`SELECT count(*)::INTEGER AS n FROM "${checkName("table", table)}" WHERE ${this.where(sourceId, platforms)}`);
     return num(rows[0]?.n);
   }
-  async readMeetings(sourceId: string, platforms: string[]) {
-    if (!(await this.has("meetings"))) return [];
-    const rows = await this.writer.query(
-      `SELECT meeting_id, title, account, CAST(epoch_ms(started_at) AS DOUBLE) AS started_ms FROM meetings WHERE ${this.where(sourceId, platforms)} ORDER BY started_at, meeting_id`,
-    );
-    return rows.map(meetingOf);
-  }
-  async readLines(sourceId: string, platforms: string[]) {
-    if (!(await this.has("meetings")) || !(await this.has("transcript_utterances"))) return [];
-    const rows = await this.writer.query(
-      `SELECT u.meeting_id, u.utterance_id, u.speaker_id, u.speaker_name, u.affiliation, CAST(epoch_ms(u.spoken_at) AS DOUBLE) AS spoken_ms, u.start_ms, u.end_ms, u.text
-       FROM transcript_utterances u JOIN meetings m ON m.meeting_id = u.meeting_id
-       WHERE ${this.where(sourceId, platforms, "m.")} AND u.source_id = '${uuid(sourceId)}'
-       ORDER BY u.meeting_id, u.start_ms, u.utterance_id`,
-    );
-    return rows.map(lineOf);
+  async *scan(query: ScanQuery) {
+    if (!(await this.has(query.table))) return;
+    const column = (name: string) => `"${checkName("column", name)}"`;
+    const columns = query.columns.map((c) => (c.type === "timestamp" ? `CAST(epoch_ms(${column(c.name)}) AS DOUBLE) AS ${column(c.name)}` : column(c.name)));
+    // The values are the warehouse's own (ids it gave); quoted as DuckDB's string literals ('' for ').
+    const within = query.in ? ` AND ${column(query.in.column)} IN (${query.in.values.length ? query.in.values.map((v) => `'${v.replaceAll("'", "''")}'`).join(", ") : "NULL"})` : "";
+    const select = `SELECT${query.distinct ? " DISTINCT" : ""} ${columns.join(", ")}`;
+    const sql = `${select} FROM "${checkName("table", query.table)}" WHERE ${this.where(query.sourceId, query.platforms)}${within} ORDER BY ${query.orderBy.map(column).join(", ")}`;
+    yield* rebatch(this.writer.stream(sql), query.batchRows, query.columns);
   }
   async readTable(table: string, limit: number, runId: string) {
     if (!(await this.has(table))) return null;

@@ -375,6 +375,32 @@ export class LocalWriter implements DestinationWriter, FileUser {
     }
   }
 
+  /**
+   * Streams a query's rows, in DuckDB's chunks, on a connection of its own (this writer's stays free to write result
+   * tables meanwhile), after committing what this writer holds. Close the writer only after the stream has ended.
+   */
+  async *stream(sql: string): AsyncGenerator<Record<string, unknown>[]> {
+    let connection: DuckDBConnection;
+    try {
+      connection = await this.exclusive(async () => {
+        this.rethrowFailure();
+        await this.commitHeld();
+        await this.db();
+        return connectTo(this.shared!);
+      });
+    } catch (error) {
+      throw localFailure(error, this.root);
+    }
+    try {
+      const result = await connection.stream(sql).catch((error: unknown) => {
+        throw localFailure(error, this.root);
+      });
+      for await (const rows of result.yieldRowObjectJson()) yield rows as Record<string, unknown>[];
+    } finally {
+      connection.closeSync();
+    }
+  }
+
   /** Commits what is held (its error comes out here), then lets go of the warehouse. */
   async close(): Promise<void> {
     try {

@@ -2,14 +2,14 @@ import type pg from "pg";
 import { POSTGRES_SCHEMA_PATTERN } from "../../../../contract/integrations/postgres.js";
 import { checkName } from "../writer.js";
 import type { DestinationWriter } from "../writer.js";
-import type { ResultsLocation, Warehouse } from "../warehouse.js";
-import { lineOf, meetingOf, num, plainRow } from "../kit/warehouse-rows.js";
-import { closePostgres, connectPostgres, qualified, type PostgresTarget } from "./connect.js";
+import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
+import { num, plainRow, typedRow } from "../kit/warehouse-rows.js";
+import { closePostgres, connectPostgres, ident, qualified, type PostgresTarget } from "./connect.js";
 import { PostgresWriter } from "./writer.js";
 
 /**
- * Transforms on a PostgreSQL destination: they read the `meetings` and `transcript_utterances` tables a sync wrote
- * (by source_id and platform, every value bound), and write result tables to the destination's schema or to the
+ * Transforms on a PostgreSQL destination: they read the tables a sync wrote (by source_id and platform, every value
+ * bound, through a cursor), and write result tables to the destination's schema or to the
  * results schema a transform names.
  */
 export class PostgresWarehouse implements Warehouse {
@@ -52,36 +52,47 @@ export class PostgresWarehouse implements Warehouse {
     return row?.found === true;
   }
 
-  async countMeetings(sourceId: string, platforms: string[]): Promise<number> {
-    const meetings = await this.table("meetings");
-    if (!(await this.exists(meetings))) return 0;
-    const [row] = await this.query(`SELECT count(*)::int AS n FROM ${meetings} WHERE source_id = $1 AND platform = ANY($2::text[])`, [sourceId, platforms]);
+  async countRows(table: string, sourceId: string, platforms?: string[]): Promise<number> {
+    const name = await this.table(table);
+    if (!(await this.exists(name))) return 0;
+    const byPlatform = platforms === undefined ? "" : " AND platform = ANY($2::text[])";
+    const [row] = await this.query(`SELECT count(*)::int AS n FROM ${name} WHERE source_id = $1${byPlatform}`, platforms === undefined ? [sourceId] : [sourceId, platforms]);
     return num(row?.n);
   }
 
-  async readMeetings(sourceId: string, platforms: string[]) {
-    const meetings = await this.table("meetings");
-    if (!(await this.exists(meetings))) return [];
-    const rows = await this.query(
-      `SELECT meeting_id, title, account, (extract(epoch FROM started_at) * 1000)::float8 AS started_ms FROM ${meetings}
-       WHERE source_id = $1 AND platform = ANY($2::text[]) ORDER BY started_at, meeting_id`,
-      [sourceId, platforms],
-    );
-    return rows.map(meetingOf);
-  }
-
-  async readLines(sourceId: string, platforms: string[]) {
-    const [meetings, utterances] = [await this.table("meetings"), await this.table("transcript_utterances")];
-    if (!(await this.exists(meetings)) || !(await this.exists(utterances))) return [];
-    const rows = await this.query(
-      `SELECT u.meeting_id, u.utterance_id, u.speaker_id, u.speaker_name, u.affiliation, (extract(epoch FROM u.spoken_at) * 1000)::float8 AS spoken_ms,
-              u.start_ms, u.end_ms, u.text
-       FROM ${utterances} u JOIN ${meetings} m ON m.meeting_id = u.meeting_id
-       WHERE m.source_id = $1 AND m.platform = ANY($2::text[]) AND u.source_id = $1
-       ORDER BY u.meeting_id, u.start_ms, u.utterance_id`,
-      [sourceId, platforms],
-    );
-    return rows.map(lineOf);
+  /** A cursor on a connection of its own, fetched `batchRows` at a time; text ordered as bytes (COLLATE "C"). */
+  async *scan(query: ScanQuery): AsyncGenerator<Record<string, unknown>[]> {
+    const table = await this.table(query.table);
+    if (!(await this.exists(table))) return;
+    const types = new Map(query.columns.map((c) => [c.name, c.type]));
+    const bytes = (name: string) => (types.get(name) === "string" ? `${ident(name)} COLLATE "C"` : ident(name));
+    // Text is ordered as bytes (COLLATE "C"); DISTINCT orders by what it selects, so there it is selected so.
+    const columns = query.columns.map((c) => {
+      if (c.type === "timestamp") return `(extract(epoch FROM ${ident(c.name)}) * 1000)::float8 AS ${ident(c.name)}`;
+      return query.distinct && c.type === "string" ? `${bytes(c.name)} AS ${ident(c.name)}` : ident(c.name);
+    });
+    const order = query.orderBy.map((name) => (query.distinct ? ident(name) : bytes(name)));
+    const params: unknown[] = [query.sourceId];
+    const bind = (value: unknown) => `$${params.push(value)}`;
+    const byPlatform = query.platforms === undefined ? "" : ` AND platform = ANY(${bind(query.platforms)}::text[])`;
+    const within = query.in ? ` AND ${ident(query.in.column)} = ANY(${bind(query.in.values)}::text[])` : "";
+    const client = await connectPostgres(await this.resolved());
+    try {
+      await client.query("BEGIN READ ONLY");
+      await client.query(
+        `DECLARE scan NO SCROLL CURSOR FOR SELECT${query.distinct ? " DISTINCT" : ""} ${columns.join(", ")} FROM ${table} WHERE source_id = $1${byPlatform}${within} ORDER BY ${order.join(", ")}`,
+        params,
+      );
+      const size = Math.max(1, Math.floor(query.batchRows));
+      for (;;) {
+        const { rows } = await client.query(`FETCH ${size} FROM scan`);
+        if (rows.length) yield rows.map((row: Record<string, unknown>) => typedRow(row, query.columns));
+        if (rows.length < size) break;
+      }
+      await client.query("COMMIT");
+    } finally {
+      await closePostgres(client);
+    }
   }
 
   async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {

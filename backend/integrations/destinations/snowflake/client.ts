@@ -88,6 +88,28 @@ export function runSql(connection: snowflake.Connection, sqlText: string, binds:
   });
 }
 
+/**
+ * A statement's rows in batches of at most `batchRows`, streamed (streamResult: true): Snowflake answers a large result
+ * in chunks that the SDK downloads as the rows are read, so only the chunk being read is held, never the whole result.
+ * One stream over the result (statement.streamRows()), read as the batches are asked for: each window of rows
+ * streamed apart (streamRows({ start, end })) would download again every chunk it shares with the window before.
+ */
+export async function* streamSql(connection: snowflake.Connection, sqlText: string, binds: snowflake.Binds, batchRows: number): AsyncGenerator<Record<string, unknown>[]> {
+  const statement = await new Promise<snowflake.RowStatement>((resolve, reject) => {
+    connection.execute({ sqlText, binds, streamResult: true, complete: (error, executed) => (error ? reject(error) : resolve(executed)) });
+  });
+  const size = Math.max(1, Math.floor(batchRows));
+  let batch: Record<string, unknown>[] = [];
+  for await (const row of statement.streamRows()) {
+    batch.push(row as Record<string, unknown>);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
 export function closeSnowflake(connection: snowflake.Connection): Promise<void> {
   return new Promise((resolve) => {
     try {

@@ -3,15 +3,15 @@ import type { Destination } from "../../../../contract/destinations.js";
 import { SNOWFLAKE_IDENTIFIER_PATTERN } from "../../../../contract/integrations/snowflake.js";
 import { checkName } from "../writer.js";
 import type { DestinationCall } from "../plugin.js";
-import type { ResultsLocation, Warehouse } from "../warehouse.js";
-import { lineOf, lower, meetingOf, meetingsOnce, num, oncePer, plainRow, platformList, uuid } from "../kit/warehouse-rows.js";
-import { closeSnowflake, connectSnowflake, runSql } from "./client.js";
+import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
+import { lower, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
+import { closeSnowflake, connectSnowflake, runSql, streamSql } from "./client.js";
 import { snowflakeTarget } from "./target.js";
 import { SnowflakeWriter } from "./writer.js";
 
-/** Transforms on Snowflake (either variant): the synced tables read with snowflake-sdk, results merged by the writer. */
+/** Transforms on Snowflake (either variant): the synced tables read with snowflake-sdk (scans streamed), results merged by the writer. */
 export class SnowflakeWarehouse implements Warehouse {
-  private connection?: snowflake.Connection;
+  private connection?: Promise<snowflake.Connection>;
   constructor(
     private readonly destination: Destination,
     private readonly call: DestinationCall,
@@ -24,8 +24,15 @@ export class SnowflakeWarehouse implements Warehouse {
   private table(name: string, schema?: string) {
     return `${this.ident(this.destination.config.database, "database")}.${this.ident(schema || this.destination.config.schema, "schema")}.${checkName("table", name).toUpperCase()}`;
   }
-  private async db() {
-    this.connection ??= await connectSnowflake(await snowflakeTarget(this.destination, this.call));
+  /** One connection, opened on first use (a scan and the other reads may ask for it at once); a failed sign-in is forgotten. */
+  private db(): Promise<snowflake.Connection> {
+    if (!this.connection) {
+      const connecting = snowflakeTarget(this.destination, this.call).then((target) => connectSnowflake(target));
+      this.connection = connecting;
+      connecting.catch(() => {
+        if (this.connection === connecting) this.connection = undefined;
+      });
+    }
     return this.connection;
   }
   private async run(sql: string, binds: snowflake.Binds = []) {
@@ -38,37 +45,29 @@ export class SnowflakeWarehouse implements Warehouse {
     ]);
     return num(rows[0]?.n) > 0;
   }
-  private platformsClause(platforms: string[]) {
+  /** The source's rows, of `platforms` when given; every value bound. */
+  private filter(sourceId: string, platforms?: string[]) {
+    if (platforms === undefined) return { where: "SOURCE_ID = ?", binds: [uuid(sourceId)] };
     const list = platformList(platforms);
-    return { sql: list.length ? `PLATFORM IN (${list.map(() => "?").join(", ")})` : "FALSE", binds: list };
+    return { where: `SOURCE_ID = ? AND ${list.length ? `PLATFORM IN (${list.map(() => "?").join(", ")})` : "FALSE"}`, binds: [uuid(sourceId), ...list] };
   }
-  async countMeetings(sourceId: string, platforms: string[]) {
-    if (!(await this.exists("meetings"))) return 0;
-    const p = this.platformsClause(platforms);
-    const rows = await this.run(`SELECT COUNT(*) AS N FROM ${this.table("meetings")} WHERE SOURCE_ID = ? AND ${p.sql}`, [uuid(sourceId), ...p.binds]);
+  async countRows(table: string, sourceId: string, platforms?: string[]) {
+    if (!(await this.exists(table))) return 0;
+    const { where, binds } = this.filter(sourceId, platforms);
+    const rows = await this.run(`SELECT COUNT(*) AS N FROM ${this.table(table)} WHERE ${where}`, binds);
     return num(rows[0]?.n);
   }
-  readonly readMeetings = meetingsOnce(async (sourceId, platforms) => {
-    if (!(await this.exists("meetings"))) return [];
-    const p = this.platformsClause(platforms);
-    const rows = await this.run(
-      `SELECT MEETING_ID, TITLE, ACCOUNT, DATE_PART(EPOCH_MILLISECOND, STARTED_AT) AS STARTED_MS FROM ${this.table("meetings")} WHERE SOURCE_ID = ? AND ${p.sql} ORDER BY STARTED_AT, MEETING_ID`,
-      [uuid(sourceId), ...p.binds],
-    );
-    return oncePer(rows.map(meetingOf), (m) => m.meeting_id);
-  });
-  /** The lines of the source's utterances whose meeting is one of the platforms' (the meetings' filter applied here, not by a join). */
-  async readLines(sourceId: string, platforms: string[]) {
-    const meetings = new Set((await this.readMeetings(sourceId, platforms)).map((m) => m.meeting_id));
-    if (meetings.size === 0 || !(await this.exists("transcript_utterances"))) return [];
-    const rows = await this.run(
-      `SELECT MEETING_ID, UTTERANCE_ID, SPEAKER_ID, SPEAKER_NAME, AFFILIATION, DATE_PART(EPOCH_MILLISECOND, SPOKEN_AT) AS SPOKEN_MS, START_MS, END_MS, TEXT
-       FROM ${this.table("transcript_utterances")}
-       WHERE SOURCE_ID = ?
-       ORDER BY MEETING_ID, START_MS, UTTERANCE_ID`,
-      [uuid(sourceId)],
-    );
-    return oncePer(rows.map(lineOf), (l) => l.utterance_id).filter((l) => meetings.has(l.meeting_id));
+  /** One streamed statement, read chunk by chunk as the batches are asked for (./client.ts streamSql); strings order as bytes. */
+  async *scan(query: ScanQuery): AsyncGenerator<Record<string, unknown>[]> {
+    if (!(await this.exists(query.table))) return;
+    const column = (name: string) => checkName("column", name).toUpperCase();
+    const columns = query.columns.map((c) => (c.type === "timestamp" ? `DATE_PART(EPOCH_MILLISECOND, ${column(c.name)}) AS ${column(c.name)}` : column(c.name)));
+    const { where, binds } = this.filter(query.sourceId, query.platforms);
+    const values = query.in?.values ?? [];
+    const within = query.in ? ` AND ${values.length ? `${column(query.in.column)} IN (${values.map(() => "?").join(", ")})` : "FALSE"}` : "";
+    const sql = `SELECT${query.distinct ? " DISTINCT" : ""} ${columns.join(", ")} FROM ${this.table(query.table)} WHERE ${where}${within} ORDER BY ${query.orderBy.map(column).join(", ")}`;
+    const size = Math.max(1, Math.floor(query.batchRows));
+    yield* rebatch(streamSql(await this.db(), sql, [...binds, ...values], size), size, query.columns);
   }
   async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
     if (!(await this.exists(table, location?.schema))) return null;
@@ -90,7 +89,8 @@ export class SnowflakeWarehouse implements Warehouse {
     if (await this.exists(table, location?.schema)) await this.run(`DELETE FROM ${this.table(table, location?.schema)} WHERE RUN_ID <> ?`, [uuid(runId)]);
   }
   async close() {
-    if (this.connection) await closeSnowflake(this.connection);
+    const connection = await this.connection?.catch(() => undefined);
     this.connection = undefined;
+    if (connection) await closeSnowflake(connection);
   }
 }
