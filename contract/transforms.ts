@@ -295,6 +295,17 @@ export const previewRequestSchema = z.object({
   file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) })).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
 });
 
+export const previewSampleSchema = z.object({
+  /** The result table's suffix ("topics"). */
+  table: z.string(),
+  description: z.string(),
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+  /** Rows the sample gave this table (more than shown). */
+  total: z.number().int(),
+});
+export type PreviewSample = z.infer<typeof previewSampleSchema>;
+
 export const previewResponseSchema = z.object({
   template_config: z.object({
     pipeline: z.object({
@@ -309,5 +320,8 @@ export const previewResponseSchema = z.object({
   /** Beyond the spec: the records the connector's data has now per file type, and the file types its data comes as. */
   record_counts: z.record(z.number().int()).optional(),
   connector_file_types: z.array(z.string()).optional(),
+  /** Beyond the spec: the template run on the first records (`sample_records` of them), a few rows of each result table. */
+  sample_records: z.number().int().optional(),
+  sample: z.array(previewSampleSchema).optional(),
 });
 export type PreviewResponse = z.infer<typeof previewResponseSchema>;

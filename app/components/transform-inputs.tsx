@@ -5,6 +5,7 @@ import { plainWords } from "@contract/labels";
 import { fieldClasses } from "~/components/ui/field";
 import { controlClasses } from "./transform-fields";
 import { TableHead } from "./table-head";
+import { TransformSample } from "./transform-sample";
 
 /** An input's label: its own, or its key in words ("max_topics" → "Max topics"). */
 export function inputLabel(key: string, input: TemplateInput): string {
@@ -178,7 +179,8 @@ export function noRecordsReason(preview: PreviewResponse, fileType: string): { t
 
 /**
  * The preview of spec §3: the pipeline's primitives (provider, model), signal aggregations, outcome model type, and
- * the record count; a count of none says why and what to do, with a link to where it is done.
+ * the record count; a count of none says why and what to do, with a link to where it is done; then a sample of the
+ * result rows the template gives on the first records.
  */
 export function TransformPreview({ preview, fileType, connectorId }: { preview: PreviewResponse; fileType: string; connectorId: string }) {
   const p = preview.template_config.pipeline;
@@ -258,6 +260,7 @@ export function TransformPreview({ preview, fileType, connectorId }: { preview: 
           </div>
         </div>
       </div>
+      {preview.sample?.length && preview.sample_records ? <TransformSample tables={preview.sample} records={preview.sample_records} /> : null}
     </section>
   );
 }

@@ -54,7 +54,7 @@ function listText(value: unknown): string | null {
 }
 
 /** A result cell as words: numbers with separators, a list as "a, b, c" (never its JSON). */
-const show = (value: Cell | Cell[], timeZone: string) => listText(value) ?? scalar(value as Cell, timeZone);
+export const show = (value: Cell | Cell[], timeZone: string) => listText(value) ?? scalar(value as Cell, timeZone);
 
 /**
  * The first rows of each table the latest successful run wrote (`shown` rows at most), a link to show up to `more`

@@ -14,13 +14,14 @@ import {
   WIZARD_INTEGRATION_KEYS,
   type PreviewResponse,
 } from "../../contract/transforms.js";
-import { allDefinitions, CATEGORIES, setupStepsFor, toTemplate, type TemplateDefinition } from "../transforms/catalogue.js";
+import { allDefinitions, CATEGORIES, LOCAL_PROVIDER, setupStepsFor, toTemplate, type TemplateDefinition } from "../transforms/catalogue.js";
 import { connectorStreams, offered, requireOffered } from "../transforms/offer.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { findConnector } from "../db/connectors.js";
 import { connectorDataOf } from "../db/transforms.js";
 import { countStreamRows, dataFileTypes, openWarehouse, ownedWarehouseDestination } from "../transforms/warehouse.js";
 import { programOf } from "../transforms/programs/index.js";
+import { previewSample } from "../transforms/preview.js";
 import type { Destination } from "../../contract/destinations.js";
 
 /** Spec §7 "templates": the catalogue (backend/transforms/catalogue.ts), per-warehouse setup steps, and the preview. */
@@ -106,6 +107,7 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
   const table = programOf(d.id)?.stream ?? "meetings";
   let recordCount: number;
+  let sample: Awaited<ReturnType<typeof previewSample>> | null = null;
   // The records of each file type too, so a preview of none can say which file type has some.
   const recordCounts: Record<string, number> = {};
   try {
@@ -115,6 +117,9 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
       // One count over every file type first: a connector with nothing synced needs no other.
       const total = await count(TRANSFORM_FILE_TYPES);
       for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = total === 0 ? 0 : await count([type]);
+    } else {
+      // Topic labels of the sample are the local model's: a preview never calls a hosted model.
+      sample = await previewSample(warehouse, d, { ...inputs, provider: LOCAL_PROVIDER }, { sourceId: connector.source_id, fileTypes: body.file_types });
     }
   } catch (error) {
     throw new ApiError(502, `${M.previewFailed}: reading "${destination.name}" failed: ${(error as Error).message}`);
@@ -129,6 +134,7 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
     record_count: recordCount,
     ...(recordCount === 0 ? { record_counts: recordCounts } : {}),
     connector_file_types: data ? dataFileTypes(data) : [],
+    ...(sample ? { sample_records: sample.records, sample: sample.tables } : {}),
   };
   return c.json(response);
 });

@@ -164,11 +164,30 @@ describe("templates: preview", () => {
     expect(preview.template_config.pipeline.primitives[1]).toMatchObject({ type: "topic_model", parameters: { provider: "local", model: "kmeans-tfidf", num_topics: 4 } });
     expect(preview.template_config.pipeline.primitives[0]!.parameters.extra_stopwords).toEqual(["acme", "rockets"]);
     expect(preview.template_config.pipeline.outcome.model_type).toBe("topic_summary");
+    // A sample of real result rows: the template run on the first records, nothing written.
+    expect(before.body.sample).toBeUndefined();
+    expect(preview.sample_records).toBe(Math.min(n, 50));
+    expect(preview.sample!.map((t) => t.table)).toEqual(["topics", "topic_assignments"]);
+    const [topics, assignments] = preview.sample!;
+    expect(topics!.rows.length).toBeGreaterThan(0);
+    expect(topics!.rows.length).toBeLessThanOrEqual(5);
+    expect(topics!.columns).toEqual(["topic_id", "label", "top_words", "documents"]);
+    expect(typeof topics!.rows[0]!.label).toBe("string");
+    expect(JSON.parse(String(topics!.rows[0]!.top_words))[0]).toMatchObject({ word: expect.any(String), weight: expect.any(Number) });
+    expect(assignments!.total).toBeGreaterThan(0);
+    expect(assignments!.columns).not.toContain("run_id");
+    const speakers = previewResponseSchema.parse((await call("POST", "/templates/speaker_metrics/preview", { ...body, template_id: "speaker_metrics", inputs: {} })).body);
+    expect(speakers.sample![0]).toMatchObject({ table: "speaker_metrics", description: expect.stringContaining("One row per meeting and speaker") });
+    expect(speakers.sample![0]!.rows[0]).toMatchObject({ meeting_id: expect.any(String), talk_ratio: expect.any(Number) });
     // A zoom-style source writes .vtt and .txt files: asking for .json only reads nothing.
     expect((await call("POST", "/templates/topic_modeling/preview", { ...body, file_types: [".json"] })).body.record_count).toBe(0);
     expect((await call("POST", "/templates/topic_modeling/preview", { ...body, file_types: [".vtt"] })).body.record_count).toBe(n);
     // Another user cannot preview on this connector.
     expect(await call("POST", "/templates/topic_modeling/preview", body, other)).toEqual({ status: 400, body: { message: M.connectorNotFound, field: "connector_id" } });
+    // The previews wrote no table.
+    const after2 = new LocalWriter(resolveLocalRoot(t.dataDir, folder));
+    expect(await after2.query("SELECT count(*)::INT AS n FROM information_schema.tables WHERE table_name LIKE 'tx%'")).toEqual([{ n: 0 }]);
+    await after2.close();
   });
 
   it("a preview of no records says what the connector's data has: its file types, and the records per file type", async () => {

@@ -162,6 +162,14 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(preview).not.toContainText("top_weighted_terms");
   await expect(preview).not.toContainText(/Topic modeling · Topic Modeling/i);
   expect(Number((await page.getByTestId("record-count").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+  // A sample of real result rows (issue 37): the topics found in the first records, in words.
+  const sample = page.getByTestId("preview-sample");
+  await expect(sample).toContainText("Sample of the results");
+  const topics = sample.locator("[data-sample-table=topics]");
+  await expect(topics.getByRole("columnheader", { name: "Label" })).toBeVisible();
+  expect(await topics.locator("tbody tr").count()).toBeGreaterThan(0);
+  await expect(sample.locator("[data-sample-table=topic_assignments]")).toContainText("Topic assignments");
+  await expect(sample).not.toContainText("run_id");
   await expect(page.getByLabel("Number of topics")).toHaveValue("3");
   await page.getByRole("button", { name: "Create Transform" }).click();
 
