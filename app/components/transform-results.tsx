@@ -54,7 +54,63 @@ function listText(value: unknown): string | null {
 }
 
 /** A result cell as words: numbers with separators, a list as "a, b, c" (never its JSON). */
-export const show = (value: Cell | Cell[], timeZone: string) => listText(value) ?? scalar(value as Cell, timeZone);
+const show = (value: Cell | Cell[], timeZone: string) => listText(value) ?? scalar(value as Cell, timeZone);
+
+/**
+ * Rows of a result table under its columns (`heading` names them), each cell in words, a long one cut to
+ * `clampLines` lines with the whole in its title; the table scrolls sideways inside its region on a narrow screen.
+ */
+export function RowsTable({
+  label,
+  caption,
+  columns,
+  rows,
+  timeZone,
+  heading = (column) => column,
+  headClass = "tracking-wide uppercase",
+  cell = "px-4 py-2",
+  clampLines = 3,
+}: {
+  label: string;
+  caption?: string;
+  columns: string[];
+  rows: Record<string, Cell | Cell[]>[];
+  timeZone: string;
+  heading?: (column: string) => string;
+  headClass?: string;
+  cell?: string;
+  clampLines?: 2 | 3;
+}) {
+  return (
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        <thead className={`text-left text-xs font-semibold text-slate-600 ${headClass}`}>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className={`${cell} whitespace-nowrap`}>
+                {heading(column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {columns.map((column) => (
+                <td key={column} className={`max-w-xs ${cell} align-top break-words text-slate-700`}>
+                  <span className={clampLines === 2 ? "line-clamp-2" : "line-clamp-3"} title={show(row[column] as Cell, timeZone)}>
+                    {show(row[column] as Cell, timeZone)}
+                  </span>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /**
  * The first rows of each table the latest successful run wrote (`shown` rows at most), a link to show up to `more`
@@ -106,33 +162,7 @@ export function TransformResults({
           ) : result.rows.length === 0 ? (
             <p className="px-4 py-3 text-sm text-slate-600">This table is empty.</p>
           ) : (
-            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Rows of ${result.table}`}>
-              <table className="min-w-full divide-y divide-slate-200 text-sm">
-                <caption className="sr-only">First rows of {result.table}</caption>
-                <thead className="text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                  <tr>
-                    {result.columns.map((column) => (
-                      <th key={column} className="px-4 py-2 whitespace-nowrap">
-                        {column}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {result.rows.map((row, i) => (
-                    <tr key={i}>
-                      {result.columns.map((column) => (
-                        <td key={column} className="max-w-xs px-4 py-2 align-top break-words text-slate-700">
-                          <span className="line-clamp-3" title={show(row[column], timeZone)}>
-                            {show(row[column], timeZone)}
-                          </span>
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RowsTable label={`Rows of ${result.table}`} caption={`First rows of ${result.table}`} columns={result.columns} rows={result.rows} timeZone={timeZone} />
           )}
         </div>
       ))}

@@ -1,6 +1,6 @@
 import { plainWords } from "@contract/labels";
 import type { PreviewSample } from "@contract/transforms";
-import { show } from "./transform-results";
+import { RowsTable } from "./transform-results";
 
 /**
  * The preview's sample: the template run on the connector's first records, a few rows of each result table it would
@@ -26,32 +26,7 @@ export function TransformSample({ tables, records, timeZone = "UTC" }: { tables:
           {t.rows.length === 0 ? (
             <p className="px-3 py-2 text-sm text-slate-600">No rows from these records.</p>
           ) : (
-            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Sample rows of ${plainWords(t.table)}`}>
-              <table className="min-w-full divide-y divide-slate-200 text-sm">
-                <thead className="text-left text-xs font-semibold text-slate-600">
-                  <tr>
-                    {t.columns.map((c) => (
-                      <th key={c} scope="col" className="px-3 py-2 whitespace-nowrap">
-                        {plainWords(c)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {t.rows.map((row, i) => (
-                    <tr key={i}>
-                      {t.columns.map((c) => (
-                        <td key={c} className="max-w-xs px-3 py-2 align-top break-words text-slate-700">
-                          <span className="line-clamp-2" title={show(row[c], timeZone)}>
-                            {show(row[c], timeZone)}
-                          </span>
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RowsTable label={`Sample rows of ${plainWords(t.table)}`} columns={t.columns} rows={t.rows} timeZone={timeZone} heading={plainWords} headClass="" cell="px-3 py-2" clampLines={2} />
           )}
         </div>
       ))}

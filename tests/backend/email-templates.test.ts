@@ -1,13 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalWriter } from "../../backend/integrations/destinations/local/index.js";
 import { LocalWarehouse } from "../../backend/integrations/destinations/local/warehouse.js";
 import { PostgresWarehouse } from "../../backend/integrations/destinations/postgres/warehouse.js";
 import { PostgresWriter } from "../../backend/integrations/destinations/postgres/writer.js";
+import type { PostgresTarget } from "../../backend/integrations/destinations/postgres/connect.js";
+import { userPostgresDatabase } from "../support/user-postgres.js";
 import type { Warehouse } from "../../backend/integrations/destinations/warehouse.js";
 import type { DestinationWriter } from "../../backend/integrations/destinations/writer.js";
 import { gmailPlugin } from "../../backend/integrations/sources/gmail/plugin.js";
@@ -87,25 +87,13 @@ async function load(writer: DestinationWriter): Promise<void> {
 }
 
 const folder = mkdtempSync(path.join(os.tmpdir(), "tributary-email-"));
-const database = `email_${randomBytes(4).toString("hex")}`;
-let admin: pg.Client;
-let target: { host: string; port: number; database: string; schema: string; user: string; password: string };
+let target: PostgresTarget;
+let drop: () => Promise<void>;
 let local: Warehouse;
 let postgres: Warehouse;
-const saved = process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS;
 
 beforeAll(async () => {
-  // The tests' own Postgres server stands in for a user's; it is on loopback, which only this setting permits.
-  process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS = "true";
-  const server = new URL(inject("pgAdminUrl"));
-  admin = new pg.Client({ connectionString: server.href });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  target = { host: server.hostname, port: Number(server.port), database, schema: "tributary", user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) };
-  const owner = new pg.Client({ ...target });
-  await owner.connect();
-  await owner.query("CREATE SCHEMA tributary");
-  await owner.end();
+  ({ target, drop } = await userPostgresDatabase(inject("pgAdminUrl"), "email"));
   await load(new LocalWriter(folder));
   await load(new PostgresWriter(target));
   local = new LocalWarehouse(new LocalWriter(folder));
@@ -115,11 +103,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await local?.close();
   await postgres?.close();
-  await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin?.end();
+  await drop?.();
   rmSync(folder, { recursive: true, force: true });
-  if (saved === undefined) delete process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS;
-  else process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS = saved;
 });
 
 describe("the e-mail templates over synced Gmail messages", () => {

@@ -1,14 +1,15 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LocalWriter } from "../../backend/integrations/destinations/local/index.js";
 import { LocalWarehouse } from "../../backend/integrations/destinations/local/warehouse.js";
 import { PostgresWarehouse } from "../../backend/integrations/destinations/postgres/warehouse.js";
 import { PostgresWriter } from "../../backend/integrations/destinations/postgres/writer.js";
+import type { PostgresTarget } from "../../backend/integrations/destinations/postgres/connect.js";
+import { userPostgresDatabase } from "../support/user-postgres.js";
 import type { DestinationWriter } from "../../backend/integrations/destinations/writer.js";
 import type { Warehouse } from "../../backend/integrations/destinations/warehouse.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
@@ -68,31 +69,16 @@ async function load(writer: DestinationWriter): Promise<void> {
 }
 
 const folder = mkdtempSync(path.join(os.tmpdir(), "tributary-results-"));
-const database = `results_${randomBytes(4).toString("hex")}`;
-let admin: pg.Client;
-let target: { host: string; port: number; database: string; schema: string; user: string; password: string };
-const saved = process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS;
+let target: PostgresTarget;
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  // The tests' own Postgres server stands in for a user's; it is on loopback, which only this setting permits.
-  process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS = "true";
-  const server = new URL(inject("pgAdminUrl"));
-  admin = new pg.Client({ connectionString: server.href });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  target = { host: server.hostname, port: Number(server.port), database, schema: "tributary", user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) };
-  const owner = new pg.Client({ ...target });
-  await owner.connect();
-  await owner.query("CREATE SCHEMA tributary");
-  await owner.end();
+  ({ target, drop } = await userPostgresDatabase(inject("pgAdminUrl"), "results"));
 }, 60_000);
 
 afterAll(async () => {
-  await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin?.end();
+  await drop?.();
   rmSync(folder, { recursive: true, force: true });
-  if (saved === undefined) delete process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS;
-  else process.env.TRIBUTARY_ALLOW_PRIVATE_HOSTS = saved;
 });
 
 describe("the transcript templates' results on the benchmark's 1× data", () => {
