@@ -28,6 +28,12 @@ export const categoryLabel = lookup({ warehouse: "Warehouse", storage: "Storage"
 /** A source's extraction scope. */
 export const scopeLabel = lookup({ org: "Entire organization", group: "A specific group", team: "A specific team", individual: "Individual mailbox" });
 
+/** What an API key may do (contract/api-keys.ts). */
+export const apiKeyScopeLabel = lookup({ read: "Read only", read_write: "Read and write" });
+
+/** Whether an API key still works (contract/api-keys.ts). */
+export const apiKeyStatusLabel = lookup({ active: "Active", expired: "Expired", revoked: "Revoked" });
+
 /** Each template's transform type as people read it: the catalogue's labels, the lists, the details page. */
 export const TRANSFORM_TYPE_LABELS = {
   topic_modeling: "Topic Modeling",

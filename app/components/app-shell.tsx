@@ -66,6 +66,9 @@ function ProfileMenu({ user }: { user: UserInfo }) {
         <Link to="/settings/alerts" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
           Alert settings
         </Link>
+        <Link to="/settings/api-keys" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          API keys
+        </Link>
         <Form method="post" action="/logout" reloadDocument>
           <button type="submit" className="w-full rounded-lg px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100">
             Log out

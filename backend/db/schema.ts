@@ -262,3 +262,26 @@ export const alertDeliveries = pgTable("alert_deliveries", {
   createdAt: createdAt(),
   finishedAt: timestamp("finished_at", { withTimezone: true }),
 }, (t) => [index("alert_deliveries_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())]);
+
+/**
+ * A key of the public API (issue 38): a bearer token shown to its owner once. Only the token's SHA-256 (base64url) is
+ * stored, looked up by equality (an index lookup, never a comparison of secrets in our code); `prefix` is the token's
+ * first characters, shown to tell keys apart.
+ */
+export const apiKeys = pgTable("api_keys", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  /** read | read_write (contract/api-keys.ts) */
+  scope: text("scope").notNull(),
+  prefix: text("prefix").notNull(),
+  hash: text("hash").notNull(),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }),
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+}, (t) => [
+  uniqueIndex("api_keys_hash_key").on(t.hash),
+  index("api_keys_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  check("api_keys_scope", sql`"scope" IN ('read', 'read_write')`),
+]);

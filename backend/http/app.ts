@@ -12,6 +12,7 @@ import { transformsRoutes } from "./transforms.js";
 import { templatesRoutes } from "./templates.js";
 import { alertsRoutes, emailConfirmationRoutes } from "./alerts.js";
 import { runsRoutes } from "./runs.js";
+import { apiKeysRoutes } from "./api-keys.js";
 import { redactValues, withSecretScope } from "../lib/redact.js";
 
 const KB = 1024;
@@ -142,6 +143,7 @@ export function createApi(services: Services) {
   app.route("/", alertsRoutes);
   app.route("/", emailConfirmationRoutes);
   app.route("/", runsRoutes);
+  app.route("/", apiKeysRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json({ message: redactValues(error.message) }, error.status);

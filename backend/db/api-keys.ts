@@ -1,0 +1,113 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { and, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "./client.js";
+import { apiKeys } from "./schema.js";
+import { isUuid } from "./values.js";
+import { sha256 } from "../lib/crypto.js";
+
+/**
+ * Keys of the public API (issue 38). A token is `trb_` and 43 random base62 characters (about 256 bits), shown once when
+ * made; only its SHA-256 is stored. A token is long and random, so one fast hash suffices (as GitHub's and Stripe's keys
+ * do): a leaked table gives no live key. A key is found by its hash (an index lookup), so no secret is compared in code
+ * byte by byte; the hash found is checked again with timingSafeEqual.
+ */
+
+export type ApiKeyScope = "read" | "read_write";
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  scope: ApiKeyScope;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export const API_TOKEN_PREFIX = "trb_";
+const TOKEN_CHARS = 43;
+/** How many of the token's characters are kept to tell keys apart: `trb_` and 8 more (about 48 bits, not enough to guess). */
+const SHOWN_CHARS = API_TOKEN_PREFIX.length + 8;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const TOKEN_SHAPE = new RegExp(`^${API_TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_CHARS}}$`);
+
+/** `count` uniformly random base62 characters (bytes of 248 and more are dropped, so no character is likelier). */
+function randomBase62(count: number): string {
+  let out = "";
+  while (out.length < count) {
+    for (const byte of randomBytes(count * 2)) {
+      if (byte < 248 && out.length < count) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function newApiToken(): string {
+  return API_TOKEN_PREFIX + randomBase62(TOKEN_CHARS);
+}
+
+/** The one place a key's owner is checked (the owner becomes a workspace later: this is what changes). */
+const ownedBy = (ownerId: string): SQL => eq(apiKeys.ownerId, ownerId);
+
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope as ApiKeyScope,
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+/** Makes a key for the owner: its record, and its token, which is never available again. */
+export async function createApiKey(
+  db: Database,
+  ownerId: string,
+  input: { name: string; scope: ApiKeyScope; expiresAt: Date | null },
+): Promise<{ key: ApiKeyRecord; token: string }> {
+  const token = newApiToken();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ ownerId, name: input.name, scope: input.scope, expiresAt: input.expiresAt, prefix: token.slice(0, SHOWN_CHARS), hash: sha256(token) })
+    .returning();
+  return { key: toRecord(row!), token };
+}
+
+/** The owner's keys, newest first, revoked and expired ones included (the page says which). */
+export async function listApiKeys(db: Database, ownerId: string): Promise<ApiKeyRecord[]> {
+  const rows = await db.select().from(apiKeys).where(ownedBy(ownerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(toRecord);
+}
+
+/** Revokes the owner's key (a second revoke keeps the first time): false when the owner has no such key. */
+export async function revokeApiKey(db: Database, ownerId: string, keyId: string): Promise<boolean> {
+  if (!isUuid(keyId)) return false;
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(and(eq(apiKeys.id, keyId), ownedBy(ownerId)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
+}
+
+/** The key a bearer token is, when it is live (not revoked, not expired at `now`); records its last use. null otherwise. */
+export async function verifyApiKey(db: Database, token: string, now: Date = new Date()): Promise<{ keyId: string; ownerId: string; scope: ApiKeyScope } | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const hash = sha256(token);
+  const [row] = await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now))))
+    .returning({ id: apiKeys.id, ownerId: apiKeys.ownerId, scope: apiKeys.scope, hash: apiKeys.hash });
+  if (!row) return null;
+  const found = Buffer.from(row.hash);
+  const given = Buffer.from(hash);
+  if (found.length !== given.length || !timingSafeEqual(found, given)) return null;
+  return { keyId: row.id, ownerId: row.ownerId, scope: row.scope as ApiKeyScope };
+}

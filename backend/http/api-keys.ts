@@ -1,0 +1,51 @@
+import { Hono } from "hono";
+import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "../db/api-keys.js";
+import { iso } from "../db/values.js";
+import { API_KEY_MESSAGES as M, createApiKeyBodySchema, type ApiKey } from "../../contract/api-keys.js";
+
+/**
+ * The signed-in user's keys of the public API (issue 38), for the settings page: list, create (the token is in that
+ * answer only), revoke. A key of another user is a 404, as every record is.
+ */
+export const apiKeysRoutes = new Hono<ApiEnv>();
+
+function toApiKey(key: ApiKeyRecord, now = new Date()): ApiKey {
+  const status = key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt.getTime() <= now.getTime() ? "expired" : "active";
+  return {
+    id: key.id,
+    name: key.name,
+    scope: key.scope,
+    prefix: key.prefix,
+    status,
+    created_at: iso(key.createdAt)!,
+    expires_at: iso(key.expiresAt),
+    last_used_at: iso(key.lastUsedAt),
+    revoked_at: iso(key.revokedAt),
+  };
+}
+
+apiKeysRoutes.get("/api-keys", requireSession, async (c) => {
+  const now = new Date();
+  const keys = await listApiKeys(c.var.services.db, c.var.user.id);
+  return c.json({ keys: keys.map((key) => toApiKey(key, now)) });
+});
+
+apiKeysRoutes.post("/api-keys", requireSession, async (c) => {
+  const body = parse(createApiKeyBodySchema, await jsonBody(c));
+  const { key, token } = await createApiKey(c.var.services.db, c.var.user.id, {
+    name: body.name,
+    scope: body.scope,
+    expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+  });
+  c.var.services.log.info({ userId: c.var.user.id, keyId: key.id, scope: key.scope }, "API key created");
+  c.header("Cache-Control", "no-store");
+  return c.json({ key: toApiKey(key), token, message: M.created }, 201);
+});
+
+apiKeysRoutes.post("/api-keys/:id/revoke", requireSession, async (c) => {
+  const revoked = await revokeApiKey(c.var.services.db, c.var.user.id, c.req.param("id"));
+  if (!revoked) throw new ApiError(404, M.notFound);
+  c.var.services.log.info({ userId: c.var.user.id, keyId: c.req.param("id") }, "API key revoked");
+  return c.json({ message: M.revoked });
+});
