@@ -62,6 +62,9 @@ const schema = z.object({
       .min(1, "SHUTDOWN_GRACE_SECONDS must be a whole number of seconds, at least 1")
       .default(30),
   ),
+  /** Public API (/api/v1): requests each key may make per API_RATE_LIMIT_WINDOW_SECONDS, shared by every backend process. */
+  API_RATE_LIMIT_POINTS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_POINTS must be a whole number, at least 1").default(300)),
+  API_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_WINDOW_SECONDS must be a whole number of seconds, at least 1").default(60)),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -10,6 +10,7 @@ import expressStaticGzip from "express-static-gzip";
 import type { ServerBuild } from "@remix-run/node";
 import { env } from "../app/services/env.server.js";
 import { pageCache } from "./page-cache.js";
+import { apiProxy } from "./api-proxy.js";
 import { cspNonce, DEFAULT_BODY_LIMIT_BYTES, declaredBodyLimit, remixHandler, sameOriginWrites, securityHeaders } from "./web-edge.js";
 
 /**
@@ -99,6 +100,9 @@ async function runServer() {
   // traffic: it is not stopping, and the backend says it is ready (its database answers).
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", (_req, res, next) => void ready(stopping.signal, env().backendUrl).then(({ status, body }) => res.status(status).json(body), next));
+  // The public API and its reference page go to the backend as they came (scripts/api-proxy.ts): bearer keys, not the
+  // app's cookies or same-origin rules; the backend sets those answers' own headers (CSP included).
+  app.use("/api", apiProxy(env().backendUrl));
   // The edge first, so that every answer (assets, refusals, redirects) carries the security headers, and a refused
   // body or a cross-site write is answered before anything reads it (scripts/web-edge.ts).
   app.use(cspNonce());

@@ -285,3 +285,26 @@ export const apiKeys = pgTable("api_keys", {
   index("api_keys_owner_created_idx").on(t.ownerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   check("api_keys_scope", sql`"scope" IN ('read', 'read_write')`),
 ]);
+
+/**
+ * The first answer to a public API write sent with an `Idempotency-Key` (issue 38), per API key: the same key and body
+ * within API_IDEMPOTENCY_HOURS gets the same answer, without doing the write again. `status` is null while the first
+ * request is still being answered. Rows older than that are deleted as new ones come.
+ */
+export const apiIdempotency = pgTable("api_idempotency", {
+  apiKeyId: uuid("api_key_id").notNull().references(() => apiKeys.id, { onDelete: "cascade" }),
+  idempotencyKey: text("idempotency_key").notNull(),
+  /** The method and path the key was first used with, and the SHA-256 of its body: another request under the same key is refused. */
+  request: text("request").notNull(),
+  bodyHash: text("body_hash").notNull(),
+  status: integer("status"),
+  response: jsonb("response"),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.apiKeyId, t.idempotencyKey] }), index("api_idempotency_created_idx").on(t.createdAt)]);
+
+/** rate-limiter-flexible's RateLimiterPostgres table (its own layout), shared by every API process: points used per key per window. */
+export const apiRateLimits = pgTable("api_rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});

@@ -14,6 +14,7 @@ import { alertsRoutes, emailConfirmationRoutes } from "./alerts.js";
 import { runsRoutes } from "./runs.js";
 import { apiKeysRoutes } from "./api-keys.js";
 import { redactValues, withSecretScope } from "../lib/redact.js";
+import { createPublicApi } from "../api/app.js";
 
 const KB = 1024;
 /** Every body the API takes is a small JSON form; this covers the largest of them many times over. */
@@ -115,6 +116,10 @@ function databaseCode(error: unknown): string | undefined {
 /** The HTTP API of spec §7, call for call. Every answer is JSON; every failure has a `message`. */
 export function createApi(services: Services) {
   const app = new Hono<ApiEnv>();
+  // The public API (/api/v1, bearer keys, never the session cookie) and its reference page (/api/docs): an app of its
+  // own with its own middleware and error shape (backend/api/), answered before anything below runs.
+  const publicApi = createPublicApi(services);
+  app.all("/api/*", (c) => publicApi.fetch(c.req.raw, c.env));
   // Each request holds its own secrets in play (backend/lib/redact.ts): what it opens or is sent for a connection
   // test is taken out of its answer and its log lines.
   app.use((_c, next) => withSecretScope(next));

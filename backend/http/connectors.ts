@@ -25,6 +25,8 @@ import {
   LOOKBACK_OPTIONS,
   platformsFor,
   updateConnectorBodySchema,
+  type Connector,
+  type UpdateConnectorBody,
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
@@ -101,8 +103,10 @@ async function checkLinks(c: { var: ApiEnv["Variables"] }, sourceId: string, pla
 }
 
 /** POST /connectors/create: spec §5 "Connector create", message for message. */
-connectorsRoutes.post("/connectors/create", async (c) => {
-  const raw = await jsonBody(c);
+connectorsRoutes.post("/connectors/create", async (c) => c.json({ ...(await createConnectorFor(c, await jsonBody(c))), message: "Connector created" }, 201));
+
+/** The rules of POST /connectors/create (and of the public API's POST /api/v1/connectors): the caller's connector, made. */
+export async function createConnectorFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<Connector> {
   const body = parse(createConnectorBodySchema, raw);
   const platformGiven = typeof raw === "object" && raw !== null && "platform" in raw ? body.platform : undefined;
   const { source, platform, destinations } = await checkLinks(c, body.source_id, platformGiven, body.destination_ids);
@@ -122,16 +126,20 @@ connectorsRoutes.post("/connectors/create", async (c) => {
   // (`first_sync: false`, for a client that syncs on its own).
   const created = (await findConnector(c.var.services.db, c.var.user.id, id))!;
   if (body.first_sync !== false && created.schedule?.kind !== "manual") await enqueueSyncRun(c.var.services.db, c.var.services.queue, { id, ownerId: c.var.user.id }, "create");
-  const connector = (await findConnector(c.var.services.db, c.var.user.id, id))!;
-  return c.json({ ...connector, message: "Connector created" }, 201);
-});
+  return (await findConnector(c.var.services.db, c.var.user.id, id))!;
+}
 
 /** PUT /connectors/update/{id}: the connector's fields and every destination it keeps (at least one, as on create). */
 connectorsRoutes.put("/connectors/update/:id", async (c) => {
   const body = parse(updateConnectorBodySchema, await jsonBody(c));
-  const { db } = c.var.services;
-  const existing = await findConnector(db, c.var.user.id, c.req.param("id"));
+  const existing = await findConnector(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!existing) throw new ApiError(404, M.notFound);
+  return c.json({ ...(await updateConnectorFor(c, existing, body)), message: "Connector updated" });
+});
+
+/** The rules of PUT /connectors/update/{id} (and the public API's PATCH), once the caller's connector is found. */
+export async function updateConnectorFor(c: { var: ApiEnv["Variables"] }, existing: Connector, body: UpdateConnectorBody): Promise<Connector> {
+  const { db } = c.var.services;
   const sameSource = existing.source_id === body.source_id;
   const { source, platform, destinations } = await checkLinks(c, body.source_id, sameSource ? (existing.platform ?? undefined) : undefined, body.destination_ids);
   const missing = source.requiredIntegrationCategories.filter((category) => !destinations.some((d) => d.category.toUpperCase() === category.toUpperCase()));
@@ -143,37 +151,44 @@ connectorsRoutes.put("/connectors/update/:id", async (c) => {
     { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days ?? existing.lookback_days },
     destinations.map((d) => d.id),
   );
-  const connector = (await findConnector(db, c.var.user.id, existing.id))!;
-  return c.json({ ...connector, message: "Connector updated" });
-});
+  return (await findConnector(db, c.var.user.id, existing.id))!;
+}
 
 connectorsRoutes.delete("/connectors/delete/:id", async (c) => {
-  const id = c.req.param("id");
+  await deleteConnectorFor(c, c.req.param("id"));
+  return c.json({ message: "Connector deleted" });
+});
+
+/** The rules of DELETE /connectors/delete/{id} (and the public API's): its sync stopped first, 409 while transforms use it. */
+export async function deleteConnectorFor(c: { var: ApiEnv["Variables"] }, id: string): Promise<void> {
   // Its sync is stopped first (nothing lands after the delete), unless the delete is refused anyway.
   const connector = await findConnector(c.var.services.db, c.var.user.id, id);
   if (connector && (await transformsUsing(c.var.services.db, connector.id)).length === 0) await stopBeforeDelete(c, SYNC_RUNS, connector.id, "sync");
   const result = await deleteConnector(c.var.services.db, c.var.user.id, id);
-  if (result.deleted) return c.json({ message: "Connector deleted" });
+  if (result.deleted) return;
   if (result.reason === "not_found") throw new ApiError(404, M.notFound);
   const names = result.transforms.map((x) => `"${x.name}"`).join(", ");
   const noun = result.transforms.length === 1 ? "transform uses" : "transforms use";
   throw new ApiError(409, `This connector cannot be deleted because ${result.transforms.length} ${noun} it: ${names}. Delete those transforms first.`);
-});
+}
 
 /* ---- Sync now, pause/resume, run history ---------------------------------------------------------------- */
 
-async function owned(c: { var: ApiEnv["Variables"] }, id: string) {
+export async function owned(c: { var: ApiEnv["Variables"] }, id: string) {
   const connector = await findConnector(c.var.services.db, c.var.user.id, id);
   if (!connector) throw new ApiError(404, M.notFound);
   return connector;
 }
 
-connectorsRoutes.post("/connectors/:id/sync", async (c) => {
-  const connector = await owned(c, c.req.param("id"));
+connectorsRoutes.post("/connectors/:id/sync", async (c) => c.json({ status: "success", run: await syncFor(c, c.req.param("id")), message: "Sync queued" }, 202));
+
+/** Sync now (the app's and the public API's): the caller's connector, 409 while a sync is queued or running. */
+export async function syncFor(c: { var: ApiEnv["Variables"] }, id: string) {
+  const connector = await owned(c, id);
   const run = await enqueueSyncRun(c.var.services.db, c.var.services.queue, { id: connector.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, "A sync of this connector is already queued or running.");
-  return c.json({ status: "success", run, message: "Sync queued" }, 202);
-});
+  return run;
+}
 
 /** Cancel the connector's queued or running sync: 200 when it is over (or nothing was open), 202 while it stops. */
 connectorsRoutes.post("/connectors/:id/cancel", async (c) => {
@@ -184,11 +199,16 @@ connectorsRoutes.post("/connectors/:id/cancel", async (c) => {
 /** A one-off sync of a date range (contract/run-operations.ts): 409 while a run is queued or running. */
 connectorsRoutes.post("/connectors/:id/backfill", async (c) => {
   const connector = await owned(c, c.req.param("id"));
-  const range = parse(backfillBodySchema(), await jsonBody(c));
+  return c.json({ status: "success", run: await backfillFor(c, connector, await jsonBody(c)), message: BACKFILL_MESSAGES.queued }, 202);
+});
+
+/** A backfill of the caller's connector (the app's and the public API's): the range checked, 409 while a run is open. */
+export async function backfillFor(c: { var: ApiEnv["Variables"] }, connector: { id: string }, raw: unknown) {
+  const range = parse(backfillBodySchema(), raw);
   const run = await enqueueSyncRun(c.var.services.db, c.var.services.queue, { id: connector.id, ownerId: c.var.user.id }, "backfill", range);
   if (!run) throw new ApiError(409, BACKFILL_MESSAGES.open);
-  return c.json({ status: "success", run, message: BACKFILL_MESSAGES.queued }, 202);
-});
+  return run;
+}
 
 connectorsRoutes.post("/connectors/:id/pause", async (c) => {
   const connector = await owned(c, c.req.param("id"));

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
 import { listHandler } from "./list-route.js";
 import { listDestinations } from "../db/lists.js";
@@ -12,7 +12,7 @@ import {
   updateDestinationRow,
   type CredentialRow,
 } from "../db/destinations.js";
-import { createDestinationSchema, DESTINATION_MESSAGES as M, updateDestinationSchema } from "../../contract/destinations.js";
+import { createDestinationSchema, DESTINATION_MESSAGES as M, updateDestinationSchema, type Destination } from "../../contract/destinations.js";
 import { destinationPlugin, pluginOf } from "../integrations/destinations/registry.js";
 import type { DestinationPlugin } from "../integrations/destinations/plugin.js";
 import { answer } from "./destination-integrations.js";
@@ -35,7 +35,7 @@ destinationsRoutes.get("/destinations/list-by-id/:id", async (c) => {
  * The credential of a successful test over exactly these values, or a 400 with
  * the spec's message: the values must be the ones the signed token covers.
  */
-async function testedCredential(c: Context<ApiEnv>, plugin: DestinationPlugin, values: Record<string, unknown>): Promise<CredentialRow> {
+async function testedCredential(c: { var: ApiEnv["Variables"] }, plugin: DestinationPlugin, values: Record<string, unknown>): Promise<CredentialRow> {
   const { db, config, secrets } = c.var.services;
   const integration = plugin.manifest.name;
   const credential = await findCredential(db, c.var.user.id, values.credential_id as string | undefined);
@@ -52,7 +52,12 @@ async function testedCredential(c: Context<ApiEnv>, plugin: DestinationPlugin, v
 }
 
 destinationsRoutes.post("/destinations/create", async (c) => {
-  const raw = await jsonBody(c);
+  const created = await createDestinationFor(c, await jsonBody(c));
+  return c.json({ status: "success", message: "Destination created", destination_id: created.id, destination: created }, 201);
+});
+
+/** The rules of POST /destinations/create (and of the public API's POST /api/v1/destinations): the caller's destination, made. */
+export async function createDestinationFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<Destination> {
   const v = parse(createDestinationSchema, raw);
   const plugin = destinationPlugin(v.integration_name);
   if (!plugin) throw new ApiError(400, M.integration);
@@ -64,7 +69,7 @@ destinationsRoutes.post("/destinations/create", async (c) => {
   const credential = plugin.manifest.needsConnectionTest ? await testedCredential(c, plugin, { ...v, ...settings }) : null;
   const id = randomUUID();
   const config = await answer(() => plugin.config(settings, { ownerId, services: c.var.services, destinationId: id, credential }));
-  const created = await insertDestination(db, ownerId, {
+  return insertDestination(db, ownerId, {
     id,
     name: v.name!,
     description: v.description ?? "",
@@ -75,13 +80,18 @@ destinationsRoutes.post("/destinations/create", async (c) => {
     config,
     credentialId: credential?.id ?? null,
   });
-  return c.json({ status: "success", message: "Destination created", destination_id: created.id, destination: created }, 201);
-});
+}
 
 destinationsRoutes.put("/destinations/update/:id", async (c) => {
   const existing = await findDestination(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!existing) throw new ApiError(404, M.notFound);
-  const v = parse(updateDestinationSchema, await jsonBody(c));
+  const updated = await updateDestinationFor(c, existing, await jsonBody(c));
+  return c.json({ status: "success", message: "Destination updated", destination: updated });
+});
+
+/** The rules of PUT /destinations/update/{id} (and the public API's PATCH), once the caller's destination is found. */
+export async function updateDestinationFor(c: { var: ApiEnv["Variables"] }, existing: Destination, raw: unknown): Promise<Destination> {
+  const v = parse(updateDestinationSchema, raw);
   if (!v.name) throw new ApiError(400, M.name);
   const plugin = pluginOf(existing);
   const retest = (values: Record<string, unknown>) =>
@@ -93,12 +103,18 @@ destinationsRoutes.put("/destinations/update/:id", async (c) => {
     : { config: existing.config as Record<string, unknown>, credentialId: existing.credential_id };
   const updated = await updateDestinationRow(c.var.services.db, c.var.user.id, existing.id, { name: v.name, description: v.description ?? "", config, credentialId });
   if (!updated) throw new ApiError(404, M.notFound);
-  return c.json({ status: "success", message: "Destination updated", destination: updated });
-});
+  return updated;
+}
 
 destinationsRoutes.delete("/destinations/delete/:id", async (c) => {
-  const result = await deleteDestination(c.var.services.db, c.var.user.id, c.req.param("id"));
-  if (result.deleted) return c.json({ status: "success", message: "Destination deleted" });
+  await deleteDestinationFor(c, c.req.param("id"));
+  return c.json({ status: "success", message: "Destination deleted" });
+});
+
+/** The rules of DELETE /destinations/delete/{id} (and the public API's): 404 when not the caller's, 409 while connectors use it. */
+export async function deleteDestinationFor(c: { var: ApiEnv["Variables"] }, id: string): Promise<void> {
+  const result = await deleteDestination(c.var.services.db, c.var.user.id, id);
+  if (result.deleted) return;
   if (result.reason === "missing") throw new ApiError(404, M.notFound);
   const names = result.connectors.map((x) => `"${x.name}"`).join(", ");
   const one = result.connectors.length === 1;
@@ -106,4 +122,4 @@ destinationsRoutes.delete("/destinations/delete/:id", async (c) => {
     409,
     `This destination is used by the connector${one ? "" : "s"} ${names}. Remove it from ${one ? "that connector" : "those connectors"} (or delete ${one ? "it" : "them"}) first.`,
   );
-});
+}

@@ -3,7 +3,7 @@ import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./contex
 import { listHandler } from "./list-route.js";
 import { listSources } from "../db/lists.js";
 import { deleteSource, findCredential, findSource, insertSource, listAllSources, settingInUse, updateSource } from "../db/sources.js";
-import { createSourceBodySchema, SOURCE_MESSAGES, updateSourceBodySchema } from "../../contract/sources.js";
+import { createSourceBodySchema, SOURCE_MESSAGES, updateSourceBodySchema, type Source } from "../../contract/sources.js";
 import { needsVerification } from "../../contract/integrations/sources.js";
 import { credentialVerified, sourcePlugin } from "../integrations/sources/index.js";
 
@@ -26,8 +26,11 @@ sourcesRoutes.get("/sources/list-by-id/:id", async (c) => {
  * the source names. A source starts "active": it exists only once its
  * setup is complete (docs/decisions/2026-11-22-source-status.md).
  */
-sourcesRoutes.post("/sources/create", async (c) => {
-  const body = parse(createSourceBodySchema, await jsonBody(c));
+sourcesRoutes.post("/sources/create", async (c) => c.json({ ...(await createSourceFor(c, await jsonBody(c))), message: "Source created" }, 201));
+
+/** The rules of POST /sources/create (and of the public API's POST /api/v1/sources): the caller's source, made. */
+export async function createSourceFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<Source> {
+  const body = parse(createSourceBodySchema, raw);
   const { db } = c.var.services;
   const ownerId = c.var.user.id;
   const credential = await findCredential(db, ownerId, body.credentialId, body.integration_name);
@@ -39,7 +42,7 @@ sourcesRoutes.post("/sources/create", async (c) => {
   if (unique && metadata[unique.key] && (await settingInUse(db, ownerId, body.integration_name, unique.key, String(metadata[unique.key])))) {
     throw new ApiError(409, unique.message);
   }
-  const source = await insertSource(db, ownerId, {
+  return insertSource(db, ownerId, {
     name: body.name,
     description: body.description,
     integrationName: body.integration_name,
@@ -48,8 +51,7 @@ sourcesRoutes.post("/sources/create", async (c) => {
     status: "active",
     metadata,
   });
-  return c.json({ ...source, message: "Source created" }, 201);
-});
+}
 
 sourcesRoutes.put("/sources/update/:id", async (c) => {
   const body = parse(updateSourceBodySchema, await jsonBody(c));
@@ -59,10 +61,16 @@ sourcesRoutes.put("/sources/update/:id", async (c) => {
 });
 
 sourcesRoutes.delete("/sources/delete/:id", async (c) => {
-  const result = await deleteSource(c.var.services.db, c.var.user.id, c.req.param("id"));
-  if (result.deleted) return c.json({ message: "Source deleted" });
+  await deleteSourceFor(c, c.req.param("id"));
+  return c.json({ message: "Source deleted" });
+});
+
+/** The rules of DELETE /sources/delete/{id} (and the public API's): 404 when not the caller's, 409 while connectors use it. */
+export async function deleteSourceFor(c: { var: ApiEnv["Variables"] }, id: string): Promise<void> {
+  const result = await deleteSource(c.var.services.db, c.var.user.id, id);
+  if (result.deleted) return;
   if (result.reason === "not_found") throw new ApiError(404, SOURCE_MESSAGES.notFound);
   const names = result.connectors.map((x) => `"${x.name}"`).join(", ");
   const noun = result.connectors.length === 1 ? "connector uses" : "connectors use";
   throw new ApiError(409, `This source cannot be deleted because ${result.connectors.length} ${noun} it: ${names}. Delete those connectors or move them to another source first.`);
-});
+}

@@ -73,8 +73,14 @@ transformsRoutes.post("/transforms/validate-draft", async (c) => {
 });
 
 transformsRoutes.post("/transforms/create", async (c) => {
+  const { row, run } = await createTransformFor(c, await jsonBody(c));
+  return c.json({ status: "success", transform_id: row.id, run_id: run?.id ?? null, message: "Transform created" }, 201);
+});
+
+/** The rules of POST /transforms/create (and of the public API's POST /api/v1/transforms): the caller's transform, made, and its first run. */
+export async function createTransformFor(c: { var: ApiEnv["Variables"] }, raw: unknown) {
   const { db } = c.var.services;
-  const body = parseFields(transformCreateSchema, await jsonBody(c));
+  const body = parseFields(transformCreateSchema, raw);
   const d = requireTemplateInBody(body.template_id);
   const { connector, destination } = await connectorAndWarehouse(db, c.var.user.id, body.connector_id);
   if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
@@ -95,8 +101,8 @@ transformsRoutes.post("/transforms/create", async (c) => {
   if (!row) throw new FieldError(409, M.nameTaken, "name");
   // The first run, at once.
   const run = await enqueueTransformRun(db, c.var.services.queue, { id: row.id, ownerId: c.var.user.id }, "create");
-  return c.json({ status: "success", transform_id: row.id, run_id: run?.id ?? null, message: "Transform created" }, 201);
-});
+  return { row, run };
+}
 
 function requireTemplateInBody(id: string) {
   try {
@@ -107,26 +113,38 @@ function requireTemplateInBody(id: string) {
 }
 
 transformsRoutes.delete("/transforms/delete/:id", async (c) => {
-  // Its run is stopped first: nothing lands after the delete.
-  const transform = await ownedTransformRow(c.var.services.db, c.var.user.id, c.req.param("id"));
-  if (transform) await stopBeforeDelete(c, TRANSFORM_RUNS, transform.id, "run");
-  if (!(await deleteTransform(c.var.services.db, c.var.user.id, c.req.param("id")))) throw new ApiError(404, M.notFound);
+  await deleteTransformFor(c, c.req.param("id"));
   return c.json({ message: "Transform deleted" });
 });
 
+/** The rules of DELETE /transforms/delete/{id} (and the public API's): its run is stopped first, nothing lands after the delete. */
+export async function deleteTransformFor(c: { var: ApiEnv["Variables"] }, id: string): Promise<void> {
+  const transform = await ownedTransformRow(c.var.services.db, c.var.user.id, id);
+  if (transform) await stopBeforeDelete(c, TRANSFORM_RUNS, transform.id, "run");
+  if (!(await deleteTransform(c.var.services.db, c.var.user.id, id))) throw new ApiError(404, M.notFound);
+}
+
 async function owned(c: Context<ApiEnv>) {
-  const row = await ownedTransformRow(c.var.services.db, c.var.user.id, c.req.param("id")!);
+  return ownedTransform(c, c.req.param("id")!);
+}
+
+/** The caller's transform (its row), or a 404. */
+export async function ownedTransform(c: { var: ApiEnv["Variables"] }, id: string) {
+  const row = await ownedTransformRow(c.var.services.db, c.var.user.id, id);
   if (!row) throw new ApiError(404, M.notFound);
   return row;
 }
 
 /** Run now: 409 while a run is queued or running. */
-transformsRoutes.post("/transforms/:id/run", async (c) => {
-  const transform = await owned(c);
+transformsRoutes.post("/transforms/:id/run", async (c) => c.json({ status: "success", run: await runTransformFor(c, c.req.param("id")), message: "Run queued" }, 202));
+
+/** Run now (the app's and the public API's): the caller's transform, 409 while a run is queued or running. */
+export async function runTransformFor(c: { var: ApiEnv["Variables"] }, id: string) {
+  const transform = await ownedTransform(c, id);
   const run = await enqueueTransformRun(c.var.services.db, c.var.services.queue, { id: transform.id, ownerId: c.var.user.id }, "manual");
   if (!run) throw new ApiError(409, M.runOpen);
-  return c.json({ status: "success", run, message: "Run queued" }, 202);
-});
+  return run;
+}
 
 /** Cancel the transform's queued or running run: 200 when it is over (or nothing was open), 202 while it stops. */
 transformsRoutes.post("/transforms/:id/cancel", async (c) => {

@@ -83,9 +83,11 @@ describe("two running syncs of one user", () => {
   it("the product's progress writes of both runs, at once, both land", async () => {
     const first = await runningSync(ada.cookie, "Third", ada.userId);
     const second = await runningSync(ada.cookie, "Fourth", ada.userId);
-    const writes = [];
-    for (let i = 1; i <= 20; i++) writes.push(SYNC_RUNS.runs.progress(t.handle.db, first, { records: i, bytes: i }), SYNC_RUNS.runs.progress(t.handle.db, second, { records: i, bytes: i }));
-    await Promise.all(writes);
+    // Each run's writes one after another, as the engine's progress writer sends them; the two runs' at once.
+    const writeAll = async (id: string) => {
+      for (let i = 1; i <= 20; i++) await SYNC_RUNS.runs.progress(t.handle.db, id, { records: i, bytes: i });
+    };
+    await Promise.all([writeAll(first), writeAll(second)]);
     const seen = await t.db.query("SELECT records FROM sync_runs WHERE id = ANY($1)", [[first, second]]);
     expect(seen.rows.map((r) => r.records).sort()).toEqual([20, 20]);
   });

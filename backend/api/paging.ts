@@ -1,0 +1,55 @@
+import type { Database } from "../db/client.js";
+import type { Page } from "../db/lists.js";
+import { listQuerySchema, type ListKind, type ListQuery } from "../../contract/lists.js";
+import { API_MESSAGES } from "../../contract/api.js";
+import { PublicApiError } from "./errors.js";
+
+/**
+ * A list's cursor: which page of which size comes next, opaque to the client (base64url JSON). The lists are the app's
+ * own queries (backend/db/lists.ts, newest first, then by id); a cursor keeps the page size it was made with.
+ */
+interface Cursor {
+  page: number;
+  size: number;
+}
+
+const encode = (cursor: Cursor) => Buffer.from(JSON.stringify([cursor.page, cursor.size])).toString("base64url");
+
+function decode(text: string): Cursor {
+  try {
+    const [page, size] = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as unknown[];
+    if (Number.isInteger(page) && Number.isInteger(size) && (page as number) >= 1 && (size as number) >= 1 && (size as number) <= 200) return { page: page as number, size: size as number };
+  } catch {
+    // Not ours: refused below.
+  }
+  throw new PublicApiError(400, "invalid_request", API_MESSAGES.badCursor);
+}
+
+/** One page of the owner's records of `kind` through the app's list query, and the cursor of the next page. */
+export async function listPage<T>(
+  db: Database,
+  ownerId: string,
+  kind: ListKind,
+  query: (db: Database, ownerId: string, query: ListQuery) => Promise<Page<T>>,
+  args: { limit: number; cursor?: string | undefined },
+): Promise<{ data: T[]; next_cursor: string | null }> {
+  const at = args.cursor ? decode(args.cursor) : { page: 1, size: args.limit };
+  const page = await query(db, ownerId, listQuerySchema(kind).parse({ page: at.page, page_size: at.size }));
+  const more = at.page * at.size < page.total;
+  return { data: page.rows, next_cursor: more ? encode({ page: at.page + 1, size: at.size }) : null };
+}
+
+/** A history paged by its last run's id (the runs queries take `before`): one more is read to know whether more follow. */
+export async function runsPage<Run extends { id: string }>(
+  read: (limit: number, before?: string) => Promise<Run[]>,
+  args: { limit: number; cursor?: string | undefined },
+): Promise<{ data: Run[]; next_cursor: string | null }> {
+  let before: string | undefined;
+  if (args.cursor) {
+    before = Buffer.from(args.cursor, "base64url").toString("utf8");
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(before)) throw new PublicApiError(400, "invalid_request", API_MESSAGES.badCursor);
+  }
+  const rows = await read(args.limit + 1, before);
+  const data = rows.slice(0, args.limit);
+  return { data, next_cursor: rows.length > args.limit ? Buffer.from(data[data.length - 1]!.id).toString("base64url") : null };
+}

@@ -1,0 +1,224 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ApiError, jsonBody, parse, type ApiEnv } from "../http/context.js";
+import type { Database } from "../db/client.js";
+import { backfillFor, createConnectorFor, deleteConnectorFor, owned as ownedConnector, syncFor, updateConnectorFor } from "../http/connectors.js";
+import { createTransformFor, deleteTransformFor, ownedTransform, runTransformFor } from "../http/transforms.js";
+import { cancelFor } from "../http/cancel.js";
+import { findConnector, findSyncRunDetails, listRuns, setConnectorSchedule } from "../db/connectors.js";
+import { findTransform, findTransformRunDetails, listTransformRuns, setTransformSchedule } from "../db/transforms.js";
+import { listConnectors, listTransforms } from "../db/lists.js";
+import { logWasPruned } from "../db/history.js";
+import { SYNC_RUNS } from "../sync/index.js";
+import { TRANSFORM_RUNS } from "../transforms/runs.js";
+import { connectorSchema, CONNECTOR_MESSAGES, createConnectorBodySchema, syncRunSchema, updateConnectorBodySchema } from "../../contract/connectors.js";
+import { TRANSFORM_MESSAGES, transformCreateSchema, transformRunSchema, transformSchema } from "../../contract/transforms.js";
+import { RUN_MESSAGES, runLogText, syncRunDetailsSchema, transformRunDetailsSchema } from "../../contract/runs.js";
+import { cancelResponseSchema } from "../../contract/run-operations.js";
+import { scheduleBodySchema, scheduleOf, type Schedule } from "../../contract/schedules.js";
+import { apiScheduleSchema, cursorQuerySchema, idParamsSchema, pageSchema, runParamsSchema, type ApiSchedule } from "../../contract/api.js";
+import { apiRoute, idempotencyHeaders, json, jsonRequest } from "./spec.js";
+import { listPage, runsPage } from "./paging.js";
+
+type App = OpenAPIHono<ApiEnv>;
+type Vars = { var: ApiEnv["Variables"] };
+const deleted = json(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted.");
+
+export function addConnectorRoutes(app: App) {
+  const tags = ["Connectors"];
+  app.openapi(
+    apiRoute({ method: "get", path: "/connectors", tags, summary: "List connectors", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(connectorSchema), "A page of connectors, newest first.") } }),
+    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "connectors", listConnectors, c.req.valid("query")), 200),
+  );
+  app.openapi(
+    apiRoute({ method: "get", path: "/connectors/{id}", tags, summary: "Read a connector", request: { params: idParamsSchema }, responses: { 200: json(connectorSchema, "The connector.") } }),
+    async (c) => c.json(await ownedConnector(c, c.req.valid("param").id), 200),
+  );
+  app.openapi(
+    apiRoute({
+      method: "post",
+      path: "/connectors",
+      tags,
+      summary: "Create a connector",
+      description: "Its first sync is queued at once unless first_sync is false or its schedule is manual.",
+      request: { headers: idempotencyHeaders, body: jsonRequest(createConnectorBodySchema) },
+      responses: { 201: json(connectorSchema, "The connector, created.") },
+    }),
+    async (c) => c.json(await createConnectorFor(c, await jsonBody(c)), 201),
+  );
+  app.openapi(
+    apiRoute({ method: "patch", path: "/connectors/{id}", tags, summary: "Update a connector", request: { params: idParamsSchema, body: jsonRequest(updateConnectorBodySchema) }, responses: { 200: json(connectorSchema, "The connector, updated.") } }),
+    async (c) => {
+      const existing = await ownedConnector(c, c.req.valid("param").id);
+      return c.json(await updateConnectorFor(c, existing, parse(updateConnectorBodySchema, await jsonBody(c))), 200);
+    },
+  );
+  app.openapi(
+    apiRoute({ method: "delete", path: "/connectors/{id}", tags, summary: "Delete a connector (its sync is stopped first; 409 while transforms use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await deleteConnectorFor(c, id);
+      return c.json({ id, deleted: true as const }, 200);
+    },
+  );
+  app.openapi(
+    apiRoute({ method: "post", path: "/connectors/{id}/sync", tags, summary: "Sync now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: syncRunSchema }), "The sync, queued.") } }),
+    async (c) => c.json({ run: await syncFor(c, c.req.valid("param").id) }, 202),
+  );
+  app.openapi(
+    apiRoute({
+      method: "post",
+      path: "/connectors/{id}/backfill",
+      tags,
+      summary: "Backfill a date range",
+      request: { params: idParamsSchema, headers: idempotencyHeaders, body: jsonRequest(z.object({ from: z.string(), to: z.string(), time_zone: z.string().optional() })) },
+      responses: { 202: json(z.object({ run: syncRunSchema }), "The backfill, queued.") },
+    }),
+    async (c) => c.json({ run: await backfillFor(c, await ownedConnector(c, c.req.valid("param").id), await jsonBody(c)) }, 202),
+  );
+  addRunRoutes(app, "connectors", tags, {
+    owned: ownedConnector,
+    list: listRuns,
+    details: findSyncRunDetails,
+    runSchema: syncRunSchema,
+    detailsSchema: syncRunDetailsSchema,
+    cancel: (c, id) => cancelFor(c, SYNC_RUNS, id, "sync"),
+  });
+  addScheduleRoutes(app, "connectors", tags, { find: findConnector, set: setConnectorSchedule, notFound: CONNECTOR_MESSAGES.notFound });
+}
+
+export function addTransformRoutes(app: App) {
+  const tags = ["Transforms"];
+  app.openapi(
+    apiRoute({ method: "get", path: "/transforms", tags, summary: "List transforms", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(transformSchema), "A page of transforms, newest first.") } }),
+    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "transforms", listTransforms, c.req.valid("query")), 200),
+  );
+  app.openapi(
+    apiRoute({ method: "get", path: "/transforms/{id}", tags, summary: "Read a transform", request: { params: idParamsSchema }, responses: { 200: json(transformSchema, "The transform.") } }),
+    async (c) => {
+      const transform = await findTransform(c.var.services.db, c.var.user.id, c.req.valid("param").id);
+      if (!transform) throw new ApiError(404, TRANSFORM_MESSAGES.notFound);
+      return c.json(transform, 200);
+    },
+  );
+  app.openapi(
+    apiRoute({
+      method: "post",
+      path: "/transforms",
+      tags,
+      summary: "Create a transform from a template",
+      description: "Its first run is queued at once. Changing a transform is done by creating a new one (spec: legacy editing is deprecated).",
+      request: { headers: idempotencyHeaders, body: jsonRequest(transformCreateSchema) },
+      responses: { 201: json(transformSchema, "The transform, created.") },
+    }),
+    async (c) => {
+      const { row } = await createTransformFor(c, await jsonBody(c));
+      return c.json((await findTransform(c.var.services.db, c.var.user.id, row.id))!, 201);
+    },
+  );
+  app.openapi(
+    apiRoute({ method: "delete", path: "/transforms/{id}", tags, summary: "Delete a transform (its run is stopped first)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await deleteTransformFor(c, id);
+      return c.json({ id, deleted: true as const }, 200);
+    },
+  );
+  app.openapi(
+    apiRoute({ method: "post", path: "/transforms/{id}/run", tags, summary: "Run now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: transformRunSchema }), "The run, queued.") } }),
+    async (c) => c.json({ run: await runTransformFor(c, c.req.valid("param").id) }, 202),
+  );
+  addRunRoutes(app, "transforms", tags, {
+    owned: ownedTransform,
+    list: listTransformRuns,
+    details: findTransformRunDetails,
+    runSchema: transformRunSchema,
+    detailsSchema: transformRunDetailsSchema,
+    cancel: (c, id) => cancelFor(c, TRANSFORM_RUNS, id, "run"),
+  });
+  addScheduleRoutes(app, "transforms", tags, { find: findTransform, set: setTransformSchedule, notFound: TRANSFORM_MESSAGES.notFound });
+}
+
+interface RunTarget<T extends { id: string; name: string }, Run, Details> {
+  owned(c: Vars, id: string): Promise<T>;
+  list(db: Database, id: string, limit: number, before?: string): Promise<Run[]>;
+  details(db: Database, ownerId: string, record: T, runId: string): Promise<Details | null>;
+  runSchema: z.ZodTypeAny;
+  detailsSchema: z.ZodTypeAny;
+  cancel(c: Vars, id: string): Promise<{ body: z.infer<typeof cancelResponseSchema>; status: 200 | 202 }>;
+}
+
+/** Cancel, the run history (cursor paged), one run with its attempts and log, and the log as text. */
+function addRunRoutes<T extends { id: string; name: string }, Run extends { id: string }, Details extends { created_at: string; log: unknown[]; id: string }>(
+  app: App,
+  base: "connectors" | "transforms",
+  tags: string[],
+  target: RunTarget<T, Run, Details>,
+) {
+  app.openapi(
+    apiRoute({ method: "post", path: `/${base}/{id}/cancel`, tags, summary: "Cancel the queued or running run (200: over, 202: stopping)", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 200: json(cancelResponseSchema, "Cancelled, or nothing was open."), 202: json(cancelResponseSchema, "The running run is stopping.") } }),
+    async (c) => {
+      const record = await target.owned(c, c.req.valid("param").id);
+      const { body, status } = await target.cancel(c, record.id);
+      return c.json(body, status);
+    },
+  );
+  app.openapi(
+    apiRoute({ method: "get", path: `/${base}/{id}/runs`, tags, summary: "List runs, newest first", request: { params: idParamsSchema, query: cursorQuerySchema }, responses: { 200: json(pageSchema(target.runSchema), "A page of runs.") } }),
+    async (c) => {
+      const record = await target.owned(c, c.req.valid("param").id);
+      return c.json(await runsPage((limit, before) => target.list(c.var.services.db, record.id, limit, before), c.req.valid("query")), 200);
+    },
+  );
+  const ownedRun = async (c: Vars, id: string, runId: string) => {
+    const record = await target.owned(c, id);
+    const run = await target.details(c.var.services.db, c.var.user.id, record, runId);
+    if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
+    const days = c.var.services.config.RUN_LOG_DAYS;
+    return { ...run, log_kept_days: logWasPruned(run, days) ? days : null };
+  };
+  app.openapi(
+    apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}`, tags, summary: "Read a run with its attempts and log", request: { params: runParamsSchema }, responses: { 200: json(target.detailsSchema, "The run.") } }),
+    async (c) => {
+      const { id, runId } = c.req.valid("param");
+      return c.json((await ownedRun(c, id, runId)) as object, 200);
+    },
+  );
+  app.openapi(
+    apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}/log`, tags, summary: "Read a run's log as text", request: { params: runParamsSchema }, responses: { 200: { content: { "text/plain": { schema: z.string() } }, description: "One line per entry: time, level, message." } } }),
+    async (c) => {
+      const { id, runId } = c.req.valid("param");
+      const run = await ownedRun(c, id, runId);
+      return c.text(runLogText(run.log as Parameters<typeof runLogText>[0]), 200);
+    },
+  );
+}
+
+interface ScheduleTarget {
+  find(db: Database, ownerId: string, id: string): Promise<{ id: string; schedule?: Schedule | null; next_run_at?: string | null } | null>;
+  set(db: Database, ownerId: string, id: string, schedule: Schedule | null): Promise<boolean>;
+  notFound: string;
+}
+
+/** GET and PUT /{base}/{id}/schedule: a schedule, or `{ kind: "frequency" }` back to the Daily/Hourly slot. */
+function addScheduleRoutes(app: App, base: "connectors" | "transforms", tags: string[], target: ScheduleTarget) {
+  const read = async (c: Context<ApiEnv>, id: string): Promise<ApiSchedule> => {
+    const record = await target.find(c.var.services.db, c.var.user.id, id);
+    if (!record) throw new ApiError(404, target.notFound);
+    return { schedule: record.schedule ?? null, next_run_at: record.next_run_at ?? null };
+  };
+  app.openapi(
+    apiRoute({ method: "get", path: `/${base}/{id}/schedule`, tags, summary: "Read the schedule", request: { params: idParamsSchema }, responses: { 200: json(apiScheduleSchema, "The schedule and the next run.") } }),
+    async (c) => c.json(await read(c, c.req.valid("param").id), 200),
+  );
+  app.openapi(
+    apiRoute({ method: "put", path: `/${base}/{id}/schedule`, tags, summary: "Set the schedule", request: { params: idParamsSchema, body: jsonRequest(scheduleBodySchema) }, responses: { 200: json(apiScheduleSchema, "The schedule saved, and the next run.") } }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await read(c, id);
+      const schedule = scheduleOf(parse(scheduleBodySchema, await jsonBody(c)));
+      if (!(await target.set(c.var.services.db, c.var.user.id, id, schedule))) throw new ApiError(404, target.notFound);
+      return c.json(await read(c, id), 200);
+    },
+  );
+}

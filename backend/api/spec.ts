@@ -1,0 +1,34 @@
+import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import { apiErrorSchema } from "../../contract/api.js";
+
+/** Helpers that keep every route of the document alike: bearer security, the one error shape, JSON bodies. */
+
+export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({ content: { "application/json": { schema } }, description });
+
+/** A JSON request body (documented; the shared functions check it with the same contract/ schemas as the app's calls). */
+export const jsonRequest = <T extends z.ZodTypeAny>(schema: T) => ({ content: { "application/json": { schema } }, required: true });
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "The request is not valid (the message says what to change).",
+  401: "No API key, or one that is unknown, revoked or expired.",
+  403: "A read-only key asked for a write.",
+  404: "No such record of the key's owner (another user's record is absent too).",
+  409: "The record is in use, a run is already open, or the same Idempotency-Key is still being answered.",
+  422: "The Idempotency-Key was used with another request.",
+  429: "Too many requests for this key: wait for Retry-After seconds.",
+};
+
+const errorResponse = (status: number) => ({ content: { "application/json": { schema: apiErrorSchema } }, description: ERROR_DESCRIPTIONS[status] ?? "Error" });
+
+/** `Idempotency-Key` of every POST. */
+export const idempotencyHeaders = z.object({
+  "idempotency-key": z.string().max(255).optional().describe("Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once."),
+});
+
+/** A route of the public API: bearer key required, with the errors every route can answer and those its method adds. */
+export function apiRoute<R extends RouteConfig>(config: R): R {
+  const writes = config.method !== "get";
+  const statuses = [400, 401, ...(writes ? [403] : []), 404, ...(writes ? [409] : []), ...(config.method === "post" ? [422] : []), 429];
+  const errors = Object.fromEntries(statuses.map((s) => [s, errorResponse(s)]));
+  return createRoute({ ...config, security: [{ bearerAuth: [] }], responses: { ...errors, ...config.responses } });
+}
