@@ -131,6 +131,8 @@ describe("a worker that stops (SIGTERM) or dies", () => {
       }
     } finally {
       await impatient.stopAll("SIGKILL");
+      // The next test's worker must be the only one to take its job: the workers started here stop too.
+      await workers.stopAll("SIGTERM");
     }
   });
 
