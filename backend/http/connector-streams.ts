@@ -3,7 +3,8 @@ import { ApiError, jsonBody, parse, type ApiEnv } from "./context.js";
 import { connectorDestinationRows, connectorStreamState, setStreamSkipped } from "../db/connectors.js";
 import { toDestination } from "../db/destinations.js";
 import { pluginOf } from "../integrations/destinations/index.js";
-import { platformOf, sourcePlugin } from "../integrations/sources/index.js";
+import { platformOf } from "../integrations/sources/index.js";
+import { sourceStreams } from "../../contract/integrations/sources.js";
 import { enqueueSyncRun } from "../sync/index.js";
 import { CONNECTOR_MESSAGES as M, connectorStreamBodySchema, STREAM_MESSAGES, type Connector, type ConnectorStream } from "../../contract/connectors.js";
 import type { StreamManifest } from "../../contract/integrations/streams.js";
@@ -14,13 +15,10 @@ import type { Database } from "../db/client.js";
  * destination, and the switch that stops or resumes syncing one (POST /connectors/{id}/streams).
  */
 
-/** The streams its source's plug-in declares ([] for a plug-in unknown on this server). */
-const streamsOf = (source: { integrationName: string }): readonly StreamManifest[] => sourcePlugin(source.integrationName)?.manifest.streams ?? [];
-
 /** The streams of the owner's connector's source, with where each lands; [] when its source's plug-in is unknown here. */
 export async function connectorStreams(db: Database, ownerId: string, connector: Connector): Promise<ConnectorStream[]> {
   const state = await connectorStreamState(db, ownerId, connector.id);
-  const streams = state ? streamsOf(state.source) : [];
+  const streams = state ? sourceStreams(state.source.integrationName) : [];
   if (!state || streams.length === 0) return [];
   const { source, skipped } = state;
   const platform = platformOf(source, connector.platform);
@@ -53,7 +51,7 @@ export function addStreamRoutes(routes: Hono<ApiEnv>, owned: (c: Context<ApiEnv>
     const { db, queue } = c.var.services;
     const state = await connectorStreamState(db, c.var.user.id, connector.id);
     if (!state) throw new ApiError(404, M.notFound);
-    const streams = streamsOf(state.source);
+    const streams = sourceStreams(state.source.integrationName);
     const stream = streams.find((s) => s.name === body.stream);
     if (!stream) throw new ApiError(400, STREAM_MESSAGES.unknown);
     const wasOn = !state.skipped.includes(stream.name);

@@ -15,7 +15,7 @@ import {
   type PreviewResponse,
 } from "../../contract/transforms.js";
 import { allDefinitions, CATEGORIES, LOCAL_PROVIDER, setupStepsFor, toTemplate, type TemplateDefinition } from "../transforms/catalogue.js";
-import { connectorStreams, offered, requireOffered } from "../transforms/offer.js";
+import { offered, requireOffered } from "../transforms/offer.js";
 import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
 import { findConnector } from "../db/connectors.js";
 import { connectorDataOf } from "../db/transforms.js";
@@ -60,9 +60,9 @@ async function offeredTemplates(c: Context<ApiEnv>): Promise<TemplateDefinition[
   const connectorId = c.req.query("connector_id");
   if (!connectorId) return allDefinitions();
   const connector = await findConnector(c.var.services.db, c.var.user.id, connectorId);
-  const of = connector ? await connectorStreams(c.var.services.db, connector.id) : null;
-  if (!of) throw new ApiError(404, M.connectorNotFound);
-  return allDefinitions().filter((d) => offered(d, of.streams));
+  const data = connector ? await connectorDataOf(c.var.services.db, connector.id) : null;
+  if (!data) throw new ApiError(404, M.connectorNotFound);
+  return allDefinitions().filter((d) => offered(d, data.integrationName));
 }
 
 templatesRoutes.get("/templates/categories", async (c) => {
@@ -102,7 +102,8 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   if (body.template_id !== d.id) throw new FieldError(400, "The template_id in the body does not match the template of the address.", "template_id");
   const { connector, destination } = await connectorAndWarehouse(c.var.services.db, c.var.user.id, body.connector_id);
   if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
-  await requireOffered(c.var.services.db, d, connector.id);
+  const data = await connectorDataOf(c.var.services.db, connector.id);
+  requireOffered(d, data);
   const { inputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
   const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
   const table = programOf(d.id)?.stream ?? "meetings";
@@ -126,7 +127,6 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   } finally {
     await warehouse.close().catch(() => {});
   }
-  const data = await connectorDataOf(c.var.services.db, connector.id);
   const response: PreviewResponse = {
     template_config: { pipeline: d.pipeline(inputs) },
     template_name: d.name,

@@ -84,7 +84,7 @@ export async function createTransformFor(c: { var: ApiEnv["Variables"] }, raw: u
   const d = requireTemplateInBody(body.template_id);
   const { connector, destination } = await connectorAndWarehouse(db, c.var.user.id, body.connector_id);
   if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
-  await requireOffered(db, d, connector.id);
+  requireOffered(d, await connectorDataOf(db, connector.id));
   const { inputs, requirementInputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
   const row = await insertTransform(db, c.var.user.id, {
     name: body.name,

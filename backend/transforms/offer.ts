@@ -1,6 +1,5 @@
-import type { Database } from "../db/client.js";
-import { connectorDataOf } from "../db/transforms.js";
-import { sourceManifest } from "../../contract/integrations/sources.js";
+import type { ConnectorData } from "../db/transforms.js";
+import { sourceManifest, sourceStreams } from "../../contract/integrations/sources.js";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms.js";
 import type { TemplateDefinition } from "./catalogue.js";
 import { programOf } from "./programs/index.js";
@@ -13,25 +12,15 @@ import { readsOf } from "./setup-steps.js";
  * The wizard lists only these; create and preview refuse the others with a sentence that says why.
  */
 
-/** The stream names a source integration declares (none for an unknown one). */
-export function streamsOf(integrationName: string): string[] {
-  return (sourceManifest(integrationName)?.streams ?? []).map((s) => s.name);
-}
-
-export function offered(d: TemplateDefinition, streams: readonly string[]): boolean {
+export function offered(d: TemplateDefinition, integrationName: string): boolean {
   const stream = programOf(d.id)?.stream;
-  return stream !== undefined && streams.includes(stream);
+  return stream !== undefined && sourceStreams(integrationName).some((s) => s.name === stream);
 }
 
-/** The streams of a connector's source (the caller has checked the connector is the user's); null when it is gone. */
-export async function connectorStreams(db: Database, connectorId: string): Promise<{ streams: string[]; source: string } | null> {
-  const data = await connectorDataOf(db, connectorId);
-  if (!data) return null;
-  return { streams: streamsOf(data.integrationName), source: sourceManifest(data.integrationName)?.label ?? data.integrationName };
-}
-
-/** Refuses (400, field template_id) a template the connector is not offered. */
-export async function requireOffered(db: Database, d: TemplateDefinition, connectorId: string): Promise<void> {
-  const of = await connectorStreams(db, connectorId);
-  if (of && !offered(d, of.streams)) throw new FieldError(400, M.templateNotOffered(d.name, readsOf(d).records, of.source), "template_id");
+/** Refuses (400, field template_id) a template the connector (its data, as connectorDataOf reads it) is not offered. */
+export function requireOffered(d: TemplateDefinition, connector: ConnectorData | null): void {
+  if (connector && !offered(d, connector.integrationName)) {
+    const source = sourceManifest(connector.integrationName)?.label ?? connector.integrationName;
+    throw new FieldError(400, M.templateNotOffered(d.name, readsOf(d).records, source), "template_id");
+  }
 }

@@ -17,13 +17,14 @@ export const SCAN_BATCH_ROWS = 1_000;
 /** Meetings whose lines are read with one scan (about 40,000 lines at a typical 20 a meeting). */
 export const MEETINGS_PER_READ = 2_000;
 
-const MEETING_COLUMNS: ScanColumn[] = [
+/** The columns transforms read of the meeting streams (contract/integrations/streams.ts meetingStreams). */
+export const MEETING_COLUMNS: ScanColumn[] = [
   { name: "meeting_id", type: "string" },
   { name: "title", type: "string" },
   { name: "account", type: "string" },
   { name: "started_at", type: "timestamp" },
 ];
-const LINE_COLUMNS: ScanColumn[] = [
+export const LINE_COLUMNS: ScanColumn[] = [
   { name: "meeting_id", type: "string" },
   { name: "utterance_id", type: "string" },
   { name: "speaker_id", type: "string" },

@@ -71,6 +71,9 @@ export const PLATFORM_FILE_TYPES: Readonly<Record<string, readonly string[]>> = 
 })();
 
 /** The file types a source integration's syncs write (for one of its platforms, when given). */
+/** The streams a source integration declares ([] for one unknown here). */
+export const sourceStreams = (name: string | null | undefined): readonly StreamManifest[] => sourceManifest(name)?.streams ?? [];
+
 /** A stream by name, from whichever manifest declares it (the first). */
 export function streamNamed(name: string): StreamManifest | undefined {
   for (const manifest of SOURCE_MANIFESTS) for (const stream of manifest.streams) if (stream.name === name) return stream;

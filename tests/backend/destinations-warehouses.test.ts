@@ -8,9 +8,9 @@ import { bigqueryPlugin } from "../../backend/integrations/destinations/bigquery
 import { BigQueryWriter } from "../../backend/integrations/destinations/bigquery/writer.js";
 import { snowflakeWarehousePlugin } from "../../backend/integrations/destinations/snowflake/plugin.js";
 import { SnowflakeWriter } from "../../backend/integrations/destinations/snowflake/writer.js";
-import type { ScanColumn, ScanQuery, Warehouse } from "../../backend/integrations/destinations/warehouse.js";
+import type { ScanQuery, Warehouse } from "../../backend/integrations/destinations/warehouse.js";
 import type { DestinationWriter } from "../../backend/integrations/destinations/writer.js";
-import { meetingsWithLines, type MeetingWithLines } from "../../backend/transforms/read.js";
+import { LINE_COLUMNS, MEETING_COLUMNS, meetingsWithLines, type MeetingWithLines } from "../../backend/transforms/read.js";
 import type { Destination } from "../../contract/destinations.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
@@ -98,23 +98,6 @@ const SCANNED = ["a-0000", "a-0001", "a-0002", "a-0003", "a-0004"].map((id) => {
   return rest;
 });
 
-const MEETING_COLUMNS: ScanColumn[] = [
-  { name: "meeting_id", type: "string" },
-  { name: "title", type: "string" },
-  { name: "account", type: "string" },
-  { name: "started_at", type: "timestamp" },
-];
-const LINE_COLUMNS: ScanColumn[] = [
-  { name: "meeting_id", type: "string" },
-  { name: "utterance_id", type: "string" },
-  { name: "speaker_id", type: "string" },
-  { name: "speaker_name", type: "string" },
-  { name: "affiliation", type: "string" },
-  { name: "spoken_at", type: "timestamp" },
-  { name: "start_ms", type: "number" },
-  { name: "end_ms", type: "number" },
-  { name: "text", type: "string" },
-];
 const linesQuery = (batchRows: number): ScanQuery => ({ table: "transcript_utterances", sourceId: SOURCE, columns: LINE_COLUMNS, orderBy: ["meeting_id", "start_ms", "utterance_id"], batchRows });
 
 async function write(writer: DestinationWriter) {

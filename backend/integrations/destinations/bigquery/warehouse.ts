@@ -3,7 +3,7 @@ import type { Destination } from "../../../../contract/destinations.js";
 import { checkName } from "../writer.js";
 import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
 import { bigQueryClient, platformServiceAccount } from "../kit/google.js";
-import { num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
+import { foundOnce, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { BigQueryWriter } from "./writer.js";
 
 /** Array parameters carry their type: BigQuery cannot infer the type of an empty one. */
@@ -38,10 +38,10 @@ export class BigQueryWarehouse implements Warehouse {
   private table(name: string, dataset = this.dataset) {
     return `\`${this.project}.${checkName("table", dataset)}.${checkName("table", name)}\``;
   }
-  private async exists(name: string, dataset = this.dataset) {
+  private readonly exists = foundOnce(async (name: string, dataset: string = this.dataset) => {
     const [exists] = await this.client().dataset(dataset).table(name).exists();
     return exists;
-  }
+  });
   private async run(query: string, params: Record<string, unknown>) {
     const [rows] = await this.client().query({ query, params, types: typesOf(params), useLegacySql: false });
     return (rows as Record<string, unknown>[]).map(plain);

@@ -69,3 +69,18 @@ export async function* rebatch(chunks: AsyncIterable<Record<string, unknown>[]>,
   }
   if (batch.length) yield batch;
 }
+
+/**
+ * A warehouse's table lookup that remembers the tables it found: a transform's scans ask again for every batch of
+ * meetings, and a table does not vanish while a warehouse is open. A table not found is asked for again.
+ */
+export function foundOnce<A extends unknown[]>(lookup: (...args: A) => Promise<boolean>): (...args: A) => Promise<boolean> {
+  const found = new Set<string>();
+  return async (...args) => {
+    const key = JSON.stringify(args);
+    if (found.has(key)) return true;
+    const exists = await lookup(...args);
+    if (exists) found.add(key);
+    return exists;
+  };
+}

@@ -146,3 +146,17 @@ export function replaceStatements(table: string, key: string[], before: bigint, 
   if (before >= 0n) statements.push(`DELETE FROM ${t} USING (SELECT ${keys} FROM ${t} WHERE rowid > ${before}) AS s WHERE ${match} AND ${t}.rowid <= ${before}`);
   return statements;
 }
+
+/** A table written in the open transaction. */
+export interface Written {
+  key: string[];
+  /** The highest rowid committed when the transaction first wrote the table (-1: none); its own rows come after. */
+  before: bigint;
+  /** Calls written: more than one may hold a key twice. */
+  calls: number;
+  /** Staged files not yet in the table, in call order, and the columns they hold (by lower-case name: name, type). */
+  files: string[];
+  columns: Map<string, [string, string]>;
+  /** Rows in `files`. */
+  stagedRows: number;
+}

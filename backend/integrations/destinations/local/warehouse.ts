@@ -1,19 +1,20 @@
 import { checkName, type DestinationWriter } from "../writer.js";
 import type { ScanQuery, Warehouse } from "../warehouse.js";
-import { num, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
+import { foundOnce, num, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
+import { localFailure } from "./errors.js";
 import type { LocalWriter } from "./index.js";
 
 /**
- * Transforms on the local destination: its DuckDB file, read through LocalWriter.query and streamed through
- * LocalWriter.stream (DuckDB compares text as bytes), results written by the same writer.
+ * Transforms on the local destination: its DuckDB file, read through LocalWriter.query and streamed on a connection
+ * of the scan's own (LocalWriter.readConnection; DuckDB compares text as bytes), results written by the same writer.
  */
 export class LocalWarehouse implements Warehouse {
   constructor(private readonly writer: LocalWriter) {}
 
-  private async has(table: string) {
+  private readonly has = foundOnce(async (table: string) => {
     const rows = await this.writer.query(`SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = '${checkName("table", table)}'`);
     return num(rows[0]?.n) > 0;
-  }
+  });
   private where(sourceId: string, platforms?: string[]) {
     if (platforms === undefined) return `source_id = '${uuid(sourceId)}'`;
     const list = platformList(platforms);
@@ -32,7 +33,19 @@ export class LocalWarehouse implements Warehouse {
     const within = query.in ? ` AND ${column(query.in.column)} IN (${query.in.values.length ? query.in.values.map((v) => `'${v.replaceAll("'", "''")}'`).join(", ") : "NULL"})` : "";
     const select = `SELECT${query.distinct ? " DISTINCT" : ""} ${columns.join(", ")}`;
     const sql = `${select} FROM "${checkName("table", query.table)}" WHERE ${this.where(query.sourceId, query.platforms)}${within} ORDER BY ${query.orderBy.map(column).join(", ")}`;
-    yield* rebatch(this.writer.stream(sql), query.batchRows, query.columns);
+    yield* rebatch(this.stream(sql), query.batchRows, query.columns);
+  }
+  /** A query's rows in DuckDB's chunks, on a connection of its own (results are written on the writer's meanwhile). */
+  private async *stream(sql: string): AsyncGenerator<Record<string, unknown>[]> {
+    const connection = await this.writer.readConnection();
+    try {
+      const result = await connection.stream(sql).catch((error: unknown) => {
+        throw localFailure(error, this.writer.root);
+      });
+      for await (const rows of result.yieldRowObjectJson()) yield rows as Record<string, unknown>[];
+    } finally {
+      connection.closeSync();
+    }
   }
   async readTable(table: string, limit: number, runId: string) {
     if (!(await this.has(table))) return null;

@@ -6,7 +6,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { removeFiles, writeObjectFiles } from "./files.js";
 import { localFailure } from "./errors.js";
 import { acquireWarehouse, connectTo, lockFile, releaseWarehouse, unlockFile, type FileUser, type SharedWarehouse } from "./instances.js";
-import { BULK_BATCH_RECORDS, batchJson, createTable, DUCK_TYPES, fitsColumns, insertBatches, insertRow, MERGE_ROWS, q, rebuildTable, replaceStatements, TABLE_COLUMNS, type StagedBatch } from "./staging.js";
+import { BULK_BATCH_RECORDS, batchJson, createTable, DUCK_TYPES, fitsColumns, insertBatches, insertRow, MERGE_ROWS, q, rebuildTable, replaceStatements, TABLE_COLUMNS, type StagedBatch, type Written } from "./staging.js";
 import { checkUpsert, columnsOf, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
 
 /**
@@ -29,20 +29,6 @@ export interface LocalWriterOptions {
 
 /** A table's columns by lower-case name (DuckDB's names are case-insensitive), with their declared name and type. */
 type Columns = Map<string, { name: string; type: string }>;
-
-/** A table written in the open transaction. */
-interface Written {
-  key: string[];
-  /** The highest rowid committed when the transaction first wrote the table (-1: none); its own rows come after. */
-  before: bigint;
-  /** Calls written: more than one may hold a key twice. */
-  calls: number;
-  /** Staged files not yet in the table, in call order, and the columns they hold (by lower-case name: name, type). */
-  files: string[];
-  columns: Map<string, [string, string]>;
-  /** Rows in `files`. */
-  stagedRows: number;
-}
 
 export class LocalWriter implements DestinationWriter, FileUser {
   /** Files go through the file writer thread, rows through DuckDB: a batch writes both at once. */
@@ -359,46 +345,34 @@ export class LocalWriter implements DestinationWriter, FileUser {
     });
   }
 
-  /** Runs a query on the warehouse (checks and transforms), after committing what this writer holds. */
-  async query(sql: string): Promise<Record<string, unknown>[]> {
+  /** Runs `work` on the warehouse after committing what this writer holds, in its turn; errors in the destination's words. */
+  private async settled<T>(work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
     try {
       return await this.exclusive(async () => {
         this.rethrowFailure();
         await this.commitHeld();
-        const db = await this.db();
-        // It may change a table's columns: read them again next time.
-        this.tables.clear();
-        return (await db.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+        return work(await this.db());
       });
     } catch (error) {
       throw localFailure(error, this.root);
     }
   }
 
+  /** Runs a query on the warehouse (checks and transforms), after committing what this writer holds. */
+  query(sql: string): Promise<Record<string, unknown>[]> {
+    return this.settled(async (db) => {
+      // It may change a table's columns: read them again next time.
+      this.tables.clear();
+      return (await db.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    });
+  }
+
   /**
-   * Streams a query's rows, in DuckDB's chunks, on a connection of its own (this writer's stays free to write result
-   * tables meanwhile), after committing what this writer holds. Close the writer only after the stream has ended.
+   * A connection of its own to the warehouse, after committing what this writer holds: a streamed read there leaves
+   * this writer's free to write meanwhile. The caller closes it, before it closes this writer.
    */
-  async *stream(sql: string): AsyncGenerator<Record<string, unknown>[]> {
-    let connection: DuckDBConnection;
-    try {
-      connection = await this.exclusive(async () => {
-        this.rethrowFailure();
-        await this.commitHeld();
-        await this.db();
-        return connectTo(this.shared!);
-      });
-    } catch (error) {
-      throw localFailure(error, this.root);
-    }
-    try {
-      const result = await connection.stream(sql).catch((error: unknown) => {
-        throw localFailure(error, this.root);
-      });
-      for await (const rows of result.yieldRowObjectJson()) yield rows as Record<string, unknown>[];
-    } finally {
-      connection.closeSync();
-    }
+  readConnection(): Promise<DuckDBConnection> {
+    return this.settled(() => connectTo(this.shared!));
   }
 
   /** Commits what is held (its error comes out here), then lets go of the warehouse. */

@@ -3,7 +3,7 @@ import { POSTGRES_SCHEMA_PATTERN } from "../../../../contract/integrations/postg
 import { checkName } from "../writer.js";
 import type { DestinationWriter } from "../writer.js";
 import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
-import { num, plainRow, typedRow } from "../kit/warehouse-rows.js";
+import { foundOnce, num, plainRow, typedRow } from "../kit/warehouse-rows.js";
 import { closePostgres, connectPostgres, ident, qualified, type PostgresTarget } from "./connect.js";
 import { PostgresWriter } from "./writer.js";
 
@@ -15,6 +15,9 @@ import { PostgresWriter } from "./writer.js";
 export class PostgresWarehouse implements Warehouse {
   private client?: Promise<pg.Client>;
   private target?: Promise<PostgresTarget>;
+  /** Connections of finished scans, for the next (each scan runs its cursor on a connection of its own). */
+  private readonly idle: pg.Client[] = [];
+  private closed = false;
 
   /** `target` is asked for once, on first use (it opens the stored credential). */
   constructor(private readonly targetOf: () => Promise<PostgresTarget>) {}
@@ -47,10 +50,10 @@ export class PostgresWarehouse implements Warehouse {
     return qualified(await this.schemaOf(location), checkName("table", name));
   }
 
-  private async exists(table: string): Promise<boolean> {
+  private readonly exists = foundOnce(async (table: string) => {
     const [row] = await this.query("SELECT to_regclass($1) IS NOT NULL AS found", [table]);
     return row?.found === true;
-  }
+  });
 
   async countRows(table: string, sourceId: string, platforms?: string[]): Promise<number> {
     const name = await this.table(table);
@@ -60,7 +63,7 @@ export class PostgresWarehouse implements Warehouse {
     return num(row?.n);
   }
 
-  /** A cursor on a connection of its own, fetched `batchRows` at a time; text ordered as bytes (COLLATE "C"). */
+  /** A cursor on a connection of its own (reused by the next scan), fetched `batchRows` at a time; text ordered as bytes. */
   async *scan(query: ScanQuery): AsyncGenerator<Record<string, unknown>[]> {
     const table = await this.table(query.table);
     if (!(await this.exists(table))) return;
@@ -76,7 +79,9 @@ export class PostgresWarehouse implements Warehouse {
     const bind = (value: unknown) => `$${params.push(value)}`;
     const byPlatform = query.platforms === undefined ? "" : ` AND platform = ANY(${bind(query.platforms)}::text[])`;
     const within = query.in ? ` AND ${ident(query.in.column)} = ANY(${bind(query.in.values)}::text[])` : "";
-    const client = await connectPostgres(await this.resolved());
+    // A connection a finished scan gave back, else a new one: a transform scans once per batch of meetings.
+    const client = this.idle.pop() ?? (await connectPostgres(await this.resolved()));
+    let done = false;
     try {
       await client.query("BEGIN READ ONLY");
       await client.query(
@@ -90,8 +95,11 @@ export class PostgresWarehouse implements Warehouse {
         if (rows.length < size) break;
       }
       await client.query("COMMIT");
+      done = true;
     } finally {
-      await closePostgres(client);
+      // A scan left midway (or failed) has its transaction open: its connection goes.
+      if (done && !this.closed) this.idle.push(client);
+      else await closePostgres(client);
     }
   }
 
@@ -115,8 +123,9 @@ export class PostgresWarehouse implements Warehouse {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const client = await this.client?.catch(() => undefined);
     this.client = undefined;
-    if (client) await closePostgres(client);
+    await Promise.all([...(client ? [client] : []), ...this.idle.splice(0)].map((c) => closePostgres(c)));
   }
 }

@@ -4,7 +4,7 @@ import { SNOWFLAKE_IDENTIFIER_PATTERN } from "../../../../contract/integrations/
 import { checkName } from "../writer.js";
 import type { DestinationCall } from "../plugin.js";
 import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
-import { lower, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
+import { foundOnce, lower, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { closeSnowflake, connectSnowflake, runSql, streamSql } from "./client.js";
 import { snowflakeTarget } from "./target.js";
 import { SnowflakeWriter } from "./writer.js";
@@ -38,13 +38,13 @@ export class SnowflakeWarehouse implements Warehouse {
   private async run(sql: string, binds: snowflake.Binds = []) {
     return (await runSql(await this.db(), sql, binds)).map(lower);
   }
-  private async exists(name: string, schema?: string) {
+  private readonly exists = foundOnce(async (name: string, schema?: string) => {
     const rows = await this.run(`SELECT COUNT(*) AS N FROM ${this.ident(this.destination.config.database, "database")}.INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`, [
       this.ident(schema || this.destination.config.schema, "schema"),
       name.toUpperCase(),
     ]);
     return num(rows[0]?.n) > 0;
-  }
+  });
   /** The source's rows, of `platforms` when given; every value bound. */
   private filter(sourceId: string, platforms?: string[]) {
     if (platforms === undefined) return { where: "SOURCE_ID = ?", binds: [uuid(sourceId)] };
