@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
 import { createApiKey, revokeApiKey } from "../../backend/db/api-keys.js";
-import { apiErrorSchema, pageSchema } from "../../contract/api.js";
+import { pageSchema } from "../../contract/api.js";
+import { datagenSourceBody, publicApi, type PublicApiCall } from "../support/public-api.js";
 import { sourceSchema } from "../../contract/sources.js";
 import { destinationSchema } from "../../contract/destinations.js";
 import { connectorSchema } from "../../contract/connectors.js";
@@ -13,9 +13,11 @@ let owner: { userId: string; cookie: string };
 let other: { userId: string; cookie: string };
 let write: string;
 let read: string;
+let call: PublicApiCall;
 
 beforeAll(async () => {
   t = await startTestBackend({ env: { API_RATE_LIMIT_POINTS: "60", API_RATE_LIMIT_WINDOW_SECONDS: "60", NODE_ENV: "test" } });
+  call = publicApi(t);
   owner = await createUserSession(t, "api-owner@example.com");
   other = await createUserSession(t, "api-other@example.com");
   write = (await createApiKey(t.handle.db, owner.userId, { name: "write", scope: "read_write", expiresAt: null })).token;
@@ -23,19 +25,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t?.stop());
 
-async function call<S extends z.ZodTypeAny>(schema: S | null, key: string | undefined, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const h: Record<string, string> = { ...headers };
-  if (key) h.authorization = `Bearer ${key}`;
-  if (body !== undefined) h["content-type"] = "application/json";
-  const response = await fetch(`${t.url}/api/v1${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await response.json()) as unknown;
-  // Every answer is either its route's schema or the one error shape.
-  const parsed = response.ok ? (schema ?? pageSchema(sourceSchema).or(sourceSchema)).safeParse(json) : apiErrorSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${method} ${path} answered ${response.status} ${JSON.stringify(json)}: ${parsed.error.message}`);
-  return { status: response.status, body: parsed.data as S extends z.ZodTypeAny ? z.infer<S> : never, raw: json as any, headers: response.headers };
-}
-
-const datagen = (name: string) => ({ name, integration_name: "datagen", source_metadata: { company: "Acme", format: "zoom" } });
+const datagen = (name: string) => datagenSourceBody(name);
 
 describe("authentication", () => {
   it("answers 401 without a key, with a bad one, a revoked one and an expired one; never takes the session cookie", async () => {
@@ -131,7 +121,7 @@ describe("records", () => {
 describe("rate limit", () => {
   it("answers 429 with Retry-After once a key has used its requests", async () => {
     const key = (await createApiKey(t.handle.db, other.userId, { name: "busy", scope: "read", expiresAt: null })).token;
-    let last: Awaited<ReturnType<typeof call>> | undefined;
+    let last: Awaited<ReturnType<PublicApiCall>> | undefined;
     for (let i = 0; i < 61; i++) last = await call(null, key, "GET", "/sources?limit=1");
     expect(last!.status).toBe(429);
     expect(last!.raw.error.code).toBe("rate_limited");
