@@ -25,18 +25,19 @@ function decode(text: string): Cursor {
   throw new PublicApiError(400, "invalid_request", API_MESSAGES.badCursor);
 }
 
-/** One page of the owner's records of `kind` through the app's list query, and the cursor of the next page. */
-export async function listPage<T>(
+/** One page of the owner's records of `kind` through the app's list query, in the API's shape (`present`), and the cursor of the next page. */
+export async function listPage<R, T>(
   db: Database,
   ownerId: string,
   kind: ListKind,
-  query: (db: Database, ownerId: string, query: ListQuery) => Promise<Page<T>>,
+  query: (db: Database, ownerId: string, query: ListQuery) => Promise<Page<R>>,
+  present: (record: R) => T,
   args: { limit: number; cursor?: string | undefined },
 ): Promise<{ data: T[]; next_cursor: string | null }> {
   const at = args.cursor ? decode(args.cursor) : { page: 1, size: args.limit };
   const page = await query(db, ownerId, listQuerySchema(kind).parse({ page: at.page, page_size: at.size }));
   const more = at.page * at.size < page.total;
-  return { data: page.rows, next_cursor: more ? encode({ page: at.page + 1, size: at.size }) : null };
+  return { data: page.rows.map((row) => present(row)), next_cursor: more ? encode({ page: at.page + 1, size: at.size }) : null };
 }
 
 /** A history paged by its last run's id (the runs queries take `before`): one more is read to know whether more follow. */

@@ -17,6 +17,10 @@ import { RUN_MESSAGES, runLogText, syncRunDetailsSchema, transformRunDetailsSche
 import { cancelResponseSchema } from "../../contract/run-operations.js";
 import { scheduleBodySchema, scheduleOf, type Schedule } from "../../contract/schedules.js";
 import { apiScheduleSchema, cursorQuerySchema, idParamsSchema, pageSchema, runParamsSchema, type ApiSchedule } from "../../contract/api.js";
+import type { RunViews } from "../http/run-routes.js";
+import type { RunLogRecord } from "../db/run-logs.js";
+import { connectorSchedule, presentConnector, presentSyncRun, SYNC_RUN_VIEWS } from "../http/present/connectors.js";
+import { presentTransform, presentTransformRun, transformSchedule, TRANSFORM_RUN_VIEWS } from "../http/present/transforms.js";
 import { apiRoute, idempotencyHeaders, json, jsonRequest } from "./spec.js";
 import { listPage, runsPage } from "./paging.js";
 
@@ -28,11 +32,11 @@ export function addConnectorRoutes(app: App) {
   const tags = ["Connectors"];
   app.openapi(
     apiRoute({ method: "get", path: "/connectors", tags, summary: "List connectors", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(connectorSchema), "A page of connectors, newest first.") } }),
-    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "connectors", listConnectors, c.req.valid("query")), 200),
+    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "connectors", listConnectors, presentConnector, c.req.valid("query")), 200),
   );
   app.openapi(
     apiRoute({ method: "get", path: "/connectors/{id}", tags, summary: "Read a connector", request: { params: idParamsSchema }, responses: { 200: json(connectorSchema, "The connector.") } }),
-    async (c) => c.json(await ownedConnector(c, c.req.valid("param").id), 200),
+    async (c) => c.json(presentConnector(await ownedConnector(c, c.req.valid("param").id)), 200),
   );
   app.openapi(
     apiRoute({
@@ -44,13 +48,13 @@ export function addConnectorRoutes(app: App) {
       request: { headers: idempotencyHeaders, body: jsonRequest(createConnectorBodySchema) },
       responses: { 201: json(connectorSchema, "The connector, created.") },
     }),
-    async (c) => c.json(await createConnectorFor(c, await jsonBody(c)), 201),
+    async (c) => c.json(presentConnector(await createConnectorFor(c, await jsonBody(c))), 201),
   );
   app.openapi(
     apiRoute({ method: "patch", path: "/connectors/{id}", tags, summary: "Update a connector", request: { params: idParamsSchema, body: jsonRequest(updateConnectorBodySchema) }, responses: { 200: json(connectorSchema, "The connector, updated.") } }),
     async (c) => {
       const existing = await ownedConnector(c, c.req.valid("param").id);
-      return c.json(await updateConnectorFor(c, existing, parse(updateConnectorBodySchema, await jsonBody(c))), 200);
+      return c.json(presentConnector(await updateConnectorFor(c, existing, parse(updateConnectorBodySchema, await jsonBody(c)))), 200);
     },
   );
   app.openapi(
@@ -63,7 +67,7 @@ export function addConnectorRoutes(app: App) {
   );
   app.openapi(
     apiRoute({ method: "post", path: "/connectors/{id}/sync", tags, summary: "Sync now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: syncRunSchema }), "The sync, queued.") } }),
-    async (c) => c.json({ run: await syncFor(c, c.req.valid("param").id) }, 202),
+    async (c) => c.json({ run: presentSyncRun(await syncFor(c, c.req.valid("param").id)) }, 202),
   );
   app.openapi(
     apiRoute({
@@ -74,31 +78,32 @@ export function addConnectorRoutes(app: App) {
       request: { params: idParamsSchema, headers: idempotencyHeaders, body: jsonRequest(z.object({ from: z.string(), to: z.string(), time_zone: z.string().optional() })) },
       responses: { 202: json(z.object({ run: syncRunSchema }), "The backfill, queued.") },
     }),
-    async (c) => c.json({ run: await backfillFor(c, await ownedConnector(c, c.req.valid("param").id), await jsonBody(c)) }, 202),
+    async (c) => c.json({ run: presentSyncRun(await backfillFor(c, await ownedConnector(c, c.req.valid("param").id), await jsonBody(c))) }, 202),
   );
   addRunRoutes(app, "connectors", tags, {
     owned: ownedConnector,
     list: listRuns,
     details: findSyncRunDetails,
+    present: SYNC_RUN_VIEWS,
     runSchema: syncRunSchema,
     detailsSchema: syncRunDetailsSchema,
     cancel: (c, id) => cancelFor(c, SYNC_RUNS, id, "sync"),
   });
-  addScheduleRoutes(app, "connectors", tags, { find: findConnector, set: setConnectorSchedule, notFound: CONNECTOR_MESSAGES.notFound });
+  addScheduleRoutes(app, "connectors", tags, { find: findConnector, schedule: (connector) => connectorSchedule(connector), set: setConnectorSchedule, notFound: CONNECTOR_MESSAGES.notFound });
 }
 
 export function addTransformRoutes(app: App) {
   const tags = ["Transforms"];
   app.openapi(
     apiRoute({ method: "get", path: "/transforms", tags, summary: "List transforms", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(transformSchema), "A page of transforms, newest first.") } }),
-    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "transforms", listTransforms, c.req.valid("query")), 200),
+    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "transforms", listTransforms, presentTransform, c.req.valid("query")), 200),
   );
   app.openapi(
     apiRoute({ method: "get", path: "/transforms/{id}", tags, summary: "Read a transform", request: { params: idParamsSchema }, responses: { 200: json(transformSchema, "The transform.") } }),
     async (c) => {
       const transform = await findTransform(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!transform) throw new ApiError(404, TRANSFORM_MESSAGES.notFound);
-      return c.json(transform, 200);
+      return c.json(presentTransform(transform), 200);
     },
   );
   app.openapi(
@@ -113,7 +118,7 @@ export function addTransformRoutes(app: App) {
     }),
     async (c) => {
       const { row } = await createTransformFor(c, await jsonBody(c));
-      return c.json((await findTransform(c.var.services.db, c.var.user.id, row.id))!, 201);
+      return c.json(presentTransform((await findTransform(c.var.services.db, c.var.user.id, row.id))!), 201);
     },
   );
   app.openapi(
@@ -126,30 +131,32 @@ export function addTransformRoutes(app: App) {
   );
   app.openapi(
     apiRoute({ method: "post", path: "/transforms/{id}/run", tags, summary: "Run now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: transformRunSchema }), "The run, queued.") } }),
-    async (c) => c.json({ run: await runTransformFor(c, c.req.valid("param").id) }, 202),
+    async (c) => c.json({ run: presentTransformRun(await runTransformFor(c, c.req.valid("param").id)) }, 202),
   );
   addRunRoutes(app, "transforms", tags, {
     owned: ownedTransform,
     list: listTransformRuns,
     details: findTransformRunDetails,
+    present: TRANSFORM_RUN_VIEWS,
     runSchema: transformRunSchema,
     detailsSchema: transformRunDetailsSchema,
     cancel: (c, id) => cancelFor(c, TRANSFORM_RUNS, id, "run"),
   });
-  addScheduleRoutes(app, "transforms", tags, { find: findTransform, set: setTransformSchedule, notFound: TRANSFORM_MESSAGES.notFound });
+  addScheduleRoutes(app, "transforms", tags, { find: findTransform, schedule: (transform) => transformSchedule(transform), set: setTransformSchedule, notFound: TRANSFORM_MESSAGES.notFound });
 }
 
 interface RunTarget<T extends { id: string; name: string }, Run, Details> {
   owned(c: Vars, id: string): Promise<T>;
   list(db: Database, id: string, limit: number, before?: string): Promise<Run[]>;
   details(db: Database, ownerId: string, record: T, runId: string): Promise<Details | null>;
+  present: RunViews<T, Run, Details>;
   runSchema: z.ZodTypeAny;
   detailsSchema: z.ZodTypeAny;
   cancel(c: Vars, id: string): Promise<{ body: z.infer<typeof cancelResponseSchema>; status: 200 | 202 }>;
 }
 
 /** Cancel, the run history (cursor paged), one run with its attempts and log, and the log as text. */
-function addRunRoutes<T extends { id: string; name: string }, Run extends { id: string }, Details extends { created_at: string; log: unknown[]; id: string }>(
+function addRunRoutes<T extends { id: string; name: string }, Run, Details extends { createdAt: Date; log: RunLogRecord[] }>(
   app: App,
   base: "connectors" | "transforms",
   tags: string[],
@@ -167,7 +174,8 @@ function addRunRoutes<T extends { id: string; name: string }, Run extends { id: 
     apiRoute({ method: "get", path: `/${base}/{id}/runs`, tags, summary: "List runs, newest first", request: { params: idParamsSchema, query: cursorQuerySchema }, responses: { 200: json(pageSchema(target.runSchema), "A page of runs.") } }),
     async (c) => {
       const record = await target.owned(c, c.req.valid("param").id);
-      return c.json(await runsPage((limit, before) => target.list(c.var.services.db, record.id, limit, before), c.req.valid("query")), 200);
+      const read = async (limit: number, before?: string) => (await target.list(c.var.services.db, record.id, limit, before)).map((run) => target.present.run(run));
+      return c.json(await runsPage(read, c.req.valid("query")), 200);
     },
   );
   const ownedRun = async (c: Vars, id: string, runId: string) => {
@@ -175,7 +183,7 @@ function addRunRoutes<T extends { id: string; name: string }, Run extends { id: 
     const run = await target.details(c.var.services.db, c.var.user.id, record, runId);
     if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
     const days = c.var.services.config.RUN_LOG_DAYS;
-    return { ...run, log_kept_days: logWasPruned(run, days) ? days : null };
+    return target.present.details(record, run, logWasPruned(run, days) ? days : null);
   };
   app.openapi(
     apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}`, tags, summary: "Read a run with its attempts and log", request: { params: runParamsSchema }, responses: { 200: json(target.detailsSchema, "The run.") } }),
@@ -189,23 +197,26 @@ function addRunRoutes<T extends { id: string; name: string }, Run extends { id: 
     async (c) => {
       const { id, runId } = c.req.valid("param");
       const run = await ownedRun(c, id, runId);
-      return c.text(runLogText(run.log as Parameters<typeof runLogText>[0]), 200);
+      return c.text(runLogText(run.log), 200);
     },
   );
 }
 
-interface ScheduleTarget {
-  find(db: Database, ownerId: string, id: string): Promise<{ id: string; schedule?: Schedule | null; next_run_at?: string | null } | null>;
+interface ScheduleTarget<T> {
+  find(db: Database, ownerId: string, id: string): Promise<T | null>;
+  /** The record's schedule and next run, as the API answers them. */
+  schedule(record: T): { schedule?: Schedule | null; next_run_at?: string | null };
   set(db: Database, ownerId: string, id: string, schedule: Schedule | null): Promise<boolean>;
   notFound: string;
 }
 
 /** GET and PUT /{base}/{id}/schedule: a schedule, or `{ kind: "frequency" }` back to the Daily/Hourly slot. */
-function addScheduleRoutes(app: App, base: "connectors" | "transforms", tags: string[], target: ScheduleTarget) {
+function addScheduleRoutes<T>(app: App, base: "connectors" | "transforms", tags: string[], target: ScheduleTarget<T>) {
   const read = async (c: Context<ApiEnv>, id: string): Promise<ApiSchedule> => {
     const record = await target.find(c.var.services.db, c.var.user.id, id);
     if (!record) throw new ApiError(404, target.notFound);
-    return { schedule: record.schedule ?? null, next_run_at: record.next_run_at ?? null };
+    const shown = target.schedule(record);
+    return { schedule: shown.schedule ?? null, next_run_at: shown.next_run_at ?? null };
   };
   app.openapi(
     apiRoute({ method: "get", path: `/${base}/{id}/schedule`, tags, summary: "Read the schedule", request: { params: idParamsSchema }, responses: { 200: json(apiScheduleSchema, "The schedule and the next run.") } }),

@@ -11,6 +11,8 @@ import type { SetupContext } from "../integrations/sources/plugin.js";
 import { sourceSchema, SOURCE_MESSAGES, updateSourceBodySchema } from "../../contract/sources.js";
 import { destinationSchema, DESTINATION_MESSAGES, updateDestinationSchema } from "../../contract/destinations.js";
 import { API_MESSAGES, apiCreateSourceBodySchema, cursorQuerySchema, idParamsSchema, pageSchema } from "../../contract/api.js";
+import { presentSource } from "../http/present/sources.js";
+import { presentDestination } from "../http/present/destinations.js";
 import { apiRoute, idempotencyHeaders, json, jsonRequest } from "./spec.js";
 import { listPage } from "./paging.js";
 
@@ -44,14 +46,14 @@ export function addSourceRoutes(app: App) {
   const tags = ["Sources"];
   app.openapi(
     apiRoute({ method: "get", path: "/sources", tags, summary: "List sources", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(sourceSchema), "A page of sources, newest first.") } }),
-    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "sources", listSources, c.req.valid("query")), 200),
+    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "sources", listSources, presentSource, c.req.valid("query")), 200),
   );
   app.openapi(
     apiRoute({ method: "get", path: "/sources/{id}", tags, summary: "Read a source", request: { params: idParamsSchema }, responses: { 200: json(sourceSchema, "The source.") } }),
     async (c) => {
       const source = await findSource(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
-      return c.json(source, 200);
+      return c.json(presentSource(source), 200);
     },
   );
   app.openapi(
@@ -67,7 +69,7 @@ export function addSourceRoutes(app: App) {
     async (c) => {
       const raw = await jsonBody(c);
       const body = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-      return c.json(await createSourceFor(c, await credentialFor(c, body)), 201);
+      return c.json(presentSource(await createSourceFor(c, await credentialFor(c, body))), 201);
     },
   );
   app.openapi(
@@ -76,7 +78,7 @@ export function addSourceRoutes(app: App) {
       const body = parse(updateSourceBodySchema, await jsonBody(c));
       const source = await updateSource(c.var.services.db, c.var.user.id, c.req.valid("param").id, body);
       if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
-      return c.json(source, 200);
+      return c.json(presentSource(source), 200);
     },
   );
   app.openapi(
@@ -93,14 +95,14 @@ export function addDestinationRoutes(app: App) {
   const tags = ["Destinations"];
   app.openapi(
     apiRoute({ method: "get", path: "/destinations", tags, summary: "List destinations", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(destinationSchema), "A page of destinations, newest first.") } }),
-    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "destinations", listDestinations, c.req.valid("query")), 200),
+    async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "destinations", listDestinations, presentDestination, c.req.valid("query")), 200),
   );
   app.openapi(
     apiRoute({ method: "get", path: "/destinations/{id}", tags, summary: "Read a destination", request: { params: idParamsSchema }, responses: { 200: json(destinationSchema, "The destination.") } }),
     async (c) => {
       const destination = await findDestination(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!destination) throw new ApiError(404, DESTINATION_MESSAGES.notFound);
-      return c.json(destination, 200);
+      return c.json(presentDestination(destination), 200);
     },
   );
   app.openapi(
@@ -114,14 +116,14 @@ export function addDestinationRoutes(app: App) {
       request: { headers: idempotencyHeaders, body: jsonRequest(z.object({ name: z.string().optional(), description: z.string().optional(), integration_name: z.string().optional() }).passthrough()) },
       responses: { 201: json(destinationSchema, "The destination, created.") },
     }),
-    async (c) => c.json(await createDestinationFor(c, await jsonBody(c)), 201),
+    async (c) => c.json(presentDestination(await createDestinationFor(c, await jsonBody(c))), 201),
   );
   app.openapi(
     apiRoute({ method: "patch", path: "/destinations/{id}", tags, summary: "Update a destination", request: { params: idParamsSchema, body: jsonRequest(updateDestinationSchema) }, responses: { 200: json(destinationSchema, "The destination, updated.") } }),
     async (c) => {
       const existing = await findDestination(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!existing) throw new ApiError(404, DESTINATION_MESSAGES.notFound);
-      return c.json(await updateDestinationFor(c, existing, await jsonBody(c)), 200);
+      return c.json(presentDestination(await updateDestinationFor(c, existing, await jsonBody(c))), 200);
     },
   );
   app.openapi(

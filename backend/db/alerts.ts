@@ -1,14 +1,14 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { alertDeliveries, alertSettings, connectors, syncRuns, transformRuns, transforms } from "./schema.js";
-import { isUuid, iso } from "./values.js";
-import type { AlertDelivery } from "../../contract/alerts.js";
+import { isUuid } from "./values.js";
 import type { Executor } from "./runs.js";
 
 /** The SQL of alerts (backend/alerts/): a user's settings and the deliveries sent for them, always by owner. */
 
 export type AlertSettingsRow = typeof alertSettings.$inferSelect;
-type DeliveryRow = typeof alertDeliveries.$inferSelect;
+/** One alert sent (or being sent) by e-mail or webhook, as stored (the API's shape: backend/http/present/alerts.ts). */
+export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
 
 /** The owner's settings, or null when they never saved any. */
 export async function findAlertSettings(db: Executor, ownerId: string): Promise<AlertSettingsRow | null> {
@@ -67,24 +67,8 @@ export async function rollSigningSecret(db: Database, ownerId: string, sealedSec
 }
 
 /** The owner's newest deliveries, newest first. */
-export async function listDeliveries(db: Executor, ownerId: string, limit = 20): Promise<AlertDelivery[]> {
-  const rows = await db.select().from(alertDeliveries).where(eq(alertDeliveries.ownerId, ownerId)).orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id)).limit(limit);
-  return rows.map(toDelivery);
-}
-
-export function toDelivery(r: DeliveryRow): AlertDelivery {
-  return {
-    id: r.id,
-    event: r.event,
-    channel: r.channel as AlertDelivery["channel"],
-    target: r.target,
-    subject: r.subject,
-    status: r.status as AlertDelivery["status"],
-    attempts: r.attempts,
-    last_error: r.lastError,
-    created_at: iso(r.createdAt)!,
-    finished_at: iso(r.finishedAt),
-  };
+export function listDeliveries(db: Executor, ownerId: string, limit = 20): Promise<AlertDeliveryRow[]> {
+  return db.select().from(alertDeliveries).where(eq(alertDeliveries.ownerId, ownerId)).orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id)).limit(limit);
 }
 
 export async function insertDelivery(db: Executor, values: { ownerId: string; event: string; channel: string; target: string; subject: string; runId: string }): Promise<string> {

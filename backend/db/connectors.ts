@@ -1,17 +1,32 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, destinations, sources, syncRuns, transforms } from "./schema.js";
-import type { Connector, ConnectorHealth, SyncRun } from "../../contract/connectors.js";
-import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
+import { readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
-import { isUuid, iso } from "./values.js";
-import { bookmarks, runFields, SYNC_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
-import { readRunLog } from "./run-logs.js";
-import type { RunFailure, SyncRunDetails } from "../../contract/runs.js";
+import type { ConnectorHealth } from "../../contract/lists.js";
+import { isUuid } from "./values.js";
+import { bookmarks, readLatestRun, SYNC_RUN_TABLE, type Executor, type LatestRun, type LatestRunJson, type RunFailureRecord, type ScheduledKey, type SyncRunRow } from "./runs.js";
+import { readRunLog, type RunLogRecord } from "./run-logs.js";
 
+export type ConnectorRow = typeof connectors.$inferSelect;
 
-type ConnectorRow = typeof connectors.$inferSelect;
-type RunRow = typeof syncRuns.$inferSelect;
+/** A connector's newest run as its record carries it: its times and outcome, and the records it read. */
+export interface LastSyncRun extends LatestRun {
+  records: number;
+}
+
+/**
+ * A connector as the backend knows it: its row (its schedule read back from the stored form: null is its frequency's
+ * slot), its source's name, the destinations it writes to (id and name, by name), its newest run and its health. The
+ * API's shape is made from it at the HTTP edge (backend/http/present/connectors.ts).
+ */
+export interface ConnectorRecord extends Omit<ConnectorRow, "schedule"> {
+  schedule: Schedule | null;
+  sourceName: string | null;
+  destinations: { id: string; name: string }[];
+  lastRun: LastSyncRun | null;
+  health: ConnectorHealth;
+}
 
 /** The connector's destinations (id, name), by name; correlated to the outer "connectors" row. */
 export const linkedDestinations = sql<{ id: string; name: string }[]>`COALESCE((
@@ -19,9 +34,9 @@ export const linkedDestinations = sql<{ id: string; name: string }[]>`COALESCE((
     FROM connector_destinations cd JOIN destinations d ON d.id = cd.destination_id
     WHERE cd.connector_id = "connectors"."id"), '[]'::json)`;
 
-/** The newest run of the outer "connectors" row, or null. */
-export const lastRun = sql<Connector["last_run"]>`(
-    SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error, 'records', r.records)
+/** The newest run of the outer "connectors" row, or null (read back by readLatestRun). */
+export const lastRun = sql<(LatestRunJson & { records: number }) | null>`(
+    SELECT json_build_object('id', r.id, 'status', r.status, 'startedAt', r.started_at, 'finishedAt', r.finished_at, 'createdAt', r.created_at, 'error', r.error, 'records', r.records)
     FROM sync_runs r WHERE r.connector_id = "connectors"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1)`;
 
 /**
@@ -33,48 +48,23 @@ export const connectorHealth = sql<ConnectorHealth>`CASE WHEN "connectors"."paus
     SELECT CASE r.status WHEN 'succeeded' THEN 'healthy' ELSE r.status END
     FROM sync_runs r WHERE r.connector_id = "connectors"."id" AND r.status <> 'cancelled' ORDER BY r.created_at DESC, r.id DESC LIMIT 1), 'never_run') END`;
 
-export function toConnector(
-  c: ConnectorRow,
-  sourceName: string | null,
-  linked: { id: string; name: string }[],
-  run: Connector["last_run"],
-  health: ConnectorHealth,
-  now = new Date(),
-): Connector {
-  const schedule = readStored(c.schedule)?.schedule ?? null;
-  return {
-    id: c.id,
-    name: c.name,
-    description: c.description,
-    source_id: c.sourceId,
-    source_name: sourceName,
-    destination_ids: linked.map((d) => d.id),
-    destinations: linked,
-    frequency: c.frequency,
-    lookback_days: c.lookbackDays,
-    last_synced_at: iso(c.lastSyncedAt),
-    created_at: iso(c.createdAt)!,
-    updated_at: iso(c.updatedAt),
-    platform: c.platform,
-    paused: c.paused,
-    health,
-    schedule,
-    next_run_at: nextRunAt(c.id, c.frequency, schedule, c.paused, now),
-    last_run: run
-      ? { ...run, started_at: iso(run.started_at), finished_at: iso(run.finished_at), created_at: iso(run.created_at)! }
-      : null,
-  };
+/** What a connector's record is read with (one query, or a page of the list: lists.ts). */
+export const connectorSelection = { c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun, health: connectorHealth };
+
+/** The record of a row selected with connectorSelection. */
+export function connectorRecord(row: { c: ConnectorRow; sourceName: string | null; linked: { id: string; name: string }[]; run: (LatestRunJson & { records: number }) | null; health: ConnectorHealth }): ConnectorRecord {
+  return { ...row.c, schedule: readStored(row.c.schedule)?.schedule ?? null, sourceName: row.sourceName, destinations: row.linked, lastRun: readLatestRun(row.run), health: row.health };
 }
 
 /** One of the owner's connectors, or null (another user's record is as absent as a missing one). */
-export async function findConnector(db: Database, ownerId: string, id: string): Promise<Connector | null> {
+export async function findConnector(db: Database, ownerId: string, id: string): Promise<ConnectorRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun, health: connectorHealth })
+    .select(connectorSelection)
     .from(connectors)
     .leftJoin(sources, eq(sources.id, connectors.sourceId))
     .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
-  return row ? toConnector(row.c, row.sourceName, row.linked, row.run, row.health) : null;
+  return row ? connectorRecord(row) : null;
 }
 
 /** The connector row itself (any owner): for the sync engine. */
@@ -237,8 +227,9 @@ export async function deleteConnector(db: Database, ownerId: string, id: string)
 
 // ---- sync runs ---------------------------------------------------------------------------------
 
-export function toSyncRun(r: RunRow): SyncRun {
-  return { ...runFields(r), connector_id: r.connectorId, bytes: r.bytes, range_from: iso(r.rangeFrom), range_to: iso(r.rangeTo) };
+/** One run of a connector with its log (its details page; attempts and where its data landed are its row's). */
+export interface SyncRunDetailsRecord extends SyncRunRow {
+  log: RunLogRecord[];
 }
 
 /** A sync run's backfill range [from, to), or null for a run of the lookback window (for the sync engine). */
@@ -249,19 +240,19 @@ export async function syncRunRange(db: Executor, runId: string): Promise<{ from:
 }
 
 /** The connector's newest runs, newest first (with `before`, those older than that run). */
-export async function listRuns(db: Database, connectorId: string, limit = 50, before?: string): Promise<SyncRun[]> {
-  return (await SYNC_RUN_TABLE.list(db, connectorId, limit, before)).map(toSyncRun);
+export function listRuns(db: Database, connectorId: string, limit = 50, before?: string): Promise<SyncRunRow[]> {
+  return SYNC_RUN_TABLE.list(db, connectorId, limit, before);
 }
 
 /** One run of the owner's connector with its attempts, where its data landed and its log; null when it is not theirs. */
-export async function findSyncRunDetails(db: Database, ownerId: string, connector: { id: string; name: string }, runId: string): Promise<SyncRunDetails | null> {
+export async function findSyncRunDetails(db: Database, ownerId: string, connector: { id: string }, runId: string): Promise<SyncRunDetailsRecord | null> {
   const run = await SYNC_RUN_TABLE.findOwned(db, runId, connector.id, ownerId);
   if (!run) return null;
-  return { ...toSyncRun(run), connector_name: connector.name, attempts: run.attemptLog, landed: run.landed, log: await readRunLog(db, "sync", run.id), log_kept_days: null };
+  return { ...run, log: await readRunLog(db, "sync", run.id) };
 }
 
 /** The connector's failures in a row since its last success, or null (its latest finished run did not fail). */
-export const connectorFailing = (db: Database, connectorId: string): Promise<RunFailure | null> => SYNC_RUN_TABLE.failing(db, connectorId);
+export const connectorFailing = (db: Database, connectorId: string): Promise<RunFailureRecord | null> => SYNC_RUN_TABLE.failing(db, connectorId);
 
 /** A sync's success: the connector was synced up to `at`. */
 export async function markSynced(db: Executor, connectorId: string, at: Date): Promise<void> {

@@ -1,47 +1,40 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, credentials, destinations } from "./schema.js";
-import type { Destination } from "../../contract/destinations.js";
-import { isUuid, iso } from "./values.js";
+import { isUuid } from "./values.js";
 
-type Row = typeof destinations.$inferSelect;
-const connectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
+/**
+ * A destination as stored: its settings' non-secret config (a secret lives sealed in its credential). The sync engine
+ * and the plug-ins take this (backend/integrations/destinations/plugin.ts PluginDestination), never the API's shape.
+ */
+export type DestinationRow = typeof destinations.$inferSelect;
 
-export function toDestination(d: Row, count: number): Destination {
-  return {
-    id: d.id,
-    name: d.name,
-    description: d.description,
-    category: d.category,
-    integration_name: d.integrationName,
-    integration_label: d.integrationLabel,
-    status: d.status,
-    config: d.config,
-    credential_id: d.credentialId,
-    created_at: iso(d.createdAt)!,
-    updated_at: iso(d.updatedAt),
-    connector_count: count,
-  };
+/** A destination as the owner's lookups answer it: its row and the number of connectors writing to it (the API's shape: backend/http/present/destinations.ts). */
+export interface DestinationRecord extends DestinationRow {
+  connectorCount: number;
 }
 
+/** The number of connectors writing to the outer "destinations" row. */
+export const destinationConnectorCount = sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")`;
+
 /** All of the owner's destinations, newest first (GET /destinations/list-all: the connector form's choices). */
-export async function listAllDestinations(db: Database, ownerId: string): Promise<Destination[]> {
+export async function listAllDestinations(db: Database, ownerId: string): Promise<DestinationRecord[]> {
   const rows = await db
-    .select({ d: destinations, connectorCount })
+    .select({ d: destinations, connectorCount: destinationConnectorCount })
     .from(destinations)
     .where(eq(destinations.ownerId, ownerId))
     .orderBy(desc(destinations.createdAt), desc(destinations.id));
-  return rows.map((r) => toDestination(r.d, r.connectorCount));
+  return rows.map((r) => ({ ...r.d, connectorCount: r.connectorCount }));
 }
 
 /** One of the owner's destinations, or null (another user's record is as absent as a missing one). */
-export async function findDestination(db: Database, ownerId: string, id: string): Promise<Destination | null> {
+export async function findDestination(db: Database, ownerId: string, id: string): Promise<DestinationRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ d: destinations, connectorCount })
+    .select({ d: destinations, connectorCount: destinationConnectorCount })
     .from(destinations)
     .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)));
-  return row ? toDestination(row.d, row.connectorCount) : null;
+  return row ? { ...row.d, connectorCount: row.connectorCount } : null;
 }
 
 export interface NewDestination {
@@ -56,9 +49,9 @@ export interface NewDestination {
   credentialId: string | null;
 }
 
-export async function insertDestination(db: Database, ownerId: string, values: NewDestination): Promise<Destination> {
+export async function insertDestination(db: Database, ownerId: string, values: NewDestination): Promise<DestinationRecord> {
   const [row] = await db.insert(destinations).values({ ownerId, ...values }).returning();
-  return toDestination(row!, 0);
+  return { ...row!, connectorCount: 0 };
 }
 
 export async function updateDestinationRow(
@@ -66,7 +59,7 @@ export async function updateDestinationRow(
   ownerId: string,
   id: string,
   values: { name: string; description: string; config: Record<string, unknown>; credentialId: string | null },
-): Promise<Destination | null> {
+): Promise<DestinationRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
     .update(destinations)
@@ -78,14 +71,14 @@ export async function updateDestinationRow(
 }
 
 /** The destinations a connector writes to, oldest first (not owner-scoped: the caller checks the connector's owner). */
-export async function connectorDestinationList(db: Database, connectorId: string): Promise<Destination[]> {
+export async function connectorDestinationList(db: Database, connectorId: string): Promise<DestinationRow[]> {
   const rows = await db
     .select({ d: destinations })
     .from(connectorDestinations)
     .innerJoin(destinations, eq(destinations.id, connectorDestinations.destinationId))
     .where(eq(connectorDestinations.connectorId, connectorId))
     .orderBy(asc(destinations.createdAt), asc(destinations.id));
-  return rows.map((r) => toDestination(r.d, 0));
+  return rows.map((r) => r.d);
 }
 
 /** Whether the destination is the owner's. */
@@ -105,7 +98,7 @@ export async function connectorsUsing(db: Database, destinationId: string): Prom
     .orderBy(connectors.name);
 }
 
-export type DeleteResult = { deleted: true; row: Destination } | { deleted: false; reason: "missing" } | { deleted: false; reason: "in-use"; connectors: { id: string; name: string }[] };
+export type DeleteResult = { deleted: true; row: DestinationRow } | { deleted: false; reason: "missing" } | { deleted: false; reason: "in-use"; connectors: { id: string; name: string }[] };
 
 /**
  * Deletes the owner's destination unless a connector writes to it. The row is
@@ -136,7 +129,7 @@ function deleteLocked(db: Database, ownerId: string, id: string): Promise<Delete
     const using = await connectorsUsing(tx as unknown as Database, id);
     if (using.length > 0) return { deleted: false, reason: "in-use", connectors: using } as const;
     await tx.delete(destinations).where(eq(destinations.id, id));
-    return { deleted: true, row: toDestination(row, 0) } as const;
+    return { deleted: true, row } as const;
   });
 }
 

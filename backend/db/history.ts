@@ -23,8 +23,8 @@ const cutoff = (days: number, now: Date) => new Date(now.getTime() - days * DAY_
  * Whether a run's log was pruned: no line is left of a run older than the logs' retention. (A run always logs at least
  * its queuing, and the runs whose lines the prune keeps are kept with their lines.)
  */
-export function logWasPruned(run: { created_at: string; log: unknown[] }, logDays: number, now = new Date()): boolean {
-  return run.log.length === 0 && new Date(run.created_at) < cutoff(logDays, now);
+export function logWasPruned(run: { createdAt: Date; log: unknown[] }, logDays: number, now = new Date()): boolean {
+  return run.log.length === 0 && run.createdAt < cutoff(logDays, now);
 }
 
 /** Rows deleted per statement: each batch is a short transaction, so the prune never holds a long lock. */

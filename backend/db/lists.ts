@@ -2,14 +2,10 @@ import { and, count, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, destinations, sources, transforms } from "./schema.js";
 import type { ListQuery } from "../../contract/lists.js";
-import type { Source } from "../../contract/sources.js";
-import type { Destination } from "../../contract/destinations.js";
-import type { Connector } from "../../contract/connectors.js";
-import type { Transform } from "../../contract/transforms.js";
-import { connectorHealth, lastRun, linkedDestinations, toConnector } from "./connectors.js";
-import { toSource } from "./sources.js";
-import { toDestination } from "./destinations.js";
-import { lastTransformRun, toTransform } from "./transforms.js";
+import { connectorHealth, connectorRecord, connectorSelection, type ConnectorRecord } from "./connectors.js";
+import { sourceConnectorCount, type SourceRecord } from "./sources.js";
+import { destinationConnectorCount, type DestinationRecord } from "./destinations.js";
+import { transformRecord, transformSelection, type TransformRecord } from "./transforms.js";
 import { prepared } from "./prepared.js";
 
 /**
@@ -19,7 +15,7 @@ import { prepared } from "./prepared.js";
  *
  * Each list is one prepared statement whatever the query: a filter that is not set is a NULL parameter
  * ("$status IS NULL OR …") and the order is chosen by CASE on the sort parameter, so user input only ever travels
- * as parameters.
+ * as parameters. They answer records (backend/db/<resource>.ts); the routers map them to the API's shape.
  */
 export interface Page<T> {
   rows: T[];
@@ -85,7 +81,7 @@ const sourcesWhere = () => and(eq(sources.ownerId, owner), nameMatches("sources"
 const sourcesPage = (db: Database) =>
   prepared(db, "list_sources", (d) =>
     d
-      .select({ s: sources, connectorCount: sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")` })
+      .select({ s: sources, connectorCount: sourceConnectorCount })
       .from(sources)
       .where(sourcesWhere())
       .orderBy(...orderBy("sources", null))
@@ -96,16 +92,16 @@ const sourcesPage = (db: Database) =>
 const sourcesTotal = (db: Database) =>
   prepared(db, "count_sources", (d) => d.select({ total: count() }).from(sources).where(sourcesWhere()).prepare("count_sources"));
 
-export async function listSources(db: Database, ownerId: string, query: ListQuery): Promise<Page<Source>> {
+export async function listSources(db: Database, ownerId: string, query: ListQuery): Promise<Page<SourceRecord>> {
   const { rows, total } = await pageOf(sourcesPage(db), sourcesTotal(db), ownerId, query);
-  return { total, rows: rows.map(({ s, connectorCount }) => toSource(s, connectorCount)) };
+  return { total, rows: rows.map(({ s, connectorCount }) => ({ ...s, connectorCount })) };
 }
 
 const destinationsWhere = () => and(eq(destinations.ownerId, owner), nameMatches("destinations"), equalsUnlessNull(type, sql`"destinations"."integration_name"`));
 const destinationsPage = (db: Database) =>
   prepared(db, "list_destinations", (d) =>
     d
-      .select({ d: destinations, connectorCount: sql<number>`(SELECT count(*)::int FROM connector_destinations cd WHERE cd.destination_id = "destinations"."id")` })
+      .select({ d: destinations, connectorCount: destinationConnectorCount })
       .from(destinations)
       .where(destinationsWhere())
       .orderBy(...orderBy("destinations", null))
@@ -116,9 +112,9 @@ const destinationsPage = (db: Database) =>
 const destinationsTotal = (db: Database) =>
   prepared(db, "count_destinations", (d) => d.select({ total: count() }).from(destinations).where(destinationsWhere()).prepare("count_destinations"));
 
-export async function listDestinations(db: Database, ownerId: string, query: ListQuery): Promise<Page<Destination>> {
+export async function listDestinations(db: Database, ownerId: string, query: ListQuery): Promise<Page<DestinationRecord>> {
   const { rows, total } = await pageOf(destinationsPage(db), destinationsTotal(db), ownerId, query);
-  return { total, rows: rows.map(({ d, connectorCount }) => toDestination(d, connectorCount)) };
+  return { total, rows: rows.map(({ d, connectorCount }) => ({ ...d, connectorCount })) };
 }
 
 const connectorsWhere = () =>
@@ -126,7 +122,7 @@ const connectorsWhere = () =>
 const connectorsPage = (db: Database) =>
   prepared(db, "list_connectors", (d) =>
     d
-      .select({ c: connectors, sourceName: sources.name, linked: linkedDestinations, run: lastRun, health: connectorHealth })
+      .select(connectorSelection)
       .from(connectors)
       .leftJoin(sources, eq(sources.id, connectors.sourceId))
       .where(connectorsWhere())
@@ -141,9 +137,9 @@ const connectorsTotal = (db: Database) =>
     d.select({ total: count() }).from(connectors).leftJoin(sources, eq(sources.id, connectors.sourceId)).where(connectorsWhere()).prepare("count_connectors"),
   );
 
-export async function listConnectors(db: Database, ownerId: string, query: ListQuery): Promise<Page<Connector>> {
+export async function listConnectors(db: Database, ownerId: string, query: ListQuery): Promise<Page<ConnectorRecord>> {
   const { rows, total } = await pageOf(connectorsPage(db), connectorsTotal(db), ownerId, query);
-  return { total, rows: rows.map(({ c, sourceName, linked, run, health }) => toConnector(c, sourceName, linked, run, health)) };
+  return { total, rows: rows.map((row) => connectorRecord(row)) };
 }
 
 /** A transform's newest run's status, or never_run. */
@@ -154,7 +150,7 @@ const transformsWhere = () =>
 const transformsPage = (db: Database) =>
   prepared(db, "list_transforms", (d) =>
     d
-      .select({ t: transforms, connectorName: connectors.name, connectorPaused: connectors.paused, run: lastTransformRun })
+      .select(transformSelection)
       .from(transforms)
       .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
       .where(transformsWhere())
@@ -166,7 +162,7 @@ const transformsPage = (db: Database) =>
 const transformsTotal = (db: Database) =>
   prepared(db, "count_transforms", (d) => d.select({ total: count() }).from(transforms).where(transformsWhere()).prepare("count_transforms"));
 
-export async function listTransforms(db: Database, ownerId: string, query: ListQuery): Promise<Page<Transform>> {
+export async function listTransforms(db: Database, ownerId: string, query: ListQuery): Promise<Page<TransformRecord>> {
   const { rows, total } = await pageOf(transformsPage(db), transformsTotal(db), ownerId, query);
-  return { total, rows: rows.map(({ t, connectorName, connectorPaused, run }) => toTransform(t, connectorName, run, connectorPaused ?? false)) };
+  return { total, rows: rows.map((row) => transformRecord(row)) };
 }

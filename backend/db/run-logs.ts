@@ -1,9 +1,7 @@
 import { asc, count, eq, sql } from "drizzle-orm";
 import type { Executor } from "./runs.js";
 import { runLogLines } from "./schema.js";
-import { iso } from "./values.js";
 import { redactSecrets } from "../lib/redact.js";
-import type { RunLogLine } from "../../contract/runs.js";
 
 /**
  * A run's own log (the run details page): a few lines per attempt that our code writes from known values, each passed
@@ -14,7 +12,14 @@ import type { RunLogLine } from "../../contract/runs.js";
  */
 
 export type RunLogKind = "sync" | "transform";
-export type RunLogLevel = RunLogLine["level"];
+export type RunLogLevel = "info" | "warn" | "error";
+
+/** One line of a run's log, as stored. */
+export interface RunLogRecord {
+  at: Date;
+  level: RunLogLevel;
+  message: string;
+}
 
 /** Lines kept of one run, at most (every attempt together). */
 export const RUN_LOG_MAX_LINES = 500;
@@ -158,12 +163,12 @@ export async function appendRunLogMany(db: Executor, kind: RunLogKind, runIds: s
 }
 
 /** A run's lines, oldest first (at most RUN_LOG_MAX_LINES: the writers keep no more). */
-export async function readRunLog(db: Executor, kind: RunLogKind, runId: string): Promise<RunLogLine[]> {
+export async function readRunLog(db: Executor, kind: RunLogKind, runId: string): Promise<RunLogRecord[]> {
   const rows = await db
     .select({ at: runLogLines.at, level: runLogLines.level, message: runLogLines.message })
     .from(runLogLines)
     .where(eq(runColumn(kind), runId))
     .orderBy(asc(runLogLines.id))
     .limit(RUN_LOG_MAX_LINES + 1);
-  return rows.map((r) => ({ at: iso(r.at)!, level: r.level as RunLogLevel, message: r.message }));
+  return rows.map((r) => ({ at: r.at, level: r.level as RunLogLevel, message: r.message }));
 }

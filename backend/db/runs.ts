@@ -2,8 +2,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzl
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "./client.js";
 import { connectors, syncRuns, transformRuns, transforms } from "./schema.js";
-import { isUuid, iso } from "./values.js";
-import type { Landed, RunAttempt, RunFailure } from "../../contract/runs.js";
+import { isUuid } from "./values.js";
 
 /**
  * The SQL of the runs engine (backend/runs/), over either run table: sync_runs (keyed by connector) and
@@ -14,6 +13,43 @@ type RunTable = typeof syncRuns | typeof transformRuns;
 export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
 
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
+/** A sync run and a transform run as stored (the API's shapes are made from them in backend/http/present/runs.ts). */
+export type SyncRunRow = typeof syncRuns.$inferSelect;
+export type TransformRunRow = typeof transformRuns.$inferSelect;
+/** One entry of a run's attempt log, as stored: its attempt, times, outcome (running, succeeded, failed, retrying), error. */
+export type RunAttemptEntry = SyncRunRow["attemptLog"][number];
+/** Where one destination's data of a sync landed, as stored: its name and type, records, bytes and location. */
+export type LandedEntry = SyncRunRow["landed"][number];
+
+/** A key's failures in a row since its last success: the first of them (since when it fails) and the latest (its error). */
+export interface RunFailureRecord {
+  failures: number;
+  since: Date;
+  firstRunId: string;
+  lastRunId: string;
+  lastError: string | null;
+}
+
+/** A connector's or transform's newest run, as its record carries it (read by a correlated sub-query: LatestRunJson). */
+export interface LatestRun {
+  id: string;
+  status: string;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  createdAt: Date;
+  error: string | null;
+}
+
+/** What a newest-run sub-query's json_build_object answers: the same fields, its timestamps as text. */
+export type LatestRunJson = Omit<LatestRun, "startedAt" | "finishedAt" | "createdAt"> & { startedAt: string | null; finishedAt: string | null; createdAt: string };
+
+/** A newest-run sub-query's answer read back (its timestamps as dates; any other field it selects kept), or null. */
+export function readLatestRun<J extends LatestRunJson>(json: J | null): (Omit<J, "startedAt" | "finishedAt" | "createdAt"> & LatestRun) | null {
+  if (!json) return null;
+  const date = (text: string | null) => (text === null ? null : new Date(text));
+  return { ...json, startedAt: date(json.startedAt), finishedAt: date(json.finishedAt), createdAt: new Date(json.createdAt) };
+}
 /** A run in one of these is not over yet (one at a time per key); succeeded, failed and cancelled are final. */
 export const OPEN: RunStatus[] = ["queued", "running"];
 
@@ -71,30 +107,15 @@ export interface RunValues {
   bytes?: number;
   outputs?: { table: string; rows: number }[];
   /** A sync's destinations: where their data landed. */
-  landed?: Landed[];
+  landed?: LandedEntry[];
   /** Records (or replaces, by its number) one entry of the run's attempt log. */
-  attempt?: RunAttempt;
+  attempt?: RunAttemptEntry;
   /** Closes the attempt still running (its worker stopped) with this outcome. */
   closeAttempt?: { outcome: "failed" | "retrying"; error: string | null };
 }
 
 /** What a run reports while it runs (throttled by the engine): its counts so far. */
 export type RunProgress = Pick<RunValues, "records" | "bytes" | "landed">;
-
-/** The API's fields of a run of either kind (contract: syncRunSchema, transformRunSchema); each kind adds its key and results. */
-export function runFields(r: typeof syncRuns.$inferSelect | typeof transformRuns.$inferSelect) {
-  return {
-    id: r.id,
-    status: r.status as RunStatus,
-    trigger: r.trigger,
-    cancel_requested_at: iso(r.cancelRequestedAt),
-    created_at: iso(r.createdAt)!,
-    started_at: iso(r.startedAt),
-    finished_at: iso(r.finishedAt),
-    records: r.records,
-    error: r.error,
-  };
-}
 
 /** An attempt whose worker stopped without ending it, as its entry reads once another attempt starts. */
 export const ATTEMPT_LOST = "Its worker stopped before the attempt ended; another worker took the run up.";
@@ -207,7 +228,7 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
      * Marks the run running for this attempt, with a first heartbeat (the database's clock: every worker compares
      * against it); only while it is still open (Cancel may have ended it since it was read). True when it did.
      */
-    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number; attempt?: RunAttempt }): Promise<boolean> {
+    async markRunning(db: Executor, id: string, values: { startedAt: Date; attempts: number; attempt?: RunAttemptEntry }): Promise<boolean> {
       const rows = await db.update(t).set(set({ status: "running", ...values, heartbeatAt: sql`now()` })).where(and(eq(t.id, id), inArray(t.status, OPEN))).returning({ id: t.id });
       return rows.length > 0;
     },
@@ -255,7 +276,7 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
      * The key's failures in a row since its last success (runs that neither failed nor succeeded aside), or null when
      * its latest finished run did not fail: the failure banner of the details pages.
      */
-    async failing(db: Executor, keyValue: string): Promise<RunFailure | null> {
+    async failing(db: Executor, keyValue: string): Promise<RunFailureRecord | null> {
       const result = await db.execute<{ n: number; since: Date | string; first_id: string; last_id: string; last_error: string | null }>(sql`
         WITH last_success AS (SELECT max(${t.createdAt}) AS at FROM ${t} WHERE ${key} = ${keyValue} AND ${t.status} = 'succeeded')
         SELECT count(*)::int AS n,
@@ -267,7 +288,7 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
         WHERE ${key} = ${keyValue} AND ${t.status} = 'failed' AND (last_success.at IS NULL OR ${t.createdAt} > last_success.at)`);
       const found = result.rows[0];
       if (!found || found.n === 0) return null;
-      return { failures: found.n, since: iso(found.since)!, first_run_id: found.first_id, last_run_id: found.last_id, last_error: found.last_error };
+      return { failures: found.n, since: new Date(found.since), firstRunId: found.first_id, lastRunId: found.last_id, lastError: found.last_error };
     },
     /** The run's heartbeat while it runs; false once the run is no longer running (finished, or taken back as lost). */
     async beat(db: Executor, id: string): Promise<boolean> {

@@ -1,61 +1,52 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, credentials, sources } from "./schema.js";
-import type { Source, SourceStatus } from "../../contract/sources.js";
-import { isUuid, iso } from "./values.js";
+import type { SourceStatus } from "../../contract/sources.js";
+import { isUuid } from "./values.js";
 
+/** The number of connectors reading from the outer "sources" row. */
+export const sourceConnectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
 
-const connectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
+export type SourceRow = typeof sources.$inferSelect;
 
-type SourceRow = typeof sources.$inferSelect;
-
-/** The API shape of a source (the same as GET /sources/list rows). Never carries a secret. */
-export function toSource(s: SourceRow, count: number): Source {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    type: s.integrationName,
-    integration_id: s.integrationName,
-    integration_name: s.integrationName,
-    integration_label: s.integrationLabel,
-    credentialId: s.credentialId,
-    status: s.status,
-    created_at: iso(s.createdAt)!,
-    updated_at: iso(s.updatedAt),
-    connector_count: count,
-    required_integration_categories: s.requiredIntegrationCategories,
-    source_metadata: s.metadata,
-  };
+/**
+ * A source as the backend knows it: its row and the number of connectors reading from it. Its secrets are in its
+ * credential, never here. The API's shape is made from it at the HTTP edge (backend/http/present/sources.ts).
+ */
+export interface SourceRecord extends SourceRow {
+  connectorCount: number;
 }
 
 /** All of the owner's sources, newest first (GET /sources/list-all). */
-export async function listAllSources(db: Database, ownerId: string): Promise<Source[]> {
+export async function listAllSources(db: Database, ownerId: string): Promise<SourceRecord[]> {
   const rows = await db
-    .select({ s: sources, connectorCount })
+    .select({ s: sources, connectorCount: sourceConnectorCount })
     .from(sources)
     .where(eq(sources.ownerId, ownerId))
     .orderBy(desc(sources.createdAt), desc(sources.id));
-  return rows.map(({ s, connectorCount }) => toSource(s, connectorCount));
+  return rows.map(({ s, connectorCount }) => ({ ...s, connectorCount }));
 }
 
 /** One of the owner's sources, or null (another user's record is as absent as a missing one). */
-export async function findSource(db: Database, ownerId: string, id: string): Promise<Source | null> {
+export async function findSource(db: Database, ownerId: string, id: string): Promise<SourceRecord | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select({ s: sources, connectorCount }).from(sources).where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)));
-  return row ? toSource(row.s, row.connectorCount) : null;
+  const [row] = await db
+    .select({ s: sources, connectorCount: sourceConnectorCount })
+    .from(sources)
+    .where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)));
+  return row ? { ...row.s, connectorCount: row.connectorCount } : null;
 }
 
 export async function insertSource(
   db: Database,
   ownerId: string,
   values: { name: string; description: string; integrationName: string; integrationLabel: string; credentialId: string; status: SourceStatus; metadata: Record<string, unknown> },
-): Promise<Source> {
+): Promise<SourceRecord> {
   const [row] = await db.insert(sources).values({ ownerId, ...values }).returning();
-  return toSource(row!, 0);
+  return { ...row!, connectorCount: 0 };
 }
 
-export async function updateSource(db: Database, ownerId: string, id: string, values: { name: string; description: string }): Promise<Source | null> {
+export async function updateSource(db: Database, ownerId: string, id: string, values: { name: string; description: string }): Promise<SourceRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
     .update(sources)

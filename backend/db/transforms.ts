@@ -1,53 +1,48 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, sources, transformRuns, transforms } from "./schema.js";
-import type { Transform, TransformRun } from "../../contract/transforms.js";
-import { isUuid, iso } from "./values.js";
-import { bookmarks, runFields, TRANSFORM_RUN_TABLE, type Executor, type ScheduledKey } from "./runs.js";
-import { readRunLog } from "./run-logs.js";
-import { nextRunAt, readStored, toStored } from "../runs/schedule.js";
+import { isUuid } from "./values.js";
+import { bookmarks, readLatestRun, TRANSFORM_RUN_TABLE, type Executor, type LatestRun, type LatestRunJson, type RunFailureRecord, type ScheduledKey, type TransformRunRow } from "./runs.js";
+import { readRunLog, type RunLogRecord } from "./run-logs.js";
+import { readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
-import type { RunFailure, TransformRunDetails } from "../../contract/runs.js";
 
-type TransformRow = typeof transforms.$inferSelect;
-type RunRow = typeof transformRuns.$inferSelect;
+export type TransformRow = typeof transforms.$inferSelect;
 
-/** The newest run of the outer "transforms" row, or null. */
-export const lastTransformRun = sql<Transform["last_run"]>`(
-    SELECT json_build_object('id', r.id, 'status', r.status, 'started_at', r.started_at, 'finished_at', r.finished_at, 'created_at', r.created_at, 'error', r.error)
+/**
+ * A transform as the backend knows it: its row (its schedule read back from the stored form: null is its frequency's
+ * slot), its connector's name, whether that connector is paused (then it is not scheduled) and its newest run. The
+ * API's shape is made from it at the HTTP edge (backend/http/present/transforms.ts).
+ */
+export interface TransformRecord extends Omit<TransformRow, "schedule"> {
+  schedule: Schedule | null;
+  connectorName: string | null;
+  connectorPaused: boolean;
+  lastRun: LatestRun | null;
+}
+
+/** The newest run of the outer "transforms" row, or null (read back by readLatestRun). */
+export const lastTransformRun = sql<LatestRunJson | null>`(
+    SELECT json_build_object('id', r.id, 'status', r.status, 'startedAt', r.started_at, 'finishedAt', r.finished_at, 'createdAt', r.created_at, 'error', r.error)
     FROM transform_runs r WHERE r.transform_id = "transforms"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1)`;
 
-/** `connectorPaused`: a transform of a paused connector is not scheduled (no next run). */
-export function toTransform(t: TransformRow, connectorName: string | null, run: Transform["last_run"], connectorPaused = false, now = new Date()): Transform {
-  const schedule = readStored(t.schedule)?.schedule ?? null;
-  return {
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    transform_type: t.transformType,
-    connector_id: t.connectorId,
-    connector_name: connectorName,
-    status: t.status,
-    created_at: iso(t.createdAt)!,
-    template_id: t.templateId,
-    frequency: t.frequency,
-    file_types: t.fileTypes,
-    inputs: t.inputs,
-    schedule,
-    next_run_at: nextRunAt(t.id, t.frequency, schedule, connectorPaused, now),
-    last_run: run ? { ...run, started_at: iso(run.started_at), finished_at: iso(run.finished_at), created_at: iso(run.created_at)! } : null,
-  };
+/** What a transform's record is read with (one query, or a page of the list: lists.ts), its connector left-joined. */
+export const transformSelection = { t: transforms, connectorName: connectors.name, connectorPaused: connectors.paused, run: lastTransformRun };
+
+/** The record of a row selected with transformSelection. */
+export function transformRecord(row: { t: TransformRow; connectorName: string | null; connectorPaused: boolean | null; run: LatestRunJson | null }): TransformRecord {
+  return { ...row.t, schedule: readStored(row.t.schedule)?.schedule ?? null, connectorName: row.connectorName, connectorPaused: row.connectorPaused ?? false, lastRun: readLatestRun(row.run) };
 }
 
 /** One of the owner's transforms, or null (another user's record is as absent as a missing one). */
-export async function findTransform(db: Database, ownerId: string, id: string): Promise<Transform | null> {
+export async function findTransform(db: Database, ownerId: string, id: string): Promise<TransformRecord | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ t: transforms, connectorName: connectors.name, connectorPaused: connectors.paused, run: lastTransformRun })
+    .select(transformSelection)
     .from(transforms)
     .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
     .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)));
-  return row ? toTransform(row.t, row.connectorName, row.run, row.connectorPaused ?? false) : null;
+  return row ? transformRecord(row) : null;
 }
 
 /** The transform row itself (any owner): for the runner. */
@@ -173,24 +168,25 @@ export async function setTransformSchedule(db: Database, ownerId: string, id: st
 
 // ---- runs ----------------------------------------------------------------------------------------
 
-export function toTransformRun(r: RunRow): TransformRun {
-  return { ...runFields(r), transform_id: r.transformId, outputs: r.outputs };
+/** One run of a transform with its log (its details page; its attempts are its row's). */
+export interface TransformRunDetailsRecord extends TransformRunRow {
+  log: RunLogRecord[];
 }
 
 /** The transform's newest runs, newest first. */
-export async function listTransformRuns(db: Database, transformId: string, limit = 50, before?: string): Promise<TransformRun[]> {
-  return (await TRANSFORM_RUN_TABLE.list(db, transformId, limit, before)).map(toTransformRun);
+export function listTransformRuns(db: Database, transformId: string, limit = 50, before?: string): Promise<TransformRunRow[]> {
+  return TRANSFORM_RUN_TABLE.list(db, transformId, limit, before);
 }
 
 /** One run of the owner's transform with its attempts and its log; null when it is not theirs. */
-export async function findTransformRunDetails(db: Database, ownerId: string, transform: { id: string; name: string }, runId: string): Promise<TransformRunDetails | null> {
+export async function findTransformRunDetails(db: Database, ownerId: string, transform: { id: string }, runId: string): Promise<TransformRunDetailsRecord | null> {
   const run = await TRANSFORM_RUN_TABLE.findOwned(db, runId, transform.id, ownerId);
   if (!run) return null;
-  return { ...toTransformRun(run), transform_name: transform.name, attempts: run.attemptLog, log: await readRunLog(db, "transform", run.id), log_kept_days: null };
+  return { ...run, log: await readRunLog(db, "transform", run.id) };
 }
 
 /** The transform's failures in a row since its last success, or null (its latest finished run did not fail). */
-export const transformFailing = (db: Database, transformId: string): Promise<RunFailure | null> => TRANSFORM_RUN_TABLE.failing(db, transformId);
+export const transformFailing = (db: Database, transformId: string): Promise<RunFailureRecord | null> => TRANSFORM_RUN_TABLE.failing(db, transformId);
 
 /** The newest successful run (its id and the result tables it wrote), or null. */
 export async function latestSucceededRun(db: Database, transformId: string): Promise<{ id: string; outputs: { table: string; rows: number }[] } | null> {

@@ -4,7 +4,8 @@ import { confirmEmailToken, findAlertSettings, listDeliveries, renewEmailToken, 
 import { emailTokenHash, newEmailToken, sendConfirmation } from "../alerts/confirm.js";
 import { checkWebhookUrl, newSigningSecret, WebhookRefused } from "../alerts/webhook.js";
 import { ALERT_MESSAGES as M, alertSettingsBodySchema, confirmEmailBodySchema, DEFAULT_PAUSE_AFTER, DEFAULT_WARN_AFTER, SIGNATURE_HEADER, type AlertSettings } from "../../contract/alerts.js";
-import { iso } from "../db/values.js";
+import { iso } from "./present/values.js";
+import { presentDelivery } from "./present/alerts.js";
 
 /** The caller's alert settings (issue 27 item 6): theirs only, the signing secret included (shown to them alone). */
 export const alertsRoutes = new Hono<ApiEnv>();
@@ -22,7 +23,7 @@ async function answer(c: { var: ApiEnv["Variables"] }, row: AlertSettingsRow | n
     email_available: !!config.SMTP_URL,
     email_confirmed: !!row?.email && !!row.emailConfirmedAt,
     updated_at: row ? iso(row.updatedAt ?? row.createdAt) : null,
-    deliveries: await listDeliveries(db, c.var.user.id),
+    deliveries: (await listDeliveries(db, c.var.user.id)).map((d) => presentDelivery(d)),
   };
 }
 

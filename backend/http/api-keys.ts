@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "../db/api-keys.js";
-import { iso } from "../db/values.js";
-import { API_KEY_MESSAGES as M, createApiKeyBodySchema, type ApiKey } from "../../contract/api-keys.js";
+import { createApiKey, listApiKeys, revokeApiKey } from "../db/api-keys.js";
+import { API_KEY_MESSAGES as M, createApiKeyBodySchema } from "../../contract/api-keys.js";
+import { presentApiKey } from "./present/api-keys.js";
 
 /**
  * The signed-in user's keys of the public API (issue 38), for the settings page: list, create (the token is in that
@@ -10,25 +10,10 @@ import { API_KEY_MESSAGES as M, createApiKeyBodySchema, type ApiKey } from "../.
  */
 export const apiKeysRoutes = new Hono<ApiEnv>();
 
-function toApiKey(key: ApiKeyRecord, now = new Date()): ApiKey {
-  const status = key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt.getTime() <= now.getTime() ? "expired" : "active";
-  return {
-    id: key.id,
-    name: key.name,
-    scope: key.scope,
-    prefix: key.prefix,
-    status,
-    created_at: iso(key.createdAt)!,
-    expires_at: iso(key.expiresAt),
-    last_used_at: iso(key.lastUsedAt),
-    revoked_at: iso(key.revokedAt),
-  };
-}
-
 apiKeysRoutes.get("/api-keys", requireSession, async (c) => {
   const now = new Date();
   const keys = await listApiKeys(c.var.services.db, c.var.user.id);
-  return c.json({ keys: keys.map((key) => toApiKey(key, now)) });
+  return c.json({ keys: keys.map((key) => presentApiKey(key, now)) });
 });
 
 apiKeysRoutes.post("/api-keys", requireSession, async (c) => {
@@ -40,7 +25,7 @@ apiKeysRoutes.post("/api-keys", requireSession, async (c) => {
   });
   c.var.services.log.info({ userId: c.var.user.id, keyId: key.id, scope: key.scope }, "API key created");
   c.header("Cache-Control", "no-store");
-  return c.json({ key: toApiKey(key), token, message: M.created }, 201);
+  return c.json({ key: presentApiKey(key), token, message: M.created }, 201);
 });
 
 apiKeysRoutes.post("/api-keys/:id/revoke", requireSession, async (c) => {

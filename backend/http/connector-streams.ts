@@ -1,14 +1,14 @@
 import type { Context, Hono } from "hono";
 import { ApiError, jsonBody, parse, type ApiEnv } from "./context.js";
-import { connectorDestinationRows, connectorStreamState, setStreamSkipped } from "../db/connectors.js";
-import { toDestination } from "../db/destinations.js";
+import { connectorDestinationRows, connectorStreamState, setStreamSkipped, type ConnectorRecord } from "../db/connectors.js";
 import { pluginOf } from "../integrations/destinations/index.js";
 import { platformOf } from "../integrations/sources/index.js";
 import { sourceStreams } from "../../contract/integrations/sources.js";
 import { enqueueSyncRun } from "../sync/index.js";
-import { CONNECTOR_MESSAGES as M, connectorStreamBodySchema, STREAM_MESSAGES, type Connector, type ConnectorStream } from "../../contract/connectors.js";
+import { CONNECTOR_MESSAGES as M, connectorStreamBodySchema, STREAM_MESSAGES, type ConnectorStream } from "../../contract/connectors.js";
 import type { StreamManifest } from "../../contract/integrations/streams.js";
 import type { Database } from "../db/client.js";
+import { presentSyncRun } from "./present/connectors.js";
 
 /**
  * Issue 37, the Schema section: a connector's streams as its source's manifest declares them, where each lands at each
@@ -16,13 +16,13 @@ import type { Database } from "../db/client.js";
  */
 
 /** The streams of the owner's connector's source, with where each lands; [] when its source's plug-in is unknown here. */
-export async function connectorStreams(db: Database, ownerId: string, connector: Connector): Promise<ConnectorStream[]> {
+export async function connectorStreams(db: Database, ownerId: string, connector: ConnectorRecord): Promise<ConnectorStream[]> {
   const state = await connectorStreamState(db, ownerId, connector.id);
   const streams = state ? sourceStreams(state.source.integrationName) : [];
   if (!state || streams.length === 0) return [];
   const { source, skipped } = state;
   const platform = platformOf(source, connector.platform);
-  const destinations = (await connectorDestinationRows(db, connector.id)).map((d) => toDestination(d, 0)).sort((a, b) => a.name.localeCompare(b.name));
+  const destinations = (await connectorDestinationRows(db, connector.id)).sort((a, b) => a.name.localeCompare(b.name));
   const lands = (stream: StreamManifest) =>
     destinations.map((d) => {
       const landed = { folders: stream.files?.[platform]?.length ? [`${platform}/${source.id}/`] : [], tables: [stream.name] };
@@ -44,7 +44,7 @@ export async function connectorStreams(db: Database, ownerId: string, connector:
  * gets its lookback window at once: every sync reads the whole window, and one is queued unless the connector is
  * paused or a run is already open (the next one reads it then).
  */
-export function addStreamRoutes(routes: Hono<ApiEnv>, owned: (c: Context<ApiEnv>) => Promise<Connector>): void {
+export function addStreamRoutes(routes: Hono<ApiEnv>, owned: (c: Context<ApiEnv>) => Promise<ConnectorRecord>): void {
   routes.post("/connectors/:id/streams", async (c) => {
     const connector = await owned(c);
     const body = parse(connectorStreamBodySchema, await jsonBody(c));
@@ -60,6 +60,6 @@ export function addStreamRoutes(routes: Hono<ApiEnv>, owned: (c: Context<ApiEnv>
     if (skipped === "last") throw new ApiError(400, STREAM_MESSAGES.lastOne);
     if (!body.enabled) return c.json({ status: "success", enabled: false, run: null, message: STREAM_MESSAGES.off(stream.label) });
     const run = !wasOn && !connector.paused ? await enqueueSyncRun(db, queue, { id: connector.id, ownerId: c.var.user.id }, "manual") : null;
-    return c.json({ status: "success", enabled: true, run, message: run ? STREAM_MESSAGES.onQueued(stream.label) : STREAM_MESSAGES.onNext(stream.label) });
+    return c.json({ status: "success", enabled: true, run: run && presentSyncRun(run), message: run ? STREAM_MESSAGES.onQueued(stream.label) : STREAM_MESSAGES.onNext(stream.label) });
   });
 }

@@ -16,6 +16,7 @@ import {
   setPaused,
   transformsUsing,
   updateConnectorRow,
+  type ConnectorRecord,
 } from "../db/connectors.js";
 import { addScheduleRoutes } from "./schedules.js";
 import { addRunRoutes } from "./run-routes.js";
@@ -25,7 +26,6 @@ import {
   LOOKBACK_OPTIONS,
   platformsFor,
   updateConnectorBodySchema,
-  type Connector,
   type UpdateConnectorBody,
 } from "../../contract/connectors.js";
 import { isSourceIntegration } from "../../contract/sources.js";
@@ -33,6 +33,8 @@ import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operat
 import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { addStreamRoutes, connectorStreams } from "./connector-streams.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
+import { presentDestination } from "./present/destinations.js";
+import { presentConnector, presentSyncRun, SYNC_RUN_VIEWS } from "./present/connectors.js";
 
 export const connectorsRoutes = new Hono<ApiEnv>();
 connectorsRoutes.use("/connectors/*", requireSession);
@@ -69,18 +71,18 @@ connectorsRoutes.get("/integrations/source/:source_id/platform/:platform/destina
   const platform = c.req.param("platform").toLowerCase();
   const platforms = platformsFor(source.integrationName, source.metadata);
   if (!platforms.includes(platform)) throw new ApiError(400, M.platformInvalid);
-  const destinations = await listAllDestinations(db, c.var.user.id);
+  const destinations = (await listAllDestinations(db, c.var.user.id)).map((d) => presentDestination(d));
   return c.json({ status: "success", destinations, message: destinations.length ? "Compatible destinations found" : M.noDestinations });
 });
 
 connectorsRoutes.get("/connectors/lookback-options", (c) => c.json({ status: "success", lookback_options: LOOKBACK_OPTIONS, message: "Lookback options" }));
 
-connectorsRoutes.get("/connectors/list", listHandler("connectors", listConnectors));
+connectorsRoutes.get("/connectors/list", listHandler("connectors", listConnectors, presentConnector));
 
 connectorsRoutes.get("/connectors/list-by-id/:id", async (c) => {
   const connector = await findConnector(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!connector) throw new ApiError(404, M.notFound);
-  return c.json({ ...connector, streams: await connectorStreams(c.var.services.db, c.var.user.id, connector) });
+  return c.json({ ...presentConnector(connector), streams: await connectorStreams(c.var.services.db, c.var.user.id, connector) });
 });
 
 /** The source (the caller's), its platform, and the destinations (the caller's, deduplicated) of a create or update. */
@@ -103,10 +105,10 @@ async function checkLinks(c: { var: ApiEnv["Variables"] }, sourceId: string, pla
 }
 
 /** POST /connectors/create: spec §5 "Connector create", message for message. */
-connectorsRoutes.post("/connectors/create", async (c) => c.json({ ...(await createConnectorFor(c, await jsonBody(c))), message: "Connector created" }, 201));
+connectorsRoutes.post("/connectors/create", async (c) => c.json({ ...presentConnector(await createConnectorFor(c, await jsonBody(c))), message: "Connector created" }, 201));
 
 /** The rules of POST /connectors/create (and of the public API's POST /api/v1/connectors): the caller's connector, made. */
-export async function createConnectorFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<Connector> {
+export async function createConnectorFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<ConnectorRecord> {
   const body = parse(createConnectorBodySchema, raw);
   const platformGiven = typeof raw === "object" && raw !== null && "platform" in raw ? body.platform : undefined;
   const { source, platform, destinations } = await checkLinks(c, body.source_id, platformGiven, body.destination_ids);
@@ -134,13 +136,13 @@ connectorsRoutes.put("/connectors/update/:id", async (c) => {
   const body = parse(updateConnectorBodySchema, await jsonBody(c));
   const existing = await findConnector(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!existing) throw new ApiError(404, M.notFound);
-  return c.json({ ...(await updateConnectorFor(c, existing, body)), message: "Connector updated" });
+  return c.json({ ...presentConnector(await updateConnectorFor(c, existing, body)), message: "Connector updated" });
 });
 
 /** The rules of PUT /connectors/update/{id} (and the public API's PATCH), once the caller's connector is found. */
-export async function updateConnectorFor(c: { var: ApiEnv["Variables"] }, existing: Connector, body: UpdateConnectorBody): Promise<Connector> {
+export async function updateConnectorFor(c: { var: ApiEnv["Variables"] }, existing: ConnectorRecord, body: UpdateConnectorBody): Promise<ConnectorRecord> {
   const { db } = c.var.services;
-  const sameSource = existing.source_id === body.source_id;
+  const sameSource = existing.sourceId === body.source_id;
   const { source, platform, destinations } = await checkLinks(c, body.source_id, sameSource ? (existing.platform ?? undefined) : undefined, body.destination_ids);
   const missing = source.requiredIntegrationCategories.filter((category) => !destinations.some((d) => d.category.toUpperCase() === category.toUpperCase()));
   if (missing.length) throw new ApiError(400, M.missingCategories(missing));
@@ -148,7 +150,7 @@ export async function updateConnectorFor(c: { var: ApiEnv["Variables"] }, existi
     db,
     c.var.user.id,
     existing.id,
-    { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days ?? existing.lookback_days },
+    { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days ?? existing.lookbackDays },
     destinations.map((d) => d.id),
   );
   return (await findConnector(db, c.var.user.id, existing.id))!;
@@ -180,7 +182,7 @@ export async function owned(c: { var: ApiEnv["Variables"] }, id: string) {
   return connector;
 }
 
-connectorsRoutes.post("/connectors/:id/sync", async (c) => c.json({ status: "success", run: await syncFor(c, c.req.param("id")), message: "Sync queued" }, 202));
+connectorsRoutes.post("/connectors/:id/sync", async (c) => c.json({ status: "success", run: presentSyncRun(await syncFor(c, c.req.param("id"))), message: "Sync queued" }, 202));
 
 /** Sync now (the app's and the public API's): the caller's connector, 409 while a sync is queued or running. */
 export async function syncFor(c: { var: ApiEnv["Variables"] }, id: string) {
@@ -199,7 +201,7 @@ connectorsRoutes.post("/connectors/:id/cancel", async (c) => {
 /** A one-off sync of a date range (contract/run-operations.ts): 409 while a run is queued or running. */
 connectorsRoutes.post("/connectors/:id/backfill", async (c) => {
   const connector = await owned(c, c.req.param("id"));
-  return c.json({ status: "success", run: await backfillFor(c, connector, await jsonBody(c)), message: BACKFILL_MESSAGES.queued }, 202);
+  return c.json({ status: "success", run: presentSyncRun(await backfillFor(c, connector, await jsonBody(c))), message: BACKFILL_MESSAGES.queued }, 202);
 });
 
 /** A backfill of the caller's connector (the app's and the public API's): the range checked, 409 while a run is open. */
@@ -222,8 +224,15 @@ connectorsRoutes.post("/connectors/:id/resume", async (c) => {
   return c.json({ status: "success", paused: false, message: "Connector resumed" });
 });
 
-addRunRoutes(connectorsRoutes, "connectors", { kind: "sync", owned: (c) => owned(c, c.req.param("id")!), list: listRuns, failing: connectorFailing, details: findSyncRunDetails });
+addRunRoutes(connectorsRoutes, "connectors", {
+  kind: "sync",
+  owned: (c) => owned(c, c.req.param("id")!),
+  list: listRuns,
+  failing: connectorFailing,
+  details: findSyncRunDetails,
+  present: SYNC_RUN_VIEWS,
+});
 
 addStreamRoutes(connectorsRoutes, (c) => owned(c, c.req.param("id")!));
 
-addScheduleRoutes(connectorsRoutes, "connectors", { notFound: M.notFound, find: findConnector, set: setConnectorSchedule });
+addScheduleRoutes(connectorsRoutes, "connectors", { notFound: M.notFound, find: findConnector, set: setConnectorSchedule, present: presentConnector });

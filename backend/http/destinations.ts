@@ -11,24 +11,26 @@ import {
   listAllDestinations,
   updateDestinationRow,
   type CredentialRow,
+  type DestinationRecord,
 } from "../db/destinations.js";
-import { createDestinationSchema, DESTINATION_MESSAGES as M, updateDestinationSchema, type Destination } from "../../contract/destinations.js";
+import { createDestinationSchema, DESTINATION_MESSAGES as M, updateDestinationSchema } from "../../contract/destinations.js";
 import { destinationPlugin, pluginOf } from "../integrations/destinations/registry.js";
 import type { DestinationPlugin } from "../integrations/destinations/plugin.js";
 import { answer } from "./destination-integrations.js";
 import { validationTokens } from "../integrations/destinations/tokens.js";
+import { presentDestination } from "./present/destinations.js";
 
 export const destinationsRoutes = new Hono<ApiEnv>();
 destinationsRoutes.use("/destinations/*", requireSession);
 
-destinationsRoutes.get("/destinations/list", listHandler("destinations", listDestinations));
+destinationsRoutes.get("/destinations/list", listHandler("destinations", listDestinations, presentDestination));
 
-destinationsRoutes.get("/destinations/list-all", async (c) => c.json(await listAllDestinations(c.var.services.db, c.var.user.id)));
+destinationsRoutes.get("/destinations/list-all", async (c) => c.json((await listAllDestinations(c.var.services.db, c.var.user.id)).map((d) => presentDestination(d))));
 
 destinationsRoutes.get("/destinations/list-by-id/:id", async (c) => {
   const destination = await findDestination(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!destination) throw new ApiError(404, M.notFound);
-  return c.json(destination);
+  return c.json(presentDestination(destination));
 });
 
 /**
@@ -53,11 +55,11 @@ async function testedCredential(c: { var: ApiEnv["Variables"] }, plugin: Destina
 
 destinationsRoutes.post("/destinations/create", async (c) => {
   const created = await createDestinationFor(c, await jsonBody(c));
-  return c.json({ status: "success", message: "Destination created", destination_id: created.id, destination: created }, 201);
+  return c.json({ status: "success", message: "Destination created", destination_id: created.id, destination: presentDestination(created) }, 201);
 });
 
 /** The rules of POST /destinations/create (and of the public API's POST /api/v1/destinations): the caller's destination, made. */
-export async function createDestinationFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<Destination> {
+export async function createDestinationFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<DestinationRecord> {
   const v = parse(createDestinationSchema, raw);
   const plugin = destinationPlugin(v.integration_name);
   if (!plugin) throw new ApiError(400, M.integration);
@@ -86,11 +88,11 @@ destinationsRoutes.put("/destinations/update/:id", async (c) => {
   const existing = await findDestination(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!existing) throw new ApiError(404, M.notFound);
   const updated = await updateDestinationFor(c, existing, await jsonBody(c));
-  return c.json({ status: "success", message: "Destination updated", destination: updated });
+  return c.json({ status: "success", message: "Destination updated", destination: presentDestination(updated) });
 });
 
 /** The rules of PUT /destinations/update/{id} (and the public API's PATCH), once the caller's destination is found. */
-export async function updateDestinationFor(c: { var: ApiEnv["Variables"] }, existing: Destination, raw: unknown): Promise<Destination> {
+export async function updateDestinationFor(c: { var: ApiEnv["Variables"] }, existing: DestinationRecord, raw: unknown): Promise<DestinationRecord> {
   const v = parse(updateDestinationSchema, raw);
   if (!v.name) throw new ApiError(400, M.name);
   const plugin = pluginOf(existing);
@@ -100,7 +102,7 @@ export async function updateDestinationFor(c: { var: ApiEnv["Variables"] }, exis
     });
   const { config, credentialId } = plugin.update
     ? await answer(() => plugin.update!(existing, v, retest))
-    : { config: existing.config as Record<string, unknown>, credentialId: existing.credential_id };
+    : { config: existing.config, credentialId: existing.credentialId };
   const updated = await updateDestinationRow(c.var.services.db, c.var.user.id, existing.id, { name: v.name, description: v.description ?? "", config, credentialId });
   if (!updated) throw new ApiError(404, M.notFound);
   return updated;

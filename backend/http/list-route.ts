@@ -6,13 +6,16 @@ import { listQuerySchema, type ListKind, type ListQuery } from "../../contract/l
 import type { Database } from "../db/client.js";
 import type { Page } from "../db/lists.js";
 
-/** GET …/list: the body is the array the spec names; the total rides in X-Total-Count. ?q=&status=&type=&sort= narrow and order it. */
-export function listHandler<T>(kind: ListKind, query: (db: Database, ownerId: string, query: ListQuery) => Promise<Page<T>>) {
+/**
+ * GET …/list: the body is the array the spec names, each record in the API's shape (`present`); the total rides in
+ * X-Total-Count. ?q=&status=&type=&sort= narrow and order it.
+ */
+export function listHandler<R, T>(kind: ListKind, query: (db: Database, ownerId: string, query: ListQuery) => Promise<Page<R>>, present: (record: R) => T) {
   const schema = listQuerySchema(kind);
   return async (c: Context<ApiEnv>) => {
     const page = parse(schema, c.req.query());
     const { rows, total } = await query(c.var.services.db, c.var.user.id, page);
     c.header(TOTAL_COUNT_HEADER, String(total));
-    return c.json(rows);
+    return c.json(rows.map((row) => present(row)));
   };
 }

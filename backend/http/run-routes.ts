@@ -3,10 +3,19 @@ import { ApiError, type ApiEnv } from "./context.js";
 import type { Database } from "../db/client.js";
 import { isUuid } from "../db/values.js";
 import { logWasPruned } from "../db/history.js";
-import { RUN_MESSAGES, runLogFileName, runLogText, type RunFailure, type RunLogLine } from "../../contract/runs.js";
+import type { RunFailureRecord } from "../db/runs.js";
+import type { RunLogRecord } from "../db/run-logs.js";
+import { RUN_MESSAGES, runLogFileName, runLogText, type RunLogLine } from "../../contract/runs.js";
+import { presentRunFailure } from "./present/runs.js";
 
-/** What the run routes read of a run's details. */
-type RunDetailsCore = { id: string; created_at: string; log: RunLogLine[] };
+/** What the run routes read of a run's details record. */
+type RunDetailsCore = { id: string; createdAt: Date; log: RunLogRecord[] };
+
+/** A kind's run in the API's shape, and one run's details (`logKeptDays`: set when its log was deleted for its age). */
+export interface RunViews<T, Run, Details> {
+  run(run: Run): { id: string };
+  details(record: T, run: Details, logKeptDays: number | null): { id: string; log: RunLogLine[] };
+}
 
 /** Runs in one page of a history. */
 export const RUNS_PAGE = 50;
@@ -17,8 +26,9 @@ export interface RunTarget<T extends { id: string; name: string }, Run, Details 
   owned(c: Context<ApiEnv>): Promise<T>;
   /** The newest `limit` runs, or with `before` (a run's id) the `limit` runs older than that one. */
   list(db: Database, id: string, limit: number, before?: string): Promise<Run[]>;
-  failing(db: Database, id: string): Promise<RunFailure | null>;
+  failing(db: Database, id: string): Promise<RunFailureRecord | null>;
   details(db: Database, ownerId: string, record: T, runId: string): Promise<Details | null>;
+  present: RunViews<T, Run, Details>;
   /** "sync" or "transform": names the log file. */
   kind: "sync" | "transform";
 }
@@ -40,8 +50,8 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
     if (before !== undefined && !isUuid(before)) throw new ApiError(400, RUN_MESSAGES.badPage);
     const { db } = c.var.services;
     const [page, failing] = await Promise.all([target.list(db, record.id, RUNS_PAGE + 1, before), target.failing(db, record.id)]);
-    const runs = page.slice(0, RUNS_PAGE);
-    return c.json({ status: "success", runs, failing, has_more: page.length > RUNS_PAGE, message: "Runs" });
+    const runs = page.slice(0, RUNS_PAGE).map((run) => target.present.run(run));
+    return c.json({ status: "success", runs, failing: failing && presentRunFailure(failing), has_more: page.length > RUNS_PAGE, message: "Runs" });
   });
 
   const ownedRun = async (c: Context<ApiEnv>) => {
@@ -49,7 +59,7 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
     const run = await target.details(c.var.services.db, c.var.user.id, record, c.req.param("runId")!);
     if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
     const days = c.var.services.config.RUN_LOG_DAYS;
-    return { ...run, log_kept_days: logWasPruned(run, days) ? days : null };
+    return target.present.details(record, run, logWasPruned(run, days) ? days : null);
   };
 
   routes.get(`/${base}/:id/runs/:runId`, async (c) => c.json({ status: "success", run: await ownedRun(c), message: "Run" }));

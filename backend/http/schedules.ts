@@ -4,11 +4,12 @@ import type { Database } from "../db/client.js";
 import { nextRun } from "../runs/schedule.js";
 import { scheduleBodySchema, scheduleOf, type Schedule, type SchedulePreview } from "../../contract/schedules.js";
 
-/** What the schedule calls need of a connector or a transform. */
+/** What the schedule calls need of a connector or a transform: its owner's record, its schedule's setter, its API shape. */
 export interface ScheduleTarget<T extends { id: string; frequency?: string }> {
   notFound: string;
   find(db: Database, ownerId: string, id: string): Promise<T | null>;
   set(db: Database, ownerId: string, id: string, schedule: Schedule | null): Promise<boolean>;
+  present(record: T): object;
 }
 
 /** The body as a schedule (null: back to the frequency), or a 400 naming the field at fault with its sentence. */
@@ -36,7 +37,7 @@ export function addScheduleRoutes<T extends { id: string; frequency?: string }>(
     const body = await readSchedule(c);
     if (body instanceof Response) return body;
     if (!(await target.set(c.var.services.db, c.var.user.id, record.id, body.schedule))) throw new ApiError(404, target.notFound);
-    return c.json({ ...(await owned(c)), message: "Schedule saved" });
+    return c.json({ ...target.present(await owned(c)), message: "Schedule saved" });
   });
 
   routes.post(`/${base}/:id/schedule/preview`, async (c) => {

@@ -2,22 +2,23 @@ import { Hono } from "hono";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
 import { listHandler } from "./list-route.js";
 import { listSources } from "../db/lists.js";
-import { deleteSource, findCredential, findSource, insertSource, listAllSources, settingInUse, updateSource } from "../db/sources.js";
-import { createSourceBodySchema, SOURCE_MESSAGES, updateSourceBodySchema, type Source } from "../../contract/sources.js";
+import { deleteSource, findCredential, findSource, insertSource, listAllSources, settingInUse, updateSource, type SourceRecord } from "../db/sources.js";
+import { createSourceBodySchema, SOURCE_MESSAGES, updateSourceBodySchema } from "../../contract/sources.js";
 import { needsVerification } from "../../contract/integrations/sources.js";
 import { credentialVerified, sourcePlugin } from "../integrations/sources/index.js";
+import { presentSource } from "./present/sources.js";
 
 export const sourcesRoutes = new Hono<ApiEnv>();
 sourcesRoutes.use("/sources/*", requireSession);
 
-sourcesRoutes.get("/sources/list", listHandler("sources", listSources));
+sourcesRoutes.get("/sources/list", listHandler("sources", listSources, presentSource));
 
-sourcesRoutes.get("/sources/list-all", async (c) => c.json(await listAllSources(c.var.services.db, c.var.user.id)));
+sourcesRoutes.get("/sources/list-all", async (c) => c.json((await listAllSources(c.var.services.db, c.var.user.id)).map((s) => presentSource(s))));
 
 sourcesRoutes.get("/sources/list-by-id/:id", async (c) => {
   const source = await findSource(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
-  return c.json(source);
+  return c.json(presentSource(source));
 });
 
 /**
@@ -26,10 +27,10 @@ sourcesRoutes.get("/sources/list-by-id/:id", async (c) => {
  * the source names. A source starts "active": it exists only once its
  * setup is complete (docs/decisions/2026-11-22-source-status.md).
  */
-sourcesRoutes.post("/sources/create", async (c) => c.json({ ...(await createSourceFor(c, await jsonBody(c))), message: "Source created" }, 201));
+sourcesRoutes.post("/sources/create", async (c) => c.json({ ...presentSource(await createSourceFor(c, await jsonBody(c))), message: "Source created" }, 201));
 
 /** The rules of POST /sources/create (and of the public API's POST /api/v1/sources): the caller's source, made. */
-export async function createSourceFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<Source> {
+export async function createSourceFor(c: { var: ApiEnv["Variables"] }, raw: unknown): Promise<SourceRecord> {
   const body = parse(createSourceBodySchema, raw);
   const { db } = c.var.services;
   const ownerId = c.var.user.id;
@@ -57,7 +58,7 @@ sourcesRoutes.put("/sources/update/:id", async (c) => {
   const body = parse(updateSourceBodySchema, await jsonBody(c));
   const source = await updateSource(c.var.services.db, c.var.user.id, c.req.param("id"), body);
   if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
-  return c.json({ ...source, message: "Source updated" });
+  return c.json({ ...presentSource(source), message: "Source updated" });
 });
 
 sourcesRoutes.delete("/sources/delete/:id", async (c) => {

@@ -22,7 +22,8 @@ import { connectorDataOf } from "../db/transforms.js";
 import { countStreamRows, dataFileTypes, openWarehouse, ownedWarehouseDestination } from "../transforms/warehouse.js";
 import { programOf } from "../transforms/programs/index.js";
 import { previewSample } from "../transforms/preview.js";
-import type { Destination } from "../../contract/destinations.js";
+import type { DestinationRow } from "../db/destinations.js";
+import { presentWizardDestination } from "./present/destinations.js";
 
 /** Spec §7 "templates": the catalogue (backend/transforms/catalogue.ts), per-warehouse setup steps, and the preview. */
 export const templatesRoutes = new Hono<ApiEnv>();
@@ -77,15 +78,13 @@ templatesRoutes.get("/templates/categories/:category/templates", async (c) => {
 });
 
 /** The destination the wizard uses for ?connector_id= (none without it); 404 when the connector is not the caller's. */
-async function wizardDestination(c: Context<ApiEnv>): Promise<Destination | null | undefined> {
+async function wizardDestination(c: Context<ApiEnv>): Promise<DestinationRow | null | undefined> {
   const connectorId = c.req.query("connector_id");
   if (!connectorId) return undefined;
   const connector = await findConnector(c.var.services.db, c.var.user.id, connectorId);
   if (!connector) throw new ApiError(404, M.connectorNotFound);
   return ownedWarehouseDestination(c.var.services.db, c.var.user.id, connector.id);
 }
-
-const summary = (d: Destination) => ({ id: d.id, name: d.name, integration_name: d.integration_name, integration_label: d.integration_label, category: d.category, config: d.config });
 
 templatesRoutes.get("/templates/:id/metadata", (c) => c.json({ inputs: requireTemplate(c.req.param("id")).inputs }));
 
@@ -112,7 +111,7 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
   // The records of each file type too, so a preview of none can say which file type has some.
   const recordCounts: Record<string, number> = {};
   try {
-    const count = (fileTypes: readonly string[]) => countStreamRows(warehouse, table, connector.source_id, fileTypes);
+    const count = (fileTypes: readonly string[]) => countStreamRows(warehouse, table, connector.sourceId, fileTypes);
     recordCount = await count(body.file_types);
     if (recordCount === 0) {
       // One count over every file type first: a connector with nothing synced needs no other.
@@ -120,7 +119,7 @@ templatesRoutes.post("/templates/:id/preview", async (c) => {
       for (const type of TRANSFORM_FILE_TYPES) recordCounts[type] = total === 0 ? 0 : await count([type]);
     } else {
       // Topic labels of the sample are the local model's: a preview never calls a hosted model.
-      sample = await previewSample(warehouse, d, { ...inputs, provider: LOCAL_PROVIDER }, { sourceId: connector.source_id, fileTypes: body.file_types });
+      sample = await previewSample(warehouse, d, { ...inputs, provider: LOCAL_PROVIDER }, { sourceId: connector.sourceId, fileTypes: body.file_types });
     }
   } catch (error) {
     throw new ApiError(502, `${M.previewFailed}: reading "${destination.name}" failed: ${(error as Error).message}`);
@@ -144,5 +143,5 @@ templatesRoutes.get("/templates/:id", async (c) => {
   const d = requireTemplate(c.req.param("id"));
   const destination = await wizardDestination(c);
   const template = toTemplate(d, destination ? toWarehouseTarget(destination) : null);
-  return c.json(destination === undefined ? template : { ...template, destination: destination ? summary(destination) : null });
+  return c.json(destination === undefined ? template : { ...template, destination: destination ? presentWizardDestination(destination) : null });
 });

@@ -34,6 +34,7 @@ import { answerCancel, stopBeforeDelete } from "./cancel.js";
 import { openWarehouse } from "../transforms/warehouse.js";
 import { dataFileTypes, ownedWarehouseDestination } from "../transforms/warehouse.js";
 import { MAX_DOWNLOAD_ROWS, resultsCsv } from "../transforms/results-csv.js";
+import { presentTransform, presentTransformRun, TRANSFORM_RUN_VIEWS } from "./present/transforms.js";
 
 /**
  * Spec §7 "Transforms" plus, beyond the spec, the first screen's server
@@ -62,7 +63,7 @@ transformsRoutes.get("/transforms/config", async (c) => {
   });
 });
 
-transformsRoutes.get("/transforms/list", listHandler("transforms", listTransforms));
+transformsRoutes.get("/transforms/list", listHandler("transforms", listTransforms, presentTransform));
 
 /** The first screen's Continue (§5): the schema's checks, the connector is the caller's, the name is not taken. */
 transformsRoutes.post("/transforms/validate-draft", async (c) => {
@@ -136,7 +137,7 @@ export async function ownedTransform(c: { var: ApiEnv["Variables"] }, id: string
 }
 
 /** Run now: 409 while a run is queued or running. */
-transformsRoutes.post("/transforms/:id/run", async (c) => c.json({ status: "success", run: await runTransformFor(c, c.req.param("id")), message: "Run queued" }, 202));
+transformsRoutes.post("/transforms/:id/run", async (c) => c.json({ status: "success", run: presentTransformRun(await runTransformFor(c, c.req.param("id"))), message: "Run queued" }, 202));
 
 /** Run now (the app's and the public API's): the caller's transform, 409 while a run is queued or running. */
 export async function runTransformFor(c: { var: ApiEnv["Variables"] }, id: string) {
@@ -152,7 +153,7 @@ transformsRoutes.post("/transforms/:id/cancel", async (c) => {
   return answerCancel(c, TRANSFORM_RUNS, transform.id, "run");
 });
 
-addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: listTransformRuns, failing: transformFailing, details: findTransformRunDetails });
+addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: listTransformRuns, failing: transformFailing, details: findTransformRunDetails, present: TRANSFORM_RUN_VIEWS });
 
 /**
  * Rows of one result table (?table=, default the transform's first) as of the latest successful run: `limit` rows at
@@ -200,12 +201,12 @@ transformsRoutes.get("/transforms/:id/results/download", async (c) => {
   });
 });
 
-addScheduleRoutes(transformsRoutes, "transforms", { notFound: M.notFound, find: findTransform, set: setTransformSchedule });
+addScheduleRoutes(transformsRoutes, "transforms", { notFound: M.notFound, find: findTransform, set: setTransformSchedule, present: presentTransform });
 
 // Registered last: "/transforms/:id" would otherwise shadow the calls above.
 transformsRoutes.get("/transforms/:id", async (c) => {
   const transform = await findTransform(c.var.services.db, c.var.user.id, c.req.param("id"));
   if (!transform) throw new ApiError(404, M.notFound);
-  const connector = await connectorDataOf(c.var.services.db, transform.connector_id);
-  return c.json({ ...transform, connector_file_types: connector ? dataFileTypes(connector) : [] });
+  const connector = await connectorDataOf(c.var.services.db, transform.connectorId);
+  return c.json({ ...presentTransform(transform), connector_file_types: connector ? dataFileTypes(connector) : [] });
 });

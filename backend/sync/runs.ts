@@ -1,21 +1,20 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
-import { markSynced, placeConnectorBookmarks, takeDueConnectors, toSyncRun } from "../db/connectors.js";
-import { SYNC_RUN_TABLE } from "../db/runs.js";
+import { markSynced, placeConnectorBookmarks, takeDueConnectors } from "../db/connectors.js";
+import { SYNC_RUN_TABLE, type SyncRunRow } from "../db/runs.js";
 import { READABLE_INTEGRATIONS } from "../integrations/sources/index.js";
 import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
-import type { SyncRun } from "../../contract/connectors.js";
 
 /** Syncs as runs of the runs engine: one at a time per connector, on the stately "sync-connector" queue. */
 export const SYNC_QUEUE = "sync-connector";
 export const SCHEDULER_QUEUE = "sync-scheduler";
 export const SYNC_RETRY_LIMIT = 3;
 
-export const SYNC_RUNS: RunKind<SyncRun> = {
+export const SYNC_RUNS: RunKind<SyncRunRow> = {
   name: "sync",
   queue: SYNC_QUEUE,
   retryLimit: SYNC_RETRY_LIMIT,
-  runs: { ...SYNC_RUN_TABLE, insert: async (db, values) => toSyncRun(await SYNC_RUN_TABLE.insert(db, values)) },
+  runs: SYNC_RUN_TABLE,
   // last_synced_at moves only on success.
   onStatus: async (db, connectorId, status, at) => {
     if (status === "succeeded") await markSynced(db, connectorId, at);
@@ -29,7 +28,7 @@ export const SYNC_RUNS: RunKind<SyncRun> = {
  * Records a queued run and sends its job; null when the connector already has a run queued or running. A backfill
  * reads its `range` [from, to) instead of the lookback window.
  */
-export function enqueueSyncRun(db: Database, jobs: JobQueue, connector: { id: string; ownerId: string }, trigger: "create" | "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRun | null> {
+export function enqueueSyncRun(db: Database, jobs: JobQueue, connector: { id: string; ownerId: string }, trigger: "create" | "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRunRow | null> {
   return enqueueRun(SYNC_RUNS, db, jobs, { key: connector.id, ownerId: connector.ownerId }, trigger, range);
 }
 

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.js";
 import { connectorDestinationRows, connectorRow, connectorSourceRow } from "../db/connectors.js";
-import { toDestination } from "../db/destinations.js";
+import type { DestinationRow } from "../db/destinations.js";
 import type { SecretBox } from "../lib/crypto.js";
 import { pluginOf, writerFor } from "../integrations/destinations/index.js";
 import type { LandedData } from "../integrations/destinations/plugin.js";
@@ -9,9 +9,8 @@ import { integrationLabel } from "../../contract/sources.js";
 import { PermanentRunError } from "../runs/engine.js";
 import { RunCancelledError } from "../runs/cancel.js";
 import type { RunLogSink } from "../db/run-logs.js";
-import type { RunProgress } from "../db/runs.js";
-import { formatBytes, type Landed } from "../../contract/runs.js";
-import type { Destination } from "../../contract/destinations.js";
+import type { LandedEntry, RunProgress } from "../db/runs.js";
+import { formatBytes } from "../../contract/runs.js";
 import { batchMaker, type SyncBatch } from "./batch.js";
 import { writeRecords, type NamedWriter, type SyncResult } from "./write.js";
 
@@ -45,7 +44,7 @@ export interface SyncOptions {
 
 /** What a sync did: its counts, and where each destination's data landed. */
 export interface SyncOutcome extends SyncResult {
-  landed: Landed[];
+  landed: LandedEntry[];
 }
 
 /** How often a "batch written" line goes to the run's log, at most (a large sync writes a batch every few ms). */
@@ -67,17 +66,17 @@ function landedData() {
 }
 
 /** What each destination committed (its own counts: a cancel may stop a batch between two) and where it landed. */
-function landedAt(destinations: Destination[], soFar: SyncResult, data: LandedData): Landed[] {
+function landedAt(destinations: DestinationRow[], soFar: SyncResult, data: LandedData): LandedEntry[] {
   const even = destinations.length ? Math.round(soFar.bytes / destinations.length) : 0;
   return destinations.map((d, i) => {
     const location = pluginOf(d).location?.(d, data) ?? (data.tables.length ? `tables ${data.tables.join(", ")}` : "");
     const own = soFar.destinations?.[i];
-    return { name: d.name, type: d.integration_name, records: own?.records ?? soFar.records, bytes: own?.bytes ?? even, location };
+    return { name: d.name, type: d.integrationName, records: own?.records ?? soFar.records, bytes: own?.bytes ?? even, location };
   });
 }
 
 /** Each destination's closing line in the run's log: what it holds of this run. */
-function logLanded(log: RunLogSink | undefined, landed: Landed[]): void {
+function logLanded(log: RunLogSink | undefined, landed: LandedEntry[]): void {
   for (const l of landed) {
     log?.info(`Destination "${l.name}" written: ${l.records.toLocaleString("en-US")} records, ${formatBytes(l.bytes)}${l.location ? ` — ${l.location}` : ""}.`);
   }
@@ -93,8 +92,8 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   const log = options.log;
   const connector = await connectorRow(db, connectorId);
   if (!connector) throw new PermanentRunError("The connector no longer exists.");
-  const targets = await connectorDestinationRows(db, connector.id);
-  if (targets.length === 0) throw new PermanentRunError("The connector has no destinations.");
+  const destinations = await connectorDestinationRows(db, connector.id);
+  if (destinations.length === 0) throw new PermanentRunError("The connector has no destinations.");
   const source = await connectorSourceRow(db, connector.sourceId);
   if (!source) throw new PermanentRunError("The connector's source no longer exists.");
   const sourceLabel = integrationLabel(source.integrationName) ?? source.integrationName;
@@ -108,8 +107,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   log?.info(`Reading ${sourceLabel} source "${source.name}" from ${window.from.toISOString()} to ${window.to.toISOString()} (${span}).`);
   const records = readRecords(services, source, window, { meetingsPerDay: options.meetingsPerDay });
   const platform = platformOf(source, connector.platform);
-  const destinations = targets.map((d) => toDestination(d, 0));
-  log?.info(`Writing to ${destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}: ${destinations.map((d) => `"${d.name}" (${d.integration_label})`).join(", ")}.`);
+  log?.info(`Writing to ${destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}: ${destinations.map((d) => `"${d.name}" (${d.integrationLabel})`).join(", ")}.`);
 
   const landed = landedData();
   let lastLine = 0;

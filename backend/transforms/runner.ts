@@ -77,7 +77,7 @@ export async function runTransform(services: WarehouseServices, transformId: str
 
   const warehouse = openWarehouse(destination, connector.ownerId, services);
   const records = program.stream === "meetings" ? "transcripts" : "e-mail messages";
-  log?.info(`Reading the ${records} of connector "${connector.name}" from "${destination.name}" (${destination.integration_label}).`);
+  log?.info(`Reading the ${records} of connector "${connector.name}" from "${destination.name}" (${destination.integrationLabel}).`);
   let results: Awaited<ReturnType<Warehouse["resultsWriter"]>> | undefined;
   let toldCancel = false;
   const written: RunResult["outputs"] = [];

@@ -1,9 +1,8 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
-import { TRANSFORM_RUN_TABLE, type RunStatus } from "../db/runs.js";
-import { placeTransformBookmarks, setTransformStatus, takeDueTransforms, toTransformRun } from "../db/transforms.js";
+import { TRANSFORM_RUN_TABLE, type RunStatus, type TransformRunRow } from "../db/runs.js";
+import { placeTransformBookmarks, setTransformStatus, takeDueTransforms } from "../db/transforms.js";
 import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
-import type { TransformRun } from "../../contract/transforms.js";
 
 /** Transform runs as runs of the runs engine: one at a time per transform, on the stately "run-transform" queue. */
 export const TRANSFORM_QUEUE = "run-transform";
@@ -15,18 +14,18 @@ export type RunTrigger = "create" | "manual" | "schedule";
 /** transforms.status follows its latest run. */
 const STATUS_OF_RUN: Record<RunStatus, string> = { queued: "PENDING", running: "RUNNING", succeeded: "SUCCEEDED", failed: "FAILED", cancelled: "CANCELLED" };
 
-export const TRANSFORM_RUNS: RunKind<TransformRun> = {
+export const TRANSFORM_RUNS: RunKind<TransformRunRow> = {
   name: "transform",
   queue: TRANSFORM_QUEUE,
   retryLimit: TRANSFORM_RETRY_LIMIT,
-  runs: { ...TRANSFORM_RUN_TABLE, insert: async (db, values) => toTransformRun(await TRANSFORM_RUN_TABLE.insert(db, values)) },
+  runs: TRANSFORM_RUN_TABLE,
   onStatus: (db, transformId, status) => setTransformStatus(db, transformId, STATUS_OF_RUN[status]),
   takeDue: takeDueTransforms,
   placeBookmarks: placeTransformBookmarks,
 };
 
 /** Records a queued run and sends its job; null when the transform already has a run queued or running. */
-export function enqueueTransformRun(db: Database, jobs: JobQueue, transform: { id: string; ownerId: string }, trigger: RunTrigger): Promise<TransformRun | null> {
+export function enqueueTransformRun(db: Database, jobs: JobQueue, transform: { id: string; ownerId: string }, trigger: RunTrigger): Promise<TransformRunRow | null> {
   return enqueueRun(TRANSFORM_RUNS, db, jobs, { key: transform.id, ownerId: transform.ownerId }, trigger);
 }
 

@@ -1,10 +1,9 @@
 import type { Database } from "../db/client.js";
-import { connectorDestinationList, ownsDestination } from "../db/destinations.js";
+import { connectorDestinationList, ownsDestination, type DestinationRow } from "../db/destinations.js";
 import type { SecretBox } from "../lib/crypto.js";
-import type { Destination } from "../../contract/destinations.js";
 import { destinationPlugin, pluginOf } from "../integrations/destinations/registry.js";
 import { platformServiceAccount } from "../integrations/destinations/kit/google.js";
-import type { WarehouseTarget } from "../integrations/destinations/plugin.js";
+import type { PluginDestination, WarehouseTarget } from "../integrations/destinations/plugin.js";
 import type { Warehouse } from "../integrations/destinations/warehouse.js";
 import { PLATFORM_FILE_TYPES, platformOfSource, sourceFileTypes, streamNamed } from "../../contract/integrations/sources.js";
 import { platformsFor } from "../integrations/destinations/kit/warehouse-rows.js";
@@ -50,32 +49,32 @@ export function dataFileTypes(connector: { integrationName: string; metadata: Re
 }
 
 /** A warehouse plug-in's destination; the wizard prefers one of a platform's own (not the embedded local one, §6). */
-const isWarehouse = (d: Destination) => destinationPlugin(d.integration_name)?.manifest.warehouse === true;
-const isEmbedded = (d: Destination) => destinationPlugin(d.integration_name)?.embedded === true;
+const isWarehouse = (d: DestinationRow) => destinationPlugin(d.integrationName)?.manifest.warehouse === true;
+const isEmbedded = (d: DestinationRow) => destinationPlugin(d.integrationName)?.embedded === true;
 
 /** The connector's destination a transform uses: its first cloud warehouse destination, else its local one; null when none. */
-export async function warehouseDestination(db: Database, connectorId: string): Promise<Destination | null> {
+export async function warehouseDestination(db: Database, connectorId: string): Promise<DestinationRow | null> {
   const all = (await connectorDestinationList(db, connectorId)).filter(isWarehouse);
   return all.find((d) => !isEmbedded(d)) ?? all[0] ?? null;
 }
 
 /** The same, checked to be the owner's connector's (for the HTTP calls). */
-export async function ownedWarehouseDestination(db: Database, ownerId: string, connectorId: string): Promise<Destination | null> {
+export async function ownedWarehouseDestination(db: Database, ownerId: string, connectorId: string): Promise<DestinationRow | null> {
   const d = await warehouseDestination(db, connectorId);
   return d && (await ownsDestination(db, ownerId, d.id)) ? d : null;
 }
 
 /** The destination as the wizard describes it: only non-secret configuration, and the service account granted access. */
-export function toWarehouseTarget(d: Destination): WarehouseTarget {
+export function toWarehouseTarget(d: DestinationRow): WarehouseTarget {
   let serviceAccount: string | null = typeof d.config.service_account_email === "string" ? d.config.service_account_email : null;
-  if (!serviceAccount && destinationPlugin(d.integration_name)?.serviceAccount) {
+  if (!serviceAccount && destinationPlugin(d.integrationName)?.serviceAccount) {
     try {
       serviceAccount = platformServiceAccount().client_email;
     } catch {
       serviceAccount = null;
     }
   }
-  return { id: d.id, name: d.name, integration_name: d.integration_name, category: d.category, config: d.config, service_account_email: serviceAccount };
+  return { id: d.id, name: d.name, integration_name: d.integrationName, category: d.category, config: d.config, service_account_email: serviceAccount };
 }
 
 export interface WarehouseServices {
@@ -85,7 +84,7 @@ export interface WarehouseServices {
 }
 
 /** Opens the warehouse of a destination through its plug-in. */
-export function openWarehouse(destination: Destination, ownerId: string, services: WarehouseServices): Warehouse {
+export function openWarehouse(destination: PluginDestination, ownerId: string, services: WarehouseServices): Warehouse {
   const plugin = pluginOf(destination);
   if (!plugin.warehouse) throw new Error(`The destination "${destination.name}" has no warehouse to read`);
   return plugin.warehouse(destination, { ownerId, services });

@@ -6,6 +6,7 @@ import * as schema from "../../backend/db/schema.js";
 import { SecretBox } from "../../backend/lib/crypto.js";
 import { writerFor, type DestinationWriter, type Row } from "../../backend/integrations/destinations/index.js";
 import type { Destination } from "../../contract/destinations.js";
+import { findDestination } from "../../backend/db/destinations.js";
 import { FakeGcs } from "../fakes/gcs.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
@@ -82,7 +83,8 @@ const plain = (rows: Record<string, unknown>[], columns: string[]) => rows.map((
 
 describe.each(destinationsConfigs())("destination $name", (config) => {
   let destination: Destination;
-  const open = () => writerFor(destination, ownerId, services, { bulk: true });
+  /** The destination made through the API, as the sync engine reads it (its stored record). */
+  const open = async () => writerFor((await findDestination(services.db, ownerId, destination.id))!, ownerId, services, { bulk: true });
   /** One sync's writes: the batch's files and rows, then flush and close, as the sync engine does. */
   async function sync(table: string, rows: Row[], writer?: DestinationWriter) {
     const w = writer ?? (await open());

@@ -10,6 +10,7 @@ import { postgresInstructions } from "../../backend/integrations/destinations/po
 import { upsertStatement } from "../../backend/integrations/destinations/postgres/writer.js";
 import { postgresSettingsSchema, type PostgresSettings } from "../../contract/integrations/postgres.js";
 import { sqlWithPassword, type Destination } from "../../contract/destinations.js";
+import type { PluginDestination } from "../../backend/integrations/destinations/plugin.js";
 import type { ScanQuery, Warehouse } from "../../backend/integrations/destinations/warehouse.js";
 import { meetingsWithLines, type MeetingWithLines } from "../../backend/transforms/read.js";
 import { cloneTemplateDatabase } from "../support/backend.js";
@@ -60,10 +61,9 @@ async function listening(onSocket: (socket: net.Socket) => void) {
 }
 
 /** A destination row as the routers would store it after a successful test. */
-async function destination(schema = "tributary"): Promise<Destination> {
+async function destination(schema = "tributary"): Promise<PluginDestination> {
   const [tested, config] = [await postgresPlugin.test!(settings({ schema }), call, {}), await postgresPlugin.config(settings({ schema }), { ...call, destinationId: "x", credential: null })];
-  const labels = { name: "Analytics", description: "", category: "WAREHOUSE", integration_name: "postgres", integration_label: "PostgreSQL" };
-  return { id: "00000000-0000-4000-8000-000000000001", ...labels, status: null, config, credential_id: tested.credentialId, created_at: new Date().toISOString(), updated_at: null, connector_count: 0 };
+  return { id: "00000000-0000-4000-8000-000000000001", name: "Analytics", integrationName: "postgres", config, credentialId: tested.credentialId };
 }
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { SnowflakeWriter } from "../../backend/integrations/destinations/snowfla
 import type { ScanQuery, Warehouse } from "../../backend/integrations/destinations/warehouse.js";
 import type { DestinationWriter } from "../../backend/integrations/destinations/writer.js";
 import { LINE_COLUMNS, MEETING_COLUMNS, meetingsWithLines, type MeetingWithLines } from "../../backend/transforms/read.js";
-import type { Destination } from "../../contract/destinations.js";
+import type { PluginDestination } from "../../backend/integrations/destinations/plugin.js";
 import { FakeBigQuery } from "../fakes/bigquery.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { cloneTemplateDatabase } from "../support/backend.js";
@@ -150,9 +150,8 @@ function expectBatches(batches: Record<string, unknown>[][], sizes: number[]) {
   expect(batches.flat().every((r) => r.spoken_at instanceof Date && typeof r.start_ms === "number")).toBe(true);
 }
 
-function destination(integration: "bigquery" | "snowflake", config: Record<string, unknown>, credentialId: string | null = null): Destination {
-  const labels = { name: "Warehouse", description: "", category: "WAREHOUSE", integration_name: integration, integration_label: integration };
-  return { id: "00000000-0000-4000-8000-000000000002", ...labels, status: null, config, credential_id: credentialId, created_at: new Date().toISOString(), updated_at: null, connector_count: 0 } as Destination;
+function destination(integration: "bigquery" | "snowflake", config: Record<string, unknown>, credentialId: string | null = null): PluginDestination {
+  return { id: "00000000-0000-4000-8000-000000000002", name: "Warehouse", integrationName: integration, config, credentialId };
 }
 
 describe("BigQuery warehouse", () => {
@@ -232,7 +231,7 @@ describe("BigQuery warehouse", () => {
 describe("Snowflake warehouse", () => {
   const settings = { account: "org-acct", user: "loader", password: PASSWORD, warehouse: "wh", database: "raw", schema: "meetings" };
   const chunkDownloads = () => snowflake.requests.filter((r) => r.method === "GET" && r.path.startsWith("/results/")).map((r) => r.path);
-  let target: Destination;
+  let target: PluginDestination;
 
   beforeAll(async () => {
     snowflake.reset();

@@ -8,7 +8,7 @@ import { writerFor } from "../../backend/integrations/destinations/index.js";
 import { localFolder, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { writeBatch } from "../../backend/sync/index.js";
 import { TOO_MANY_CONNECTION_TESTS } from "../../backend/lib/outbound.js";
-import type { Destination } from "../../contract/destinations.js";
+import type { PluginDestination } from "../../backend/integrations/destinations/plugin.js";
 
 /**
  * Issue #24: every call made for a user is bounded. "Unreachable" hosts are a local TCP server that accepts and
@@ -168,8 +168,7 @@ describe("at most three connection tests of one user at once", () => {
 describe("a local destination's write errors name the problem, never the server's folders", () => {
   let folder: string;
   let root: string;
-  const destination = (): Destination =>
-    ({ id: "00000000-0000-4000-8000-000000000001", name: "Disk", integration_name: "local", config: { folder } }) as unknown as Destination;
+  const destination = (): PluginDestination => ({ id: "00000000-0000-4000-8000-000000000001", name: "Disk", integrationName: "local", config: { folder }, credentialId: null });
 
   beforeEach(() => {
     folder = localFolder(alice.userId, `d-${Date.now()}`);

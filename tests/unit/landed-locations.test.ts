@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Destination } from "../../contract/destinations.js";
 import { DESTINATION_PLUGINS, destinationPlugin } from "../../backend/integrations/destinations/index.js";
-import type { LandedData } from "../../backend/integrations/destinations/plugin.js";
+import type { LandedData, PluginDestination } from "../../backend/integrations/destinations/plugin.js";
 
 /** Each destination plug-in says where a sync's data landed (the run details page), with no branching in the sync engine. */
 
-const destination = (integration_name: string, config: Record<string, unknown>): Destination => ({
-  id: "d",
-  name: "D",
-  description: "",
-  category: "STORAGE",
-  integration_name,
-  integration_label: integration_name,
-  status: "ACTIVE",
-  config,
-  credential_id: null,
-  created_at: "2026-11-26T00:00:00.000Z",
-  updated_at: null,
-  connector_count: 0,
-});
+const destination = (integrationName: string, config: Record<string, unknown>): PluginDestination => ({ id: "d", name: "D", integrationName, config, credentialId: null });
 
 const meetings: LandedData = { folders: ["zoom/src-1/"], tables: ["meetings", "transcript_utterances"] };
 const location = (name: string, config: Record<string, unknown>, landed = meetings) => destinationPlugin(name)!.location!(destination(name, config), landed);

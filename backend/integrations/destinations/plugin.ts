@@ -1,7 +1,7 @@
 import type { DestinationManifest } from "../../../contract/integrations/types.js";
-import type { Destination, IntegrationInstructions, ServiceAccountInfo } from "../../../contract/destinations.js";
+import type { IntegrationInstructions, ServiceAccountInfo } from "../../../contract/destinations.js";
 import type { RequirementInput, SetupStep } from "../../../contract/transforms.js";
-import type { CredentialRow } from "../../db/destinations.js";
+import type { CredentialRow, DestinationRow } from "../../db/destinations.js";
 import type { Database } from "../../db/client.js";
 import type { SecretBox } from "../../lib/crypto.js";
 import type { Logger } from "../../lib/log.js";
@@ -25,6 +25,12 @@ import type { Warehouse } from "./warehouse.js";
  * - The router answers ConnectionTestError as `{ message }` with its status; any other error of test() is a 502
  *   "Connection test failed: <first line>" — throw ConnectionTestError for everything the user should read.
  */
+
+/**
+ * What a plug-in is given of a stored destination: fields of its row (backend/db/destinations.ts), never the API's
+ * answer. Its config is the non-secret one stored at create; a secret is opened from its credential by the plug-in.
+ */
+export type PluginDestination = Pick<DestinationRow, "id" | "name" | "integrationName" | "config" | "credentialId">;
 
 /** What a plug-in may use: the database (its credentials), the secret box, the server's data folder. */
 export interface DestinationServices {
@@ -123,7 +129,7 @@ export interface DestinationPlugin<Settings extends Record<string, unknown> = Re
    * test proves changed. `retest(values)` answers the credential of a test over `values` (400 "reauthenticate" if none).
    */
   update?(
-    destination: Destination,
+    destination: PluginDestination,
     body: Record<string, unknown>,
     retest: (values: Partial<Settings> & { credential_id?: string; validation_token?: string }) => Promise<CredentialRow>,
   ): Promise<{ config: Record<string, unknown>; credentialId: string | null }>;
@@ -131,11 +137,11 @@ export interface DestinationPlugin<Settings extends Record<string, unknown> = Re
    * Where a sync's files and rows landed, in words a person can look up: a folder, `gs://bucket/prefix`, BigQuery's
    * `project.dataset` tables… (the run details page). Absent: the tables, by name.
    */
-  location?(destination: Destination, landed: LandedData): string;
+  location?(destination: PluginDestination, landed: LandedData): string;
   /** The writer a sync writes through. `bulk`: a large load whose caller flushes at the end. */
-  writer(destination: Destination, call: DestinationCall, options?: { bulk?: boolean }): Promise<DestinationWriter>;
+  writer(destination: PluginDestination, call: DestinationCall, options?: { bulk?: boolean }): Promise<DestinationWriter>;
   /** Where transforms read a connector's rows and write their results (plug-ins whose manifest says `warehouse`). */
-  warehouse?(destination: Destination, call: DestinationCall): Warehouse;
+  warehouse?(destination: PluginDestination, call: DestinationCall): Warehouse;
   /** The transform wizard's setup texts for this warehouse (a generic text when absent). */
   transformSetup?: TransformSetup;
   /** A warehouse on this very server (the local DuckDB): transforms prefer a connector's other warehouse to it. */

@@ -24,9 +24,9 @@ export function destinationPlugin(name: string | undefined): DestinationPlugin |
 }
 
 /** The plug-in a stored destination names; a destination of an unknown type is the server's error, not the user's. */
-export function pluginOf(destination: { integration_name: string }): DestinationPlugin {
-  const plugin = destinationPlugin(destination.integration_name);
-  if (!plugin) throw new Error(`No destination plug-in for type ${destination.integration_name}`);
+export function pluginOf(destination: { integrationName: string }): DestinationPlugin {
+  const plugin = destinationPlugin(destination.integrationName);
+  if (!plugin) throw new Error(`No destination plug-in for type ${destination.integrationName}`);
   return plugin;
 }
 

@@ -1,6 +1,6 @@
 import type { Job, QueryResultsOptions, QueryRowsResponse } from "@google-cloud/bigquery";
-import type { Destination } from "../../../../contract/destinations.js";
 import { checkName } from "../writer.js";
+import type { PluginDestination } from "../plugin.js";
 import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
 import { bigQueryClient, platformServiceAccount } from "../kit/google.js";
 import { foundOnce, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
@@ -25,7 +25,7 @@ async function* pages(job: Job, maxResults: number): AsyncGenerator<Record<strin
 /** Transforms on BigQuery: the synced tables read with @google-cloud/bigquery (counts by query(), scans by query jobs read page by page), results written by the writer. */
 export class BigQueryWarehouse implements Warehouse {
   /** The platform's service account does the work: nothing of the user's call is needed. */
-  constructor(private readonly destination: Destination) {}
+  constructor(private readonly destination: PluginDestination) {}
   private get project() {
     return String(this.destination.config.project_id ?? "");
   }

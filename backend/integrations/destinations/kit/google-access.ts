@@ -1,6 +1,6 @@
-import { DESTINATION_MESSAGES, type Destination, type IntegrationInstructions, type InstructionStep, type PermissionType, type ServiceAccountInfo } from "../../../../contract/destinations.js";
+import { DESTINATION_MESSAGES, type IntegrationInstructions, type InstructionStep, type PermissionType, type ServiceAccountInfo } from "../../../../contract/destinations.js";
 import { findCredential, serviceAccountCredential, type CredentialRow } from "../../../db/destinations.js";
-import { ConnectionTestError, type DestinationCall } from "../plugin.js";
+import { ConnectionTestError, type DestinationCall, type PluginDestination } from "../plugin.js";
 import { accessFailure } from "./access-check.js";
 import { platformServiceAccount, ServiceAccountError, type PlatformServiceAccount } from "./google.js";
 
@@ -95,21 +95,21 @@ export type GoogleSettings<K extends string> = Record<string, unknown> & { proje
  * unless `placeMissing` is null); a change is tested again and the config keeps the account that was granted access.
  */
 export async function updateGoogleDestination<K extends string>(
-  destination: Destination,
+  destination: PluginDestination,
   body: Record<string, unknown>,
   retest: (values: Partial<GoogleSettings<K>> & { credential_id?: string }) => Promise<CredentialRow>,
   place: { key: K; missing: string | null; retestWith?: Partial<GoogleSettings<K>> },
 ): Promise<{ config: Record<string, unknown>; credentialId: string | null }> {
-  const config = destination.config as Record<string, unknown>;
+  const config = destination.config;
   if (!body.project_id) throw new ConnectionTestError(400, DESTINATION_MESSAGES.projectId);
   if (place.missing !== null && !body[place.key]) throw new ConnectionTestError(400, place.missing);
   const next = { project_id: trimmed(body.project_id), [place.key]: trimmed(body[place.key]) };
-  if (!Object.entries(next).some(([k, value]) => (config[k] ?? "") !== value)) return { config, credentialId: destination.credential_id };
+  if (!Object.entries(next).some(([k, value]) => (config[k] ?? "") !== value)) return { config, credentialId: destination.credentialId };
   const credential = await retest({
     ...body,
     ...next,
     ...place.retestWith,
-    credential_id: (body.credential_id as string | undefined) ?? destination.credential_id ?? undefined,
+    credential_id: (body.credential_id as string | undefined) ?? destination.credentialId ?? undefined,
   } as Partial<GoogleSettings<K>> & { credential_id?: string });
   return { config: { ...config, ...next, service_account_email: credential.metadata.service_account_email ?? config.service_account_email }, credentialId: credential.id };
 }

@@ -1,7 +1,6 @@
-import type { Destination } from "../../../../contract/destinations.js";
 import { DEFAULT_POSTGRES_PORT, POSTGRES_MESSAGES, postgresManifest, type PostgresSettings } from "../../../../contract/integrations/postgres.js";
 import { findCredential, insertCredential } from "../../../db/destinations.js";
-import { ConnectionTestError, listed, type DestinationCall, type DestinationPlugin } from "../plugin.js";
+import { ConnectionTestError, listed, type DestinationCall, type DestinationPlugin, type PluginDestination } from "../plugin.js";
 import { checkPostgresAccess } from "./check.js";
 import type { PostgresTarget } from "./connect.js";
 import { postgresInstructions } from "./instructions.js";
@@ -20,8 +19,8 @@ function configOf(v: Partial<PostgresSettings>) {
 }
 
 /** The destination's server, database, schema and user, and the password from its sealed credential. */
-async function targetOf(destination: Destination, call: DestinationCall): Promise<PostgresTarget> {
-  const credential = await findCredential(call.services.db, call.ownerId, destination.credential_id ?? undefined);
+async function targetOf(destination: PluginDestination, call: DestinationCall): Promise<PostgresTarget> {
+  const credential = await findCredential(call.services.db, call.ownerId, destination.credentialId ?? undefined);
   if (!credential?.secret) throw new Error(`The PostgreSQL destination "${destination.name}" has no stored credential`);
   const { password } = call.services.secrets.open<{ password: string }>(credential.secret);
   return { ...configOf(destination.config as Partial<PostgresSettings>), password };

@@ -1,8 +1,7 @@
 import type snowflake from "snowflake-sdk";
-import type { Destination } from "../../../../contract/destinations.js";
 import { SNOWFLAKE_IDENTIFIER_PATTERN } from "../../../../contract/integrations/snowflake.js";
 import { checkName } from "../writer.js";
-import type { DestinationCall } from "../plugin.js";
+import type { DestinationCall, PluginDestination } from "../plugin.js";
 import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
 import { foundOnce, lower, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { closeSnowflake, connectSnowflake, runSql, streamSql } from "./client.js";
@@ -13,7 +12,7 @@ import { SnowflakeWriter } from "./writer.js";
 export class SnowflakeWarehouse implements Warehouse {
   private connection?: Promise<snowflake.Connection>;
   constructor(
-    private readonly destination: Destination,
+    private readonly destination: PluginDestination,
     private readonly call: DestinationCall,
   ) {}
   private ident(value: unknown, what: string) {
@@ -82,7 +81,7 @@ export class SnowflakeWarehouse implements Warehouse {
   async resultsWriter(location?: ResultsLocation) {
     const config = { ...this.destination.config, ...(location?.schema ? { schema: location.schema } : {}) };
     const destination = { ...this.destination, config };
-    const writer = new SnowflakeWriter(await snowflakeTarget(destination, this.call), destination.integration_name as "snowflake" | "snowflake_stage");
+    const writer = new SnowflakeWriter(await snowflakeTarget(destination, this.call), destination.integrationName as "snowflake" | "snowflake_stage");
     return { writer, done: () => writer.close() };
   }
   async prune(table: string, runId: string, location?: ResultsLocation) {

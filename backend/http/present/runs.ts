@@ -1,0 +1,37 @@
+import type { LatestRun, RunFailureRecord, RunStatus, SyncRunRow, TransformRunRow } from "../../db/runs.js";
+import type { RunLogRecord } from "../../db/run-logs.js";
+import type { RunFailure, RunLogLine } from "../../../contract/runs.js";
+import { iso } from "./values.js";
+
+/**
+ * The API's fields of a run of either kind (contract: syncRunSchema, transformRunSchema), in the order it answers them;
+ * each kind adds its key and results (present/connectors.ts, present/transforms.ts).
+ */
+export function runFields(r: SyncRunRow | TransformRunRow) {
+  return {
+    id: r.id,
+    status: r.status as RunStatus,
+    trigger: r.trigger,
+    cancel_requested_at: iso(r.cancelRequestedAt),
+    created_at: iso(r.createdAt),
+    started_at: iso(r.startedAt),
+    finished_at: iso(r.finishedAt),
+    records: r.records,
+    error: r.error,
+  };
+}
+
+/** A record's newest run as its `last_run` answers it (a connector's adds the records it read). */
+export function presentLastRun(run: LatestRun) {
+  return { id: run.id, status: run.status, started_at: iso(run.startedAt), finished_at: iso(run.finishedAt), created_at: iso(run.createdAt), error: run.error };
+}
+
+/** The failure banner of a details page: failures in a row since the last success. */
+export function presentRunFailure(f: RunFailureRecord): RunFailure {
+  return { failures: f.failures, since: iso(f.since), first_run_id: f.firstRunId, last_run_id: f.lastRunId, last_error: f.lastError };
+}
+
+/** One line of a run's log. */
+export function presentLogLine(line: RunLogRecord): RunLogLine {
+  return { at: iso(line.at), level: line.level, message: line.message };
+}
