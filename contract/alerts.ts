@@ -147,6 +147,13 @@ export const alertSettingsSchema = z.object({
 });
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 
+/** PUT /alerts/settings and POST /alerts/signing-secret/roll: the settings as saved, and what was done. */
+export const alertSettingsSavedSchema = alertSettingsSchema.extend({ message: z.string() });
+/** POST /alerts/email/confirmation: a new link was mailed. */
+export const confirmationSentSchema = alertSettingsSchema.extend({ confirmation: z.enum(["sent", "limited", "failed"]), message: z.string() });
+/** POST /email-confirmations: the address confirmed. */
+export const emailConfirmedSchema = z.object({ email: z.string(), message: z.string() });
+
 /** What a webhook's body says happened (its `type`). */
 export const ALERT_EVENTS = ["sync.failed", "sync.warning", "sync.recovered", "connector.paused", "transform.failed", "transform.warning", "transform.recovered"] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];

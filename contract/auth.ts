@@ -25,6 +25,8 @@ export const googleCallbackBodySchema = z.object({
 export type GoogleCallbackBody = z.infer<typeof googleCallbackBodySchema>;
 
 export const googleCallbackResponseSchema = z.object({ user_info: userInfoSchema });
+/** GET /validate-session (its data version in DATA_VERSION_HEADER). */
+export const validSessionResponseSchema = z.object({ message: z.string(), user_info: userInfoSchema });
 
 export const SESSION_VALID_MESSAGE = "Session is valid";
 export const SESSION_COOKIE = "tributary_session";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { storable } from "./text.js";
 import { platformsFor as sourcePlatforms } from "./integrations/sources.js";
 import { recordScheduleSchema } from "./schedule-words.js";
+import { destinationSchema } from "./destinations.js";
 
 export const FREQUENCIES = ["daily", "hourly"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -108,6 +109,27 @@ export const syncRunSchema = z.object({
   range_to: z.string().nullable().optional(),
 });
 export type SyncRun = z.infer<typeof syncRunSchema>;
+
+/* ---- answers of the connector calls (contract/responses.ts names them by route) -------------------------- */
+
+const success = z.literal("success");
+
+/** GET /connectors/list-by-id/{id}: the connector and what it moves, stream by stream. */
+export const connectorDetailsSchema = connectorSchema.extend({ streams: z.array(connectorStreamSchema) });
+/** POST /connectors/create (201), PUT /connectors/update/{id} and PUT /connectors/{id}/schedule: the connector as it is now. */
+export const connectorSavedSchema = connectorSchema.extend({ message: z.string() });
+/** GET /connectors/lookback-options. */
+export const lookbackOptionsResponseSchema = z.object({ status: success, lookback_options: z.array(z.object({ value: z.number().int(), label: z.string() })), message: z.string() });
+/** GET /integrations/{integration_id}/compatible-platforms[?source_id=]. */
+export const compatiblePlatformsResponseSchema = z.object({ status: success, platforms: z.array(z.string()), message: z.string() });
+/** GET /integrations/source/{source_id}/platform/{platform}/destinations. */
+export const compatibleDestinationsResponseSchema = z.object({ status: success, destinations: z.array(destinationSchema), message: z.string() });
+/** POST /connectors/{id}/sync and /backfill (202): the run queued. */
+export const syncQueuedResponseSchema = z.object({ status: success, run: syncRunSchema, message: z.string() });
+/** POST /connectors/{id}/pause and /resume. */
+export const pausedResponseSchema = z.object({ status: success, paused: z.boolean(), message: z.string() });
+/** POST /connectors/{id}/streams: the stream's switch, and the sync queued when it came back on (else null). */
+export const streamSwitchedResponseSchema = z.object({ status: success, enabled: z.boolean(), run: syncRunSchema.nullable(), message: z.string() });
 
 /** What a connector's details page can post: its buttons (spec §7, and Cancel sync) and the Delete confirmation. */
 export const CONNECTOR_INTENTS = ["sync", "cancel", "pause", "resume", "delete"] as const;

@@ -46,12 +46,13 @@ export type Destination = z.infer<typeof destinationSchema>;
 /* everything per type comes from the manifests (contract/integrations) */
 /* ------------------------------------------------------------------ */
 
-export interface IntegrationOption {
-  name: string;
-  label: string;
+export const integrationOptionSchema = z.object({
+  name: z.string(),
+  label: z.string(),
   /** Offered but not usable on this server yet: why, in a plain sentence (the select shows it disabled). */
-  unavailable?: string;
-}
+  unavailable: z.string().optional(),
+});
+export type IntegrationOption = z.infer<typeof integrationOptionSchema>;
 
 export function integrationLabel(name: string): string {
   return destinationManifest(name)?.label ?? name;
@@ -181,35 +182,53 @@ export type UpdateDestination = z.infer<typeof updateDestinationSchema>;
 /* Responses                                                           */
 /* ------------------------------------------------------------------ */
 
-export interface ServiceAccountInfo {
-  service_account_email: string;
-  credential_id: string;
-  instructions: string[];
-  description: string;
-  status: "success";
-  message: string;
-}
+/** POST /externalauth/{storage|gcs|bigquery}/service_account: the platform's account to grant, and the credential naming it. */
+export const serviceAccountInfoSchema = z.object({
+  service_account_email: z.string(),
+  credential_id: z.string(),
+  instructions: z.array(z.string()),
+  description: z.string(),
+  status: z.literal("success"),
+  message: z.string(),
+});
+export type ServiceAccountInfo = z.infer<typeof serviceAccountInfoSchema>;
 
-export interface InstructionStep {
-  title: string;
-  description: string;
-  sql?: string;
-  fields?: string[];
-}
+export const instructionStepSchema = z.object({
+  title: z.string(),
+  description: z.string(),
+  sql: z.string().optional(),
+  fields: z.array(z.string()).optional(),
+});
+export type InstructionStep = z.infer<typeof instructionStepSchema>;
 
-export interface IntegrationInstructions {
-  title: string;
-  description: string;
-  instructions: string[];
-  steps: InstructionStep[];
-  service_account_email?: string;
-  sql?: string;
-}
+/** POST /externalauth/{integration}/get_instructions. */
+export const integrationInstructionsSchema = z.object({
+  title: z.string(),
+  description: z.string(),
+  instructions: z.array(z.string()),
+  steps: z.array(instructionStepSchema),
+  service_account_email: z.string().optional(),
+  sql: z.string().optional(),
+});
+export type IntegrationInstructions = z.infer<typeof integrationInstructionsSchema>;
 
-export interface TestConnectionResult {
-  status: "success";
-  message: string;
-  credential_id: string;
+/** POST /externalauth/{integration}/test_connection. */
+export const testConnectionResultSchema = z.object({
+  status: z.literal("success"),
+  message: z.string(),
+  credential_id: z.string(),
   /** Signed over the tested values; POST /destinations/create and update require it. */
-  validation_token: string;
-}
+  validation_token: z.string(),
+});
+export type TestConnectionResult = z.infer<typeof testConnectionResultSchema>;
+
+/** GET /integrations/destinations: the type select's choices. */
+export const destinationIntegrationsResponseSchema = z.object({
+  status: z.literal("success"),
+  data: z.object({ destinations: z.array(integrationOptionSchema) }),
+});
+
+/** POST /destinations/create (201), PUT /destinations/update/{id}, DELETE /destinations/delete/{id}. */
+export const destinationCreatedSchema = z.object({ status: z.literal("success"), message: z.string(), destination_id: z.string(), destination: destinationSchema });
+export const destinationUpdatedSchema = z.object({ status: z.literal("success"), message: z.string(), destination: destinationSchema });
+export const destinationDeletedSchema = z.object({ status: z.literal("success"), message: z.string() });

@@ -63,6 +63,19 @@ export const runFailureSchema = z.object({
 });
 export type RunFailure = z.infer<typeof runFailureSchema>;
 
+/** GET /{connectors|transforms}/{id}/runs: a page of the history (newest first), whether older runs remain, the failures in a row. */
+export function runsPageSchema<R extends z.ZodTypeAny>(run: R) {
+  return z.object({ status: z.literal("success"), runs: z.array(run), failing: runFailureSchema.nullable(), has_more: z.boolean(), message: z.string() });
+}
+
+/** GET /{connectors|transforms}/{id}/runs/{runId}: one run with its details. */
+export function runAnswerSchema<R extends z.ZodTypeAny>(run: R) {
+  return z.object({ status: z.literal("success"), run, message: z.string() });
+}
+
+/** GET /runs/version: the caller's data version (an opaque word that changes with every write of theirs). */
+export const runsVersionSchema = z.object({ version: z.string() });
+
 export const RUN_MESSAGES = {
   badPage: "That page of the run history does not exist.",
   notFound: "Run not found",

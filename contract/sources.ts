@@ -179,37 +179,45 @@ export const gmailTestBodySchema = z.object({
   group_ids: z.array(storable(z.string().max(200), "A group id")).max(100).optional(),
 });
 
-export interface ZoomGroup {
-  id: string;
-  name: string;
-  total_members: number;
-}
-export interface TeamsTeam {
-  team_id: string;
-  team_name: string;
-  member_count: number;
-  already_configured: boolean;
-}
-export interface GoogleGroup {
-  id: string;
-  name: string;
-  email: string;
-}
-export interface SetupStep {
-  title: string;
-  details: string;
-  code_block?: string;
-  options?: { sub_title: string; code_block: string }[];
-}
-export interface SetupInstructions {
-  introduction: string;
-  steps: SetupStep[];
-}
+/* ---- answers of the /externalauth calls (contract/responses.ts names them by route) ------------------- */
+
+export const zoomGroupSchema = z.object({ id: z.string(), name: z.string(), total_members: z.number() });
+export type ZoomGroup = z.infer<typeof zoomGroupSchema>;
+export const teamsTeamSchema = z.object({ team_id: z.string(), team_name: z.string(), member_count: z.number().int(), already_configured: z.boolean() });
+export type TeamsTeam = z.infer<typeof teamsTeamSchema>;
+export const googleGroupSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export type GoogleGroup = z.infer<typeof googleGroupSchema>;
+
+export const sourceSetupStepSchema = z.object({
+  title: z.string(),
+  details: z.string(),
+  code_block: z.string().optional(),
+  options: z.array(z.object({ sub_title: z.string(), code_block: z.string() })).optional(),
+});
+export type SetupStep = z.infer<typeof sourceSetupStepSchema>;
+/** POST /externalauth/teams/get-team-setup-instructions, and the instructions a callback may carry. */
+export const setupInstructionsSchema = z.object({ introduction: z.string(), steps: z.array(sourceSetupStepSchema) });
+export type SetupInstructions = z.infer<typeof setupInstructionsSchema>;
 
 /** POST /externalauth/{integration}/callback */
-export interface CallbackResponse {
-  credential_id: string;
-  instructions: SetupInstructions | null;
-  setup_verified: boolean;
-  message: string;
-}
+export const callbackResponseSchema = z.object({
+  credential_id: z.string(),
+  instructions: setupInstructionsSchema.nullable(),
+  setup_verified: z.boolean(),
+  message: z.string(),
+});
+export type CallbackResponse = z.infer<typeof callbackResponseSchema>;
+
+/** GET /externalauth/{integration}/auth_url: the provider's consent page, and the state it returns with. */
+export const authUrlResponseSchema = z.object({ auth_url: z.string(), state: z.string() });
+
+/** GET /integrations/sources: the type select's choices. */
+export const sourceIntegrationsResponseSchema = z.object({ data: z.object({ sources: z.array(z.object({ name: z.string(), label: z.string() })) }) });
+
+/** GET /externalauth/gmail/get_auth_options: the modes the select offers, and the one it starts with. */
+export const gmailAuthOptionsResponseSchema = z.object({ options: z.array(z.object({ mode: z.string(), label: z.string() })), default: z.string() });
+
+/** POST /externalauth/teams/verify-setup. */
+export const verifySetupResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+/** POST /externalauth/gmail/test_connection: a provider's refusal is a "failed" verification, answered 200. */
+export const gmailTestResponseSchema = z.object({ status: z.enum(["success", "failed"]), message: z.string() });

@@ -252,6 +252,7 @@ export const templateDestinationSchema = z.object({
   id: z.string(),
   name: z.string(),
   integration_name: z.string(),
+  integration_label: z.string(),
   category: z.string(),
   config: z.record(z.unknown()),
 });
@@ -274,12 +275,16 @@ export const inputConstantsSchema = z.object({
 });
 export type InputConstants = z.infer<typeof inputConstantsSchema>;
 
+/** A value as JSON carries it: a result table's cell (a JSON column's value is an object or a list). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(jsonValueSchema)]));
+
 /** GET /transforms/{id}/results?table=&limit=: rows of one result table of the transform. */
 export const transformResultsSchema = z.object({
   table: z.string(),
   tables: z.array(z.string()),
   columns: z.array(z.string()),
-  rows: z.array(z.record(z.unknown())),
+  rows: z.array(z.record(jsonValueSchema)),
   /** Rows in the whole table. */
   total: z.number().int(),
 });
@@ -325,3 +330,22 @@ export const previewResponseSchema = z.object({
   sample: z.array(previewSampleSchema).optional(),
 });
 export type PreviewResponse = z.infer<typeof previewResponseSchema>;
+
+/* ---- answers of the transform and template calls (contract/responses.ts names them by route) ----------- */
+
+const success = z.literal("success");
+/** GET /transforms/{id}: the transform and the file types its connector's data comes as. */
+export const transformDetailSchema = transformSchema.extend({ connector_file_types: z.array(z.string()) });
+/** PUT /transforms/{id}/schedule: the transform as it is now. */
+export const transformSavedSchema = transformSchema.extend({ message: z.string() });
+/** POST /transforms/validate-draft: the first screen may go on. */
+export const draftValidResponseSchema = z.object({ status: success, message: z.string() });
+/** POST /transforms/create (201): the transform's id and its first run's (null when none was queued). */
+export const transformCreatedSchema = z.object({ status: success, transform_id: z.string(), run_id: z.string().nullable(), message: z.string() });
+/** POST /transforms/{id}/run (202). */
+export const transformRunQueuedSchema = z.object({ status: success, run: transformRunSchema, message: z.string() });
+/** GET /templates/categories[?connector_id=], GET /templates/categories/{category}/templates, …/metadata, …/setup-steps. */
+export const templateCategoriesResponseSchema = z.object({ categories: z.array(templateCategorySchema) });
+export const templatesResponseSchema = z.object({ templates: z.array(templateSchema) });
+export const templateInputsResponseSchema = z.object({ inputs: z.record(templateInputSchema) });
+export const setupStepsResponseSchema = z.object({ steps: z.array(setupStepSchema) });

@@ -1,4 +1,4 @@
-import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, SOURCE_MESSAGES, type GoogleGroup } from "@contract/sources";
+import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, SOURCE_MESSAGES } from "@contract/sources";
 import { callBackend } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 import type { AuthOption, SourceSetupServer } from "./source-setup.server";
@@ -7,8 +7,8 @@ import type { AuthOption, SourceSetupServer } from "./source-setup.server";
 const INDIVIDUAL = "individual";
 
 async function authOptions(request: Request): Promise<{ options: AuthOption[]; error: string | null }> {
-  const outcome = await callBackend<{ options?: AuthOption[] }>(request, "/externalauth/gmail/get_auth_options", {}, SOURCE_MESSAGES.gmailAuthOptionsFailed);
-  if (outcome.ok && Array.isArray(outcome.data?.options)) return { options: outcome.data.options, error: null };
+  const outcome = await callBackend(request, "GET /externalauth/gmail/get_auth_options", {}, SOURCE_MESSAGES.gmailAuthOptionsFailed);
+  if (outcome.ok) return { options: outcome.data.options, error: null };
   return { options: [], error: SOURCE_MESSAGES.gmailAuthOptionsFailed };
 }
 
@@ -28,7 +28,7 @@ export const gmailServer: SourceSetupServer = {
     const errors: string[] = [];
     if (setup.gmail_extraction_scope === "GROUP" && setup.admin_email) {
       const body = { credential_id: credentialId, admin_email: setup.admin_email };
-      const result = await callBackend<{ groups: GoogleGroup[] }>(request, "/externalauth/gmail/get-groups", { method: "POST", json: body }, "Failed to load Google groups.");
+      const result = await callBackend(request, "POST /externalauth/gmail/get-groups", { json: body }, "Failed to load Google groups.");
       if (result.ok) lists.googleGroups = result.data.groups;
       else errors.push(result.message);
     }
@@ -41,7 +41,7 @@ export const gmailServer: SourceSetupServer = {
       ...(mode === INDIVIDUAL ? {} : { admin_email: setup.admin_email ?? "" }),
       ...(setup.gmail_extraction_scope === "GROUP" && setup.gmail_group_id ? { group_ids: [setup.gmail_group_id] } : {}),
     };
-    const result = await callBackend<{ status: string; message: string }>(request, "/externalauth/gmail/test_connection", { method: "POST", json: body }, SOURCE_MESSAGES.verificationFailed);
+    const result = await callBackend(request, "POST /externalauth/gmail/test_connection", { json: body }, SOURCE_MESSAGES.verificationFailed);
     return result.ok ? { ok: true, data: { success: result.data.status === "success", message: result.data.message } } : result;
   },
 };

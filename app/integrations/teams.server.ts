@@ -1,4 +1,4 @@
-import { SOURCE_MESSAGES, type SetupInstructions, type TeamsTeam } from "@contract/sources";
+import { SOURCE_MESSAGES } from "@contract/sources";
 import { callBackend } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 import type { SourceSetupServer } from "./source-setup.server";
@@ -9,13 +9,13 @@ export const teamsServer: SourceSetupServer = {
   async loadLists(request, credentialId, setup) {
     const lists: SetupLists = {};
     const errors: string[] = [];
-    const result = await callBackend<{ teams: TeamsTeam[] }>(request, "/externalauth/teams/get-teams", { method: "POST", json: { credential_id: credentialId } }, "Failed to load teams.");
+    const result = await callBackend(request, "POST /externalauth/teams/get-teams", { json: { credential_id: credentialId } }, "Failed to load teams.");
     if (result.ok) lists.teams = result.data.teams;
     else errors.push(result.message);
     const scope = setup.teams_extraction_scope === "TEAM" ? "TEAM" : "ORG";
     if (scope === "ORG" || setup.team_id) {
       const body = { credential_id: credentialId, scope, ...(scope === "TEAM" ? { team_id: setup.team_id } : {}) };
-      const instructions = await callBackend<SetupInstructions>(request, "/externalauth/teams/get-team-setup-instructions", { method: "POST", json: body }, "Unable to load instructions.");
+      const instructions = await callBackend(request, "POST /externalauth/teams/get-team-setup-instructions", { json: body }, "Unable to load instructions.");
       if (instructions.ok) lists.teamInstructions = instructions.data;
       else errors.push(instructions.message);
     }
@@ -23,11 +23,10 @@ export const teamsServer: SourceSetupServer = {
   },
   verifiedFields: ["teams_extraction_scope", "team_id"],
   verify: (request, credentialId, setup) =>
-    callBackend<{ success: boolean; message: string }>(
+    callBackend(
       request,
-      "/externalauth/teams/verify-setup",
+      "POST /externalauth/teams/verify-setup",
       {
-        method: "POST",
         json: {
           integration_name: "teams",
           credential_id: credentialId,

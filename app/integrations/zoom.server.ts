@@ -1,4 +1,3 @@
-import type { ZoomGroup } from "@contract/sources";
 import { callBackend } from "~/services/backend.server";
 import type { SetupLists } from "./source-setup";
 import type { SourceSetupServer } from "./source-setup.server";
@@ -10,7 +9,7 @@ export const zoomServer: SourceSetupServer = {
     const lists: SetupLists = {};
     const errors: string[] = [];
     if (setup.zoom_extraction_scope === "GROUP") {
-      const result = await callBackend<{ groups: ZoomGroup[] }>(request, "/externalauth/zoom/get-groups", { method: "POST", json: { credential_id: credentialId } }, "Failed to load Zoom groups.");
+      const result = await callBackend(request, "POST /externalauth/zoom/get-groups", { json: { credential_id: credentialId } }, "Failed to load Zoom groups.");
       if (result.ok) lists.zoomGroups = result.data.groups;
       else errors.push(result.message);
     }

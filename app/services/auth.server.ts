@@ -4,6 +4,7 @@ import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import type { UserInfo } from "@contract/auth";
 import { env } from "./env.server";
+import { answerBody, backendAddress, checkAnswer } from "./backend-routes.server";
 import { backendFetch, backendMessage } from "./http.server";
 
 /** A sign-in that must end on the sign-in page with this message (never a 500). */
@@ -104,15 +105,17 @@ export function auth(): Authenticator<SignedIn> {
     authenticator = new Authenticator<SignedIn>();
     authenticator.use(
       new OpenIdStrategy(async ({ request, code, codeVerifier, state, iss }) => {
-        const response = await backendFetch(request, "/auth/google/callback", {
-          method: "POST",
+        const { method, path } = backendAddress("POST /auth/google/callback");
+        const response = await backendFetch(request, path, {
+          method,
           json: { code, code_verifier: codeVerifier, state, ...(iss ? { iss } : {}) },
         });
         if (!response.ok) {
           throw new SignInError(await backendMessage(response, "Sign-in failed. Please try again."));
         }
-        const body = (await response.json()) as { user_info: UserInfo };
-        return { userInfo: body.user_info, setCookies: response.headers.getSetCookie() };
+        const answer = checkAnswer("POST /auth/google/callback", await answerBody(response));
+        if (!answer.ok) throw new SignInError("Sign-in failed. Please try again.");
+        return { userInfo: answer.data.user_info, setCookies: response.headers.getSetCookie() };
       }),
     );
   }

@@ -1,42 +1,60 @@
-import { DESTINATION_MESSAGES as M, type Destination, type IntegrationInstructions, type IntegrationOption, type ServiceAccountInfo, type TestConnectionResult } from "@contract/destinations";
+import { DESTINATION_MESSAGES as M, type Destination, type IntegrationInstructions, type IntegrationOption } from "@contract/destinations";
 import { destinationManifest, destinationSetup } from "~/integrations";
-import { callBackend, type Outcome } from "./backend.server";
+import type { BackendRoute } from "@contract/responses";
+import { isSourceIntegration, type SourceIntegrationName } from "@contract/sources";
+import { callBackend, knownRoute, type Outcome } from "./backend.server";
 
 export async function loadIntegrations(request: Request): Promise<Outcome<IntegrationOption[]>> {
-  const result = await callBackend<{ data: { destinations: IntegrationOption[] } }>(request, "/integrations/destinations");
+  const result = await callBackend(request, "GET /integrations/destinations");
   if (!result.ok) return { ...result, message: `Failed to fetch integrations: ${result.message}` };
   return { ok: true, data: result.data.data.destinations };
 }
 
 export function createDestination(request: Request, body: Record<string, unknown>) {
-  return callBackend<Destination>(request, "/destinations/create", { method: "POST", json: body }, M.createFailed);
+  return callBackend(request, "POST /destinations/create", { json: body }, M.createFailed);
 }
 
 export function updateDestination(request: Request, id: string, body: Record<string, unknown>) {
-  return callBackend<Destination>(request, `/destinations/update/${encodeURIComponent(id)}`, { method: "PUT", json: body }, M.updateFailed);
+  return callBackend(request, "PUT /destinations/update/:id", { params: { id }, json: body }, M.updateFailed);
 }
 
 export function deleteDestination(request: Request, id: string) {
-  return callBackend<unknown>(request, `/destinations/delete/${encodeURIComponent(id)}`, { method: "DELETE" }, M.deleteFailed);
+  return callBackend(request, "DELETE /destinations/delete/:id", { params: { id } }, M.deleteFailed);
 }
 
-export function loadDestination(request: Request, id: string): Promise<Outcome<Destination>> {
-  return callBackend<Destination>(request, `/destinations/list-by-id/${encodeURIComponent(id)}`, {}, "Failed to fetch destination");
+export function loadDestination(request: Request, id: string) {
+  return callBackend(request, "GET /destinations/list-by-id/:id", { params: { id } }, "Failed to fetch destination");
 }
 
-/** The external-auth path segment of an integration: every plug-in answers under its own name. */
-const authPath = (integration: string) => encodeURIComponent(integration);
+/** A call the integration's plug-in does not have: the call's message, as the backend's 404 would be. */
+const noSuchCall = (message: string) => Promise.resolve({ ok: false, status: 404, message } as const);
+
+type DestinationCall = "service_account" | "get_instructions" | "test_connection";
+/** A source's own /externalauth calls (Gmail's test_connection): never a destination's. */
+type SourceCall = `${string} /externalauth/${SourceIntegrationName}/${string}`;
+
+/** Every plug-in answers its external-auth calls under its own name (contract/responses.ts lists them); null: it has no such call. */
+function destinationCall<C extends DestinationCall>(integration: string, call: C) {
+  if (isSourceIntegration(integration)) return null;
+  return knownRoute(`POST /externalauth/${integration}/${call}`) as Exclude<Extract<BackendRoute, `POST /externalauth/${string}/${C}`>, SourceCall> | null;
+}
 
 export function loadServiceAccount(request: Request, integration: string) {
-  return callBackend<ServiceAccountInfo>(request, `/externalauth/${authPath(integration)}/service_account`, { method: "POST", json: { integration_name: integration } }, "Service-account generation failed");
+  const route = destinationCall(integration, "service_account");
+  const failure = "Service-account generation failed";
+  return route ? callBackend(request, route, { json: { integration_name: integration } }, failure) : noSuchCall(failure);
 }
 
 export function loadInstructions(request: Request, integration: string, body: Record<string, unknown>) {
-  return callBackend<IntegrationInstructions>(request, `/externalauth/${authPath(integration)}/get_instructions`, { method: "POST", json: body }, "Failed to generate setup instructions");
+  const route = destinationCall(integration, "get_instructions");
+  const failure = "Failed to generate setup instructions";
+  return route ? callBackend(request, route, { json: body }, failure) : noSuchCall(failure);
 }
 
 export function testConnection(request: Request, integration: string, body: Record<string, unknown>) {
-  return callBackend<TestConnectionResult>(request, `/externalauth/${authPath(integration)}/test_connection`, { method: "POST", json: body }, "Connection test failed.");
+  const route = destinationCall(integration, "test_connection");
+  const failure = "Connection test failed.";
+  return route ? callBackend(request, route, { json: body }, failure) : noSuchCall(failure);
 }
 
 /** The non-empty string fields of a form, trimmed (password kept as typed). */

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { Agent, request as undiciRequest } from "undici";
+import { backendErrorSchema } from "@contract/responses";
 import { env } from "./env.server";
 
 /**
@@ -82,11 +83,11 @@ export function relaySetCookie(from: Response, to: Headers = new Headers()): Hea
   return to;
 }
 
-/** The `message` of a backend error answer, or a fallback. */
+/** The `message` of a backend error answer (contract/responses.ts backendErrorSchema), or a fallback. */
 export async function backendMessage(response: Response, fallback: string): Promise<string> {
   try {
-    const body = (await response.json()) as { message?: unknown };
-    return typeof body.message === "string" && body.message ? body.message : fallback;
+    const parsed = backendErrorSchema.safeParse(await response.json());
+    return parsed.success && parsed.data.message ? parsed.data.message : fallback;
   } catch {
     return fallback;
   }

@@ -1,9 +1,9 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import { DEFAULT_PAGE_SIZE, TOTAL_COUNT_HEADER } from "@contract/pagination";
 import { isFiltered, listAddress, listChoices, listQuerySchema, type ListChoices, type ListFind, type ListKind } from "@contract/lists";
-import { backendFetch } from "./http.server";
+import type { BackendAnswer, BackendRoute } from "@contract/responses";
+import { callBackendWithHeaders } from "./backend.server";
 import { vouchForPage } from "./page-cache.server";
-import { sessionEnded } from "./session.server";
 
 export interface ListPage<T> {
   rows: T[];
@@ -18,6 +18,15 @@ export interface ListPage<T> {
   status: 200 | 400;
 }
 
+/** Each list's backend call (contract/responses.ts): the rows of a page, the total in X-Total-Count. */
+const LIST_ROUTES = {
+  sources: "GET /sources/list",
+  destinations: "GET /destinations/list",
+  connectors: "GET /connectors/list",
+  transforms: "GET /transforms/list",
+} as const satisfies Record<ListKind, BackendRoute>;
+type ListRow<Kind extends ListKind> = BackendAnswer<(typeof LIST_ROUTES)[Kind]>[number];
+
 /** A list page as the loader's answer, with its HTTP status. */
 export const listData = <P extends { status: number }>(page: P) => data(page, { status: page.status });
 
@@ -26,12 +35,12 @@ export const listData = <P extends { status: number }>(page: P) => data(page, { 
  * address's ?q=&status=&type=&sort=. A failure is returned as the spec's message, not thrown, so the page shows
  * the error block inside the shell (and the filter bar, with what was typed).
  */
-export async function loadListPage<T, R = T>(
+export async function loadListPage<Kind extends ListKind, R = ListRow<Kind>>(
   { request, context }: { request: Request; context: AppLoadContext },
-  resource: ListKind,
+  resource: Kind,
   failure: string,
   /** Keep only what the page shows: every field costs serialisation into the HTML. */
-  pick: (row: T) => R = (row) => row as unknown as R,
+  pick: (row: ListRow<Kind>) => R = (row) => row as unknown as R,
 ): Promise<ListPage<R>> {
   const url = new URL(request.url);
   const asked = url.searchParams.get("page");
@@ -58,22 +67,15 @@ export async function loadListPage<T, R = T>(
   const query = new URLSearchParams(at(page).split("?")[1] ?? "");
   query.set("page", String(page));
   query.set("page_size", String(DEFAULT_PAGE_SIZE));
-  let response: Response;
-  try {
-    response = await backendFetch(request, `/${resource}/list?${query}`);
-  } catch {
-    return failed;
-  }
-  // This call is what proves the session on a list page (the layout does not ask /validate-session for these).
-  if (response.status === 401) throw await sessionEnded(request);
-  if (!response.ok) {
-    await response.body?.cancel();
-    return failed;
-  }
-  const rows = (await response.json()) as T[];
-  const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? rows.length);
+  // This call is what proves the session on a list page (the layout does not ask /validate-session for these): a 401
+  // is the redirect to sign in (thrown).
+  const route: (typeof LIST_ROUTES)[ListKind] = LIST_ROUTES[resource];
+  const outcome = await callBackendWithHeaders(request, route, { query }, failure);
+  if (!outcome.ok) return failed;
+  const rows = outcome.data as ListRow<Kind>[];
+  const total = Number(outcome.headers.get(TOTAL_COUNT_HEADER) ?? rows.length);
   const lastPage = Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE));
   if (page > lastPage) throw redirect(at(lastPage));
-  vouchForPage(context, response);
+  vouchForPage(context, outcome.headers);
   return { rows: rows.map(pick), total, page, pageSize: DEFAULT_PAGE_SIZE, error: null, find, choices, status: 200 };
 }

@@ -16,11 +16,11 @@ declare module "@remix-run/server-runtime" {
 }
 
 /**
- * Lets the page cache keep this page: its data came in `response`, whose data version the backend read before the
+ * Lets the page cache keep this page: its data came with `headers`, whose data version the backend read before the
  * data (DATA_VERSION_HEADER). Call it only when the page renders that data as it is (not an error block).
  */
-export function vouchForPage(context: AppLoadContext, response: Response): void {
-  if (context.pageCache) context.pageCache.version = response.headers.get(DATA_VERSION_HEADER);
+export function vouchForPage(context: AppLoadContext, headers: Headers): void {
+  if (context.pageCache) context.pageCache.version = headers.get(DATA_VERSION_HEADER);
 }
 
 /** Keeps this page out of the page cache: part of it shows a failed call, not the data. */

@@ -1,6 +1,7 @@
 import type { RunFailure } from "@contract/runs";
 import type { RunPage } from "~/components/run-history";
 import type { Outcome } from "./backend.server";
+import { backendAddress } from "./backend-routes.server";
 import { backendStream } from "./http.server";
 import { sessionEnded } from "./session.server";
 
@@ -11,7 +12,7 @@ import { sessionEnded } from "./session.server";
 export async function openRunEvents(request: Request, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | null> {
   let answer;
   try {
-    answer = await backendStream(request, "/runs/events", signal);
+    answer = await backendStream(request, backendAddress("GET /runs/events").path, signal);
   } catch {
     return null;
   }

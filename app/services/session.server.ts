@@ -1,6 +1,7 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import type { UserInfo } from "@contract/auth";
 import { env } from "./env.server";
+import { answerBody, backendAddress, checkAnswer } from "./backend-routes.server";
 import { backendFetch, relaySetCookie } from "./http.server";
 
 /**
@@ -76,18 +77,22 @@ function signInUrl(request: Request): string {
   return here === "/" ? "/" : `/?redirectTo=${encodeURIComponent(here)}`;
 }
 
+const VALIDATE_SESSION = backendAddress("GET /validate-session");
+
 /**
  * The signed-in user, or a redirect to sign-in that remembers where they were.
  * Authenticated means: the app holds user info AND the backend says the session is valid.
  */
 export async function requireUser(request: Request): Promise<UserInfo> {
   const user = await requireUserInfo(request);
-  const response = await backendFetch(request, "/validate-session");
+  const response = await backendFetch(request, VALIDATE_SESSION.path, { method: VALIDATE_SESSION.method });
   if (response.status === 401) throw await sessionEnded(request);
-  if (!response.ok) throw new Response("Tributary's server is not answering right now. Please try again in a moment.", { status: 503 });
-  await response.body?.cancel();
+  if (!response.ok || !checkAnswer("GET /validate-session", await answerBody(response)).ok) {
+    throw new Response("Tributary's server is not answering right now. Please try again in a moment.", { status: 503 });
+  }
   return user;
 }
+
 
 /**
  * The user info the app holds, or a redirect to sign-in, WITHOUT asking the
@@ -110,16 +115,19 @@ export async function sessionEnded(request: Request): Promise<Response> {
 
 /** Whether the backend still holds the browser's session (the sign-in page sends a signed-in browser on). */
 export async function backendSessionValid(request: Request): Promise<boolean> {
-  const response = await backendFetch(request, "/validate-session");
-  await response.body?.cancel();
-  return response.ok;
+  const response = await backendFetch(request, VALIDATE_SESSION.path, { method: VALIDATE_SESSION.method });
+  const body = await answerBody(response);
+  return response.ok && checkAnswer("GET /validate-session", body).ok;
 }
 
 /** Ends the session on the backend and forgets the user: the Set-Cookie headers for the answer that follows. */
 export async function endSession(request: Request): Promise<Headers> {
-  const response = await backendFetch(request, "/auth/logout", { method: "POST" }).catch(() => null);
+  const logout = backendAddress("POST /auth/logout");
+  const response = await backendFetch(request, logout.path, { method: logout.method }).catch(() => null);
   const headers = response ? relaySetCookie(response) : new Headers();
-  await response?.body?.cancel();
+  // The session ends here whatever the backend said; an answer out of shape is only logged.
+  if (response?.ok) checkAnswer("POST /auth/logout", await answerBody(response));
+  else await response?.body?.cancel();
   headers.append("set-cookie", await sessionStorage().destroySession(await getSession(request)));
   return headers;
 }

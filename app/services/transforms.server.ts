@@ -1,26 +1,20 @@
-import { z } from "zod";
 import {
   DEFAULT_SETUP_STEP_TITLES,
-  previewResponseSchema,
-  setupStepSchema,
-  templateCategorySchema,
-  templateInputSchema,
-  templateSchema,
-  transformConfigSchema,
-  transformRunSchema,
-  transformSchema,
   TRANSFORM_MESSAGES as M,
+  type JsonValue,
   type PreviewResponse,
   type SetupStep,
+  type Template,
   type TemplateCategory,
+  type TemplateDestination,
   type TemplateInput,
-  type Transform,
+  type TemplateWithDestination,
   type TransformConfig,
   type TransformCreate,
   type TransformRun,
 } from "@contract/transforms";
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
-import { RUN_MESSAGES, runFailureSchema, transformRunDetailsSchema, type RunFailure, type TransformRunDetails } from "@contract/runs";
+import { RUN_MESSAGES, type RunFailure, type TransformRunDetails } from "@contract/runs";
 import { destinationManifest, destinationSetup } from "~/integrations";
 import { callBackend, relayDownload, type Outcome } from "./backend.server";
 import { instructionsBody, loadInstructions, loadServiceAccount } from "./destinations.server";
@@ -28,166 +22,114 @@ import { instructionsBody, loadInstructions, loadServiceAccount } from "./destin
 /**
  * The app's client of the backend's transform and template calls (spec §7
  * "Transforms and templates"). Every answer is checked against the shared
- * contract; a failure comes back as the spec's message (§8), never thrown.
+ * contract (callBackend); a failure comes back as the spec's message (§8), never thrown.
  */
 
-function call<S extends z.ZodTypeAny>(
-  request: Request,
-  path: string,
-  schema: S,
-  failure: string,
-  init: { method?: "POST" | "PUT" | "DELETE"; json?: unknown } = {},
-): Promise<Outcome<z.output<S>>> {
-  return callBackend<z.output<S>>(request, path, { ...init, schema: schema as z.ZodType<z.output<S>, z.ZodTypeDef, unknown> }, failure);
-}
-
-/** A list that the backend may send bare or wrapped as `{ [key]: [...] }`. */
-const listOf = <T extends z.ZodTypeAny>(item: T, key: string) =>
-  z.union([z.array(item), z.object({ [key]: z.array(item) }).transform((o) => o[key] as z.output<T>[])]) as unknown as z.ZodType<
-    z.output<T>[],
-    z.ZodTypeDef,
-    unknown
-  >;
-
-const enc = encodeURIComponent;
+/** An outcome's data, reshaped for the page. */
+const mapped = <T, U>(outcome: Outcome<T>, f: (data: T) => U): Outcome<U> => (outcome.ok ? { ok: true, data: f(outcome.data) } : outcome);
 
 export function loadTransformConfig(request: Request): Promise<Outcome<TransformConfig>> {
-  return call(request, "/transforms/config", transformConfigSchema, M.loadFailed);
+  return callBackend(request, "GET /transforms/config", {}, M.loadFailed);
 }
 
 /** POST /transforms/validate-draft: the server's checks of the first screen (the name is unique). */
 export async function validateDraft(request: Request, body: Record<string, unknown>): Promise<Outcome<{ ok: true }>> {
-  const outcome = await callBackend<unknown>(request, "/transforms/validate-draft", { method: "POST", json: body }, M.loadFailed);
-  return outcome.ok ? { ok: true, data: { ok: true } } : outcome;
+  return mapped(await callBackend(request, "POST /transforms/validate-draft", { json: body }, M.loadFailed), () => ({ ok: true as const }));
 }
 
-export function loadTransform(request: Request, id: string): Promise<Outcome<Transform>> {
-  return call(request, `/transforms/${enc(id)}`, transformSchema, M.loadFailed);
+/** The transform, with the file types its connector's data comes as. */
+export function loadTransform(request: Request, id: string) {
+  return callBackend(request, "GET /transforms/:id", { params: { id } }, M.loadFailed);
 }
 
 /** The transform's runs, newest first, and its failures in a row when its latest finished run failed. */
-export function loadTransformRuns(request: Request, id: string, before?: string): Promise<Outcome<{ runs: TransformRun[]; failing: RunFailure | null; hasMore: boolean }>> {
-  const schema = z.union([
-    z.array(transformRunSchema).transform((runs) => ({ runs, failing: null, hasMore: false })),
-    z
-      .object({ runs: z.array(transformRunSchema), failing: runFailureSchema.nullable().default(null), has_more: z.boolean().default(false) })
-      .transform(({ has_more, ...rest }) => ({ ...rest, hasMore: has_more })),
-  ]);
-  return call(request, `/transforms/${enc(id)}/runs${before ? `?before=${enc(before)}` : ""}`, schema, "Failed to fetch transform runs");
+export async function loadTransformRuns(request: Request, id: string, before?: string): Promise<Outcome<{ runs: TransformRun[]; failing: RunFailure | null; hasMore: boolean }>> {
+  const outcome = await callBackend(request, "GET /transforms/:id/runs", { params: { id }, query: { before } }, "Failed to fetch transform runs");
+  return mapped(outcome, ({ runs, failing, has_more }) => ({ runs, failing, hasMore: has_more }));
 }
 
 /** One run of the transform: its attempts and its log. */
-export function loadTransformRun(request: Request, id: string, runId: string): Promise<Outcome<TransformRunDetails>> {
-  return call(request, `/transforms/${enc(id)}/runs/${enc(runId)}`, z.object({ run: transformRunDetailsSchema }).transform((o) => o.run), RUN_MESSAGES.loadFailed);
+export async function loadTransformRun(request: Request, id: string, runId: string): Promise<Outcome<TransformRunDetails>> {
+  return mapped(await callBackend(request, "GET /transforms/:id/runs/:runId", { params: { id, runId } }, RUN_MESSAGES.loadFailed), (o) => o.run);
 }
 
 /** Cancel run: the transform's queued run ends at once, a running one at its next step. */
-export function cancelTransformRun(request: Request, id: string): Promise<Outcome<unknown>> {
-  return callBackend(request, `/transforms/${enc(id)}/cancel`, { method: "POST", json: {} }, "Failed to cancel the run");
+export function cancelTransformRun(request: Request, id: string) {
+  return callBackend(request, "POST /transforms/:id/cancel", { params: { id }, json: {} }, "Failed to cancel the run");
 }
 
-export function runTransform(request: Request, id: string): Promise<Outcome<unknown>> {
-  return callBackend(request, `/transforms/${enc(id)}/run`, { method: "POST", json: {} }, "Failed to start a transform run");
+export function runTransform(request: Request, id: string) {
+  return callBackend(request, "POST /transforms/:id/run", { params: { id }, json: {} }, "Failed to start a transform run");
 }
 
-export function deleteTransform(request: Request, id: string): Promise<Outcome<unknown>> {
-  return callBackend(request, `/transforms/delete/${enc(id)}`, { method: "DELETE" }, M.deleteFailed);
+export function deleteTransform(request: Request, id: string) {
+  return callBackend(request, "DELETE /transforms/delete/:id", { params: { id } }, M.deleteFailed);
 }
 
-const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]).or(z.unknown().transform((v) => JSON.stringify(v)));
-const resultsSchema = z
-  .object({
-    table: z.string().optional(),
-    columns: z.array(z.string()).optional(),
-    rows: z.array(z.record(cell)),
-    total: z.number().optional(),
-  })
-  .transform((r) => ({
-    columns: r.columns ?? [...new Set(r.rows.flatMap((row) => Object.keys(row)))],
-    rows: r.rows as Record<string, string | number | boolean | null>[],
-    total: r.total ?? null,
+/** A result table's first rows as the page shows them: a JSON column's value (a list, an object) as its JSON text. */
+export interface ResultRows {
+  columns: string[];
+  rows: Record<string, string | number | boolean | null>[];
+  total: number;
+}
+
+const shownCell = (value: JsonValue) => (value !== null && typeof value === "object" ? JSON.stringify(value) : value);
+
+export async function loadResults(request: Request, id: string, table: string, limit = 5): Promise<Outcome<ResultRows>> {
+  const outcome = await callBackend(request, "GET /transforms/:id/results", { params: { id }, query: { table, limit } }, `Failed to load the results of ${table}`);
+  return mapped(outcome, (r) => ({
+    columns: r.columns,
+    rows: r.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, shownCell(value)]))),
+    total: r.total,
   }));
-export type ResultRows = z.infer<typeof resultsSchema>;
-
-export function loadResults(request: Request, id: string, table: string, limit = 5): Promise<Outcome<ResultRows>> {
-  return call(request, `/transforms/${enc(id)}/results?table=${enc(table)}&limit=${limit}`, resultsSchema, `Failed to load the results of ${table}`);
 }
 
 /** Every row of one result table as a CSV file (an attachment), or the reason it cannot be had as plain text. */
 export function downloadResults(request: Request, id: string, table: string): Promise<Response> {
-  return relayDownload(request, `/transforms/${enc(id)}/results/download?table=${enc(table)}`, `Failed to download the results of ${table}`);
+  return relayDownload(request, "GET /transforms/:id/results/download", { params: { id }, query: { table } }, `Failed to download the results of ${table}`);
 }
 
 export async function createTransform(request: Request, body: TransformCreate): Promise<Outcome<{ transform_id: string }>> {
-  const outcome = await callBackend<{ transform_id?: unknown; id?: unknown }>(request, "/transforms/create", { method: "POST", json: body }, M.createFailed);
-  if (!outcome.ok) return outcome;
-  const id = outcome.data.transform_id ?? outcome.data.id;
-  return typeof id === "string" ? { ok: true, data: { transform_id: id } } : { ok: false, status: 502, message: M.createFailed };
+  return mapped(await callBackend(request, "POST /transforms/create", { json: body }, M.createFailed), (o) => ({ transform_id: o.transform_id }));
 }
 
 /* ---- templates ---------------------------------------------------------------------------------- */
 
 /** With a connector: only the categories holding a template it is offered (one whose data its source syncs). */
-export function loadCategories(request: Request, connectorId?: string): Promise<Outcome<TemplateCategory[]>> {
-  const query = connectorId ? `?connector_id=${enc(connectorId)}` : "";
-  return call(request, `/templates/categories${query}`, listOf(templateCategorySchema, "categories"), M.fetchCategoriesFailed);
+export async function loadCategories(request: Request, connectorId?: string): Promise<Outcome<TemplateCategory[]>> {
+  const outcome = await callBackend(request, "GET /templates/categories", { query: { connector_id: connectorId } }, M.fetchCategoriesFailed);
+  return mapped(outcome, (o) => o.categories);
 }
 
-const templateSummarySchema = templateSchema.partial({ mermaid_code: true, setup_steps: true, inputs: true }).passthrough();
-export type TemplateSummary = z.infer<typeof templateSummarySchema>;
+export type TemplateSummary = Template;
 
 /** With a connector: only the templates it is offered. */
-export function loadTemplates(request: Request, category: string, connectorId?: string): Promise<Outcome<TemplateSummary[]>> {
-  const query = connectorId ? `?connector_id=${enc(connectorId)}` : "";
-  return call(request, `/templates/categories/${enc(category)}/templates${query}`, listOf(templateSummarySchema, "templates"), M.fetchTemplatesFailed);
+export async function loadTemplates(request: Request, category: string, connectorId?: string): Promise<Outcome<TemplateSummary[]>> {
+  const outcome = await callBackend(request, "GET /templates/categories/:category/templates", { params: { category }, query: { connector_id: connectorId } }, M.fetchTemplatesFailed);
+  return mapped(outcome, (o) => o.templates);
 }
 
 /** The destination the template flow uses (the connector's first BigQuery or Snowflake one, or its local one). */
-const wizardDestinationSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  integration_name: z.string(),
-  integration_label: z.string().optional(),
-  category: z.string(),
-  config: z.record(z.unknown()).default({}),
-  description: z.string().optional(),
-});
-export type WizardDestination = z.infer<typeof wizardDestinationSchema>;
+export type WizardDestination = TemplateDestination;
 
-/** Node descriptions (mermaid node id → text) for the flowchart's tooltips, when the template offers them. */
-const templateDetailSchema = templateSchema.extend({
-  destination: wizardDestinationSchema.nullable().optional(),
-  node_descriptions: z.record(z.string()).optional(),
-});
-export type TemplateDetail = z.infer<typeof templateDetailSchema>;
+/** A template, and with a connector the destination the wizard uses (null: none). */
+export type TemplateDetail = TemplateWithDestination;
 
 export async function loadTemplate(request: Request, id: string, connectorId?: string): Promise<Outcome<TemplateDetail>> {
-  const query = connectorId ? `?connector_id=${enc(connectorId)}` : "";
-  const outcome = await call(
-    request,
-    `/templates/${enc(id)}${query}`,
-    z.union([templateDetailSchema, z.object({ template: templateDetailSchema }).transform((o) => o.template)]),
-    M.fetchTemplateDetailsFailed
-  );
+  const outcome = await callBackend(request, "GET /templates/:id", { params: { id }, query: { connector_id: connectorId } }, M.fetchTemplateDetailsFailed);
   if (!outcome.ok && outcome.status === 404) return { ...outcome, message: M.templateNotFound };
   return outcome;
 }
 
-export function loadTemplateInputs(request: Request, id: string): Promise<Outcome<Record<string, TemplateInput>>> {
-  const inputs = z.record(templateInputSchema);
-  return call(request, `/templates/${enc(id)}/metadata`, z.union([z.object({ inputs }).transform((o) => o.inputs), inputs]), M.loadTemplateFailed);
+export async function loadTemplateInputs(request: Request, id: string): Promise<Outcome<Record<string, TemplateInput>>> {
+  return mapped(await callBackend(request, "GET /templates/:id/metadata", { params: { id } }, M.loadTemplateFailed), (o) => o.inputs);
 }
 
 /** GET /templates/{id}/setup-steps?connector_id=, in step order; none falls back to the two default steps (spec §4). */
 export async function loadSetupSteps(request: Request, id: string, connectorId: string): Promise<Outcome<SetupStep[]>> {
-  const outcome = await call(
-    request,
-    `/templates/${enc(id)}/setup-steps?connector_id=${enc(connectorId)}`,
-    listOf(setupStepSchema, "steps"),
-    M.loadTemplateFailed
-  );
+  const outcome = await callBackend(request, "GET /templates/:id/setup-steps", { params: { id }, query: { connector_id: connectorId } }, M.loadTemplateFailed);
   if (!outcome.ok) return outcome;
-  if (outcome.data.length) return { ok: true, data: [...outcome.data].sort((a, b) => a.step - b.step) };
+  if (outcome.data.steps.length) return { ok: true, data: [...outcome.data.steps].sort((a, b) => a.step - b.step) };
   return {
     ok: true,
     data: [
@@ -216,7 +158,7 @@ export async function previewTemplate(
   id: string,
   body: { connector_id: string; inputs: Record<string, unknown>; requirement_inputs: Record<string, unknown>; file_types: string[] }
 ): Promise<Outcome<PreviewResponse>> {
-  return call(request, `/templates/${enc(id)}/preview`, previewResponseSchema, M.previewFailed, { method: "POST", json: { template_id: id, ...body } });
+  return callBackend(request, "POST /templates/:id/preview", { params: { id }, json: { template_id: id, ...body } }, M.previewFailed);
 }
 
 /* ---- permission instructions -------------------------------------------------------------------- */

@@ -29,8 +29,9 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => {
       const json = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-      if (req.url === "/validate-session") return json(200, { valid: true });
-      if (req.url === "/integrations/destinations") return json(200, { data: { destinations: [{ name: "storage", label: "Google Cloud Storage" }] } });
+      // As the backend answers (contract/responses.ts): the app's client checks every answer.
+      if (req.url === "/validate-session") return json(200, { message: "Session is valid", user_info: { id: "u1", name: "Grace Hopper", email: "grace@example.com" } });
+      if (req.url === "/integrations/destinations") return json(200, { status: "success", data: { destinations: [{ name: "storage", label: "Google Cloud Storage" }] } });
       if (req.url === `/destinations/list-by-id/${destination.id}`) return json(200, destination);
       if (req.url?.endsWith("/service_account")) return json(503, { message: "The platform's key could not be read." });
       json(404, { message: "Not found" });

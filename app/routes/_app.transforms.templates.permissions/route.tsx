@@ -150,7 +150,7 @@ function DestinationPanel({ destination }: { destination: WizardDestination }) {
         defaults={{
           ...settingsText(destination.config),
           name: destination.name,
-          description: destination.description ?? "",
+          description: "",
           permission_type: "dataset_query_access",
         }}
         serviceAccount={null}
