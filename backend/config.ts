@@ -62,6 +62,11 @@ const schema = z.object({
       .min(1, "SHUTDOWN_GRACE_SECONDS must be a whole number of seconds, at least 1")
       .default(30),
   ),
+  /**
+   * Every answer of the session backend checked against contract/responses.ts, a wrong one replaced by a 500
+   * (backend/http/response-check.ts): "true" in the tests; off by default, since it reads every answer twice.
+   */
+  CHECK_RESPONSES: z.preprocess(emptyAsUnset, z.enum(["true", "false"], { message: "CHECK_RESPONSES must be true or false" }).default("false")).transform((v) => v === "true"),
   /** Public API (/api/v1): requests each key may make per API_RATE_LIMIT_WINDOW_SECONDS, shared by every backend process. */
   API_RATE_LIMIT_POINTS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_POINTS must be a whole number, at least 1").default(300)),
   API_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_WINDOW_SECONDS must be a whole number of seconds, at least 1").default(60)),

@@ -15,6 +15,7 @@ import { runsRoutes } from "./runs.js";
 import { apiKeysRoutes } from "./api-keys.js";
 import { redactValues, withSecretScope } from "../lib/redact.js";
 import { createPublicApi } from "../api/app.js";
+import { responseCheck } from "./response-check.js";
 
 const KB = 1024;
 /** Every body the API takes is a small JSON form; this covers the largest of them many times over. */
@@ -122,6 +123,7 @@ export function createApi(services: Services) {
   app.all("/api/*", (c) => publicApi.fetch(c.req.raw, c.env));
   // Each request holds its own secrets in play (backend/lib/redact.ts): what it opens or is sent for a connection
   // test is taken out of its answer and its log lines.
+  if (services.config.CHECK_RESPONSES) app.use(responseCheck(services.log));
   app.use((_c, next) => withSecretScope(next));
   app.use(bodyLimits());
   app.use(finishBody);

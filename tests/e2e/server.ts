@@ -123,6 +123,8 @@ export async function startTributary(options: { ports: TributaryPorts; appUrl: s
     TRIBUTARY_ALLOW_PRIVATE_HOSTS: "true",
     // Without JavaScript, a page following a run reloads itself this often: the tests wait for runs through it.
     NO_SCRIPT_REFRESH_SECONDS: "1",
+    // Every answer of the backend checked against contract/responses.ts (a drifted one is a 500 the test sees).
+    CHECK_RESPONSES: "true",
   };
   // The e2e run always uses the embedded Postgres and the local OpenID provider.
   for (const name of ["DATABASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_ISSUER", "BACKEND_URL", "NODE_ENV", "TRIBUTARY_SECRET_KEY"]) delete env[name];

@@ -63,6 +63,8 @@ export async function startTestBackend(options: { log?: Logger; env?: NodeJS.Pro
     LOCAL_IDP_PORT: "0",
     APP_URL,
     DATA_DIR: dataDir,
+    // Every answer checked against contract/responses.ts: a route whose answer drifts fails the test that calls it.
+    CHECK_RESPONSES: "true",
     ...options.env,
   };
   const backend = await startBackend({ role: options.role ?? "api", log: options.log ?? createLogger("silent"), env });

@@ -69,3 +69,12 @@ describe("how long the run history is kept", () => {
     }
   });
 });
+
+describe("checking the backend's answers", () => {
+  it("is off unless CHECK_RESPONSES is true, and refuses any other word with a sentence", () => {
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).CHECK_RESPONSES).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: "test", CHECK_RESPONSES: " " }).CHECK_RESPONSES).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: "test", CHECK_RESPONSES: "true" }).CHECK_RESPONSES).toBe(true);
+    expect(() => loadConfig({ ...base, NODE_ENV: "test", CHECK_RESPONSES: "yes" })).toThrow("CHECK_RESPONSES: CHECK_RESPONSES must be true or false");
+  });
+});
