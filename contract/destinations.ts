@@ -110,7 +110,7 @@ export const DESTINATION_MESSAGES = {
 
 export { PROJECT_ID_PATTERN, BUCKET_PATTERN, DATASET_PATTERN, SNOWFLAKE_ACCOUNT_PATTERN, SNOWFLAKE_IDENTIFIER_PATTERN, STAGE_NAME_PATTERN };
 
-const text = (max = 1000, label = "Text") => storable(z.string().trim().max(max, `At most ${max} characters`), label).optional();
+const text = (max = 1000, label = "Text") => storable(z.string({ invalid_type_error: `${label} must be text` }).trim().max(max, `At most ${max} characters`), label).optional();
 /** A setting whose format its manifest checks (names shared by several plug-ins, e.g. a database). */
 const setting = (label: string) => optionalField(storable(z.string().trim().max(255, "At most 255 characters"), label));
 const password = z.preprocess((v) => (v === "" ? undefined : v), storable(z.string().max(256, "At most 256 characters"), "Password").optional());
@@ -121,7 +121,7 @@ const password = z.preprocess((v) => (v === "" ? undefined : v), storable(z.stri
  */
 export const destinationFieldsSchema = z
   .object({
-    name: optionalField(storable(z.string().trim().max(200, "At most 200 characters"), "Name")),
+    name: optionalField(storable(z.string({ invalid_type_error: DESTINATION_MESSAGES.name }).trim().max(200, "At most 200 characters"), "Name")),
     description: text(2000, "Description"),
     integration_name: optionalField(storable(z.string().max(100), "integration_name")),
     integration_label: text(200, "integration_label"),

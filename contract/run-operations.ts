@@ -60,6 +60,7 @@ export const BACKFILL_MESSAGES = {
 } as const;
 const M = BACKFILL_MESSAGES;
 
+
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
@@ -177,6 +178,13 @@ export function backfillFormSchema(timeZone: string, now = () => new Date()) {
       addProblems(ctx, problems);
     });
 }
+
+/** POST /connectors/{id}/backfill's body as the public API's document declares it (backfillBodySchema reads the range). */
+export const backfillRequestSchema = z.object({
+  from: required(M.fromRequired).describe("The first day (YYYY-MM-DD) or an ISO date-time."),
+  to: required(M.toRequired).describe("The last day (YYYY-MM-DD) or an ISO date-time."),
+  time_zone: z.string({ invalid_type_error: M.timeZone }).optional().describe("The IANA time zone whole days are read in (default UTC)."),
+});
 
 /**
  * POST /connectors/{id}/backfill: `from` and `to` as ISO dates (whole days in `time_zone`, default UTC) or date-times

@@ -54,7 +54,7 @@ export const sourceNameSchema = storable(
   "Name",
 );
 /** Optional: missing, null and empty are "" (written without a preprocess, so a form parser's own coercion of "" keeps it optional). */
-export const sourceDescriptionSchema = storable(z.string({ invalid_type_error: "must be text" }).trim().max(2000, "Description must be 2,000 characters or fewer"), "Description")
+export const sourceDescriptionSchema = storable(z.string({ invalid_type_error: "Description must be text" }).trim().max(2000, "Description must be 2,000 characters or fewer"), "Description")
   .nullish()
   .transform((v) => v ?? "");
 

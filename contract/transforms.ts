@@ -139,8 +139,8 @@ export const transformConfigSchema = z.object({
 });
 export type TransformConfig = z.infer<typeof transformConfigSchema>;
 
-const trimmed = (message: string, label: string) => storable(z.string({ required_error: message }).trim().min(1, message).max(2000, `${label} must be 2,000 characters or fewer`), label);
-const description = storable(z.string().trim().max(2000, "Description must be 2,000 characters or fewer"), "Description").default("");
+const trimmed = (message: string, label: string) => storable(z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(2000, `${label} must be 2,000 characters or fewer`), label);
+const description = storable(z.string({ invalid_type_error: "Description must be text" }).trim().max(2000, "Description must be 2,000 characters or fewer"), "Description").default("");
 
 /** The first screen (/transforms/add): what Continue validates (§5). Name uniqueness is checked by the server. */
 export const transformDraftSchema = z.object({
@@ -157,18 +157,21 @@ export type TransformDraft = z.infer<typeof transformDraftSchema>;
 
 /** POST /transforms/create (§7). */
 export const transformCreateSchema = z.object({
-  template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
+  template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing, invalid_type_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
   name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"),
   description,
   connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
   permissions_setup: z.literal(true, { errorMap: () => ({ message: TRANSFORM_MESSAGES.templateCreateIncomplete }) }),
   frequency: z.enum(TRANSFORM_FREQUENCIES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.frequencyRequired }) }).default(DEFAULT_TRANSFORM_FREQUENCY),
-  file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) })).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
+  file_types: z.array(z.enum(TRANSFORM_FILE_TYPES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.fileTypeRequired }) }), { invalid_type_error: TRANSFORM_MESSAGES.fileTypeRequired }).min(1, TRANSFORM_MESSAGES.fileTypeRequired).default([...DEFAULT_FILE_TYPES]),
   status: z.literal("PENDING").default("PENDING"),
   inputs: storableRecord("inputs").optional(),
   requirement_inputs: storableRecord("requirement_inputs").optional(),
 });
 export type TransformCreate = z.infer<typeof transformCreateSchema>;
+
+/** PATCH /api/v1/transforms/{id}: what changes without recreating the transform (§5's name rules). */
+export const updateTransformBodySchema = z.object({ name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"), description });
 
 /** The template step's Continue (/transforms/templates/select): the template chosen, in the category shown. */
 export const templateChoiceSchema = z.object({

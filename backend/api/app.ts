@@ -11,8 +11,12 @@ import { docsRoutes } from "./docs.js";
 import { API_MESSAGES } from "../../contract/api.js";
 
 export const API_VERSION_PATH = "/api/v1";
-/** Every body of the public API is a small JSON record (the app's calls take the same 64 KB). */
+/** Every body of the public API is a small JSON record (the app's calls take the same 64 KB)... */
 const BODY_LIMIT = 64 * 1024;
+/** ...but a transform's inputs (keyword lists, trackers), as the app's /transforms/create. */
+const TRANSFORM_BODY_LIMIT = 512 * 1024;
+const tooLarge = (maxSize: number) =>
+  bodyLimit({ maxSize, onError: (c) => c.json(errorBody("payload_too_large", `The request body is too large: at most ${maxSize / 1024} KB is accepted here.`), 413) });
 export const OPENAPI_PATH = "/openapi.json";
 
 /** The routes of /api/v1, each with its zod schemas: the OpenAPI document is made from them (no hand-written document). */
@@ -32,7 +36,8 @@ export function createApiV1(services: Services) {
     c.set("services", services);
     await withSecretScope(next);
   });
-  v1.use(bodyLimit({ maxSize: BODY_LIMIT, onError: (c) => c.json(errorBody("payload_too_large", `The request body is too large: at most ${BODY_LIMIT / 1024} KB is accepted here.`), 413) }));
+  const [small, transforms] = [tooLarge(BODY_LIMIT), tooLarge(TRANSFORM_BODY_LIMIT)];
+  v1.use((c, next) => (c.req.method === "POST" && c.req.path === `${API_VERSION_PATH}/transforms` ? transforms : small)(c, next));
   // The document itself is public: a client is generated from it before it has a key.
   v1.get(OPENAPI_PATH, (c) => c.json(openApiDocument(v1, services.config.APP_URL)));
   v1.use(bearerAuth, rateLimit(services), scopeCheck, idempotency);

@@ -6,15 +6,15 @@ import { backfillFor, createConnectorFor, deleteConnectorFor, owned as ownedConn
 import { createTransformFor, deleteTransformFor, ownedTransform, runTransformFor } from "../http/transforms.js";
 import { cancelFor } from "../http/cancel.js";
 import { findConnector, findSyncRunDetails, listRuns, setConnectorSchedule } from "../db/connectors.js";
-import { findTransform, findTransformRunDetails, listTransformRuns, setTransformSchedule } from "../db/transforms.js";
+import { findTransform, findTransformRunDetails, listTransformRuns, renameTransform, setTransformSchedule } from "../db/transforms.js";
 import { listConnectors, listTransforms } from "../db/lists.js";
 import { logWasPruned } from "../db/history.js";
 import { SYNC_RUNS } from "../sync/index.js";
 import { TRANSFORM_RUNS } from "../transforms/runs.js";
 import { connectorSchema, CONNECTOR_MESSAGES, createConnectorBodySchema, syncRunSchema, updateConnectorBodySchema } from "../../contract/connectors.js";
-import { TRANSFORM_MESSAGES, transformCreateSchema, transformRunSchema, transformSchema } from "../../contract/transforms.js";
+import { TRANSFORM_MESSAGES, transformCreateSchema, transformRunSchema, transformSchema, updateTransformBodySchema } from "../../contract/transforms.js";
 import { RUN_MESSAGES, runLogText, syncRunDetailsSchema, transformRunDetailsSchema } from "../../contract/runs.js";
-import { cancelResponseSchema } from "../../contract/run-operations.js";
+import { backfillRequestSchema, cancelResponseSchema } from "../../contract/run-operations.js";
 import { scheduleBodySchema, scheduleOf, type Schedule } from "../../contract/schedules.js";
 import { apiScheduleSchema, cursorQuerySchema, idParamsSchema, pageSchema, runParamsSchema, type ApiSchedule } from "../../contract/api.js";
 import type { RunViews } from "../http/run-routes.js";
@@ -75,7 +75,7 @@ export function addConnectorRoutes(app: App) {
       path: "/connectors/{id}/backfill",
       tags,
       summary: "Backfill a date range",
-      request: { params: idParamsSchema, headers: idempotencyHeaders, body: jsonRequest(z.object({ from: z.string(), to: z.string(), time_zone: z.string().optional() })) },
+      request: { params: idParamsSchema, headers: idempotencyHeaders, body: jsonRequest(backfillRequestSchema) },
       responses: { 202: json(z.object({ run: syncRunSchema }), "The backfill, queued.") },
     }),
     async (c) => c.json({ run: presentSyncRun(await backfillFor(c, await ownedConnector(c, c.req.valid("param").id), await jsonBody(c))) }, 202),
@@ -112,13 +112,31 @@ export function addTransformRoutes(app: App) {
       path: "/transforms",
       tags,
       summary: "Create a transform from a template",
-      description: "Its first run is queued at once. Changing a transform is done by creating a new one (spec: legacy editing is deprecated).",
+      description: "Its first run is queued at once. Its template, connector and inputs are changed by creating a new one (spec: legacy editing is deprecated); PATCH renames it.",
       request: { headers: idempotencyHeaders, body: jsonRequest(transformCreateSchema) },
       responses: { 201: json(transformSchema, "The transform, created.") },
     }),
     async (c) => {
       const { row } = await createTransformFor(c, await jsonBody(c));
       return c.json(presentTransform((await findTransform(c.var.services.db, c.var.user.id, row.id))!), 201);
+    },
+  );
+  app.openapi(
+    apiRoute({
+      method: "patch",
+      path: "/transforms/{id}",
+      tags,
+      summary: "Rename a transform",
+      description: "Its name and description. Its template, connector and inputs are changed by creating a new transform; its schedule at /transforms/{id}/schedule.",
+      request: { params: idParamsSchema, body: jsonRequest(updateTransformBodySchema) },
+      responses: { 200: json(transformSchema, "The transform, updated.") },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const outcome = await renameTransform(c.var.services.db, c.var.user.id, id, c.req.valid("json"));
+      if (outcome === "missing") throw new ApiError(404, TRANSFORM_MESSAGES.notFound);
+      if (outcome === "taken") throw new ApiError(409, TRANSFORM_MESSAGES.nameTaken);
+      return c.json(presentTransform((await findTransform(c.var.services.db, c.var.user.id, id))!), 200);
     },
   );
   app.openapi(

@@ -1,5 +1,8 @@
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { apiErrorSchema } from "../../contract/api.js";
+import { isJsonContentType, JSON_ONLY_MESSAGE } from "../http/context.js";
+import { PublicApiError } from "./errors.js";
 
 /** Helpers that keep every route of the document alike: bearer security, the one error shape, JSON bodies. */
 
@@ -14,6 +17,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: "A read-only key asked for a write.",
   404: "No such record of the key's owner (another user's record is absent too).",
   409: "The record is in use, a run is already open, or the same Idempotency-Key is still being answered.",
+  413: "The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs).",
+  415: "The body is not JSON: send it with Content-Type: application/json.",
   422: "The Idempotency-Key was used with another request.",
   429: "Too many requests for this key: wait for Retry-After seconds.",
 };
@@ -25,10 +30,24 @@ export const idempotencyHeaders = z.object({
   "idempotency-key": z.string().max(255).optional().describe("Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once."),
 });
 
+/**
+ * A body that is not JSON is refused before the body's schema is checked: the validator would otherwise check `{}`
+ * and answer that a field sent (form-encoded, curl -d's default) is missing. No body at all is checked as `{}`.
+ */
+const jsonOnly: MiddlewareHandler = async (c, next) => {
+  const type = c.req.header("content-type");
+  const length = c.req.header("content-length");
+  const sent = type !== undefined || c.req.header("transfer-encoding") !== undefined || (length !== undefined && length.trim() !== "0");
+  if (sent && !isJsonContentType(type)) throw new PublicApiError(415, "unsupported_media_type", JSON_ONLY_MESSAGE);
+  await next();
+};
+
 /** A route of the public API: bearer key required, with the errors every route can answer and those its method adds. */
 export function apiRoute<R extends RouteConfig>(config: R): R {
   const writes = config.method !== "get";
-  const statuses = [400, 401, ...(writes ? [403] : []), 404, ...(writes ? [409] : []), ...(config.method === "post" ? [422] : []), 429];
+  const body = config.request?.body !== undefined;
+  const statuses = [400, 401, ...(writes ? [403] : []), 404, ...(writes ? [409] : []), ...(body ? [413, 415] : []), ...(config.method === "post" ? [422] : []), 429];
   const errors = Object.fromEntries(statuses.map((s) => [s, errorResponse(s)]));
-  return createRoute({ ...config, security: [{ bearerAuth: [] }], responses: { ...errors, ...config.responses } });
+  const middleware = body ? [jsonOnly, ...[config.middleware ?? []].flat()] : config.middleware;
+  return createRoute({ ...config, ...(middleware ? { middleware } : {}), security: [{ bearerAuth: [] }], responses: { ...errors, ...config.responses } });
 }

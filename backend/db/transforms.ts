@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectors, sources, transformRuns, transforms } from "./schema.js";
 import { isUuid } from "./values.js";
@@ -59,14 +59,32 @@ export async function ownedTransformRow(db: Database, ownerId: string, id: strin
   return row ?? null;
 }
 
-/** §5: names compare trimmed and case-insensitively among the owner's transforms. */
-export async function transformNameTaken(db: Executor, ownerId: string, name: string): Promise<boolean> {
+/** §5: names compare trimmed and case-insensitively among the owner's transforms (`except`: the one being renamed). */
+export async function transformNameTaken(db: Executor, ownerId: string, name: string, except?: string): Promise<boolean> {
   const [row] = await db
     .select({ id: transforms.id })
     .from(transforms)
-    .where(and(eq(transforms.ownerId, ownerId), sql`lower(btrim(${transforms.name})) = lower(btrim(${name}))`))
+    .where(and(eq(transforms.ownerId, ownerId), sql`lower(btrim(${transforms.name})) = lower(btrim(${name}))`, except ? ne(transforms.id, except) : undefined))
     .limit(1);
   return !!row;
+}
+
+/**
+ * Renames a transform and sets its description (what can change without recreating it: its template, connector and
+ * inputs cannot). "taken" when another of the owner's transforms has the name; "missing" when it is not the owner's.
+ */
+export async function renameTransform(db: Database, ownerId: string, id: string, values: { name: string; description: string }): Promise<"renamed" | "taken" | "missing"> {
+  if (!isUuid(id)) return "missing";
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`transform-name:${ownerId}`}))`);
+    if (await transformNameTaken(tx, ownerId, values.name, id)) return "taken";
+    const updated = await tx
+      .update(transforms)
+      .set({ name: values.name, description: values.description, updatedAt: new Date() })
+      .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)))
+      .returning({ id: transforms.id });
+    return updated.length > 0 ? "renamed" : "missing";
+  });
 }
 
 export interface NewTransform {

@@ -38,7 +38,7 @@ export const SOURCE_MESSAGES = {
 
 /** Optional text: null and missing are "". */
 export const optionalText = (max: number, tooLong: string, label = "Text") =>
-  storable(z.string({ invalid_type_error: "must be text" }).trim().max(max, tooLong), label)
+  storable(z.string({ invalid_type_error: `${label} must be text` }).trim().max(max, tooLong), label)
     .nullish()
     .transform((v) => v ?? "");
 

@@ -123,6 +123,33 @@ describe("transforms with no worker: create, conflicts, cancel, delete, bad bodi
     expectApiError(await call(null, write, "POST", `${path}/run`), 404, "not_found", "Transform not found");
   });
 
+  it("PATCH renames a transform and sets its description (read back here and in the app); refuses bad bodies and a taken name", async () => {
+    const { id } = await create("Before rename");
+    await call(null, write, "POST", `/transforms/${id}/cancel`);
+    await create("Other name");
+    const path = `/transforms/${id}`;
+    const renamed = await call(transformSchema, write, "PATCH", path, { name: "  After rename ", description: "New words" });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id, name: "After rename", description: "New words", template_id: "topic_modeling", connector_id: connectorId });
+    expect((await call(transformSchema, write, "GET", path)).body).toMatchObject({ name: "After rename", description: "New words" });
+    expect((await api(t, owner.cookie, "GET", path)).body).toMatchObject({ name: "After rename", description: "New words" });
+    // Its own name again, in other case: not taken by itself. A description left out is emptied, as on create.
+    expect((await call(transformSchema, write, "PATCH", path, { name: "AFTER rename" })).body).toMatchObject({ name: "AFTER rename", description: "" });
+    await check.guarded("PATCH", path, path, "Transform not found", { name: "Not mine" });
+    const name = refusal(400, "invalid_request", "Please enter a transform name");
+    await check.refusesEach("PATCH", path, path, [
+      [undefined, name],
+      [{}, name],
+      [{ description: "Only this" }, name],
+      [{ name: "   " }, name],
+      [{ name: 5 }, name],
+      [{ name: "Fine", description: 42 }, refusal(400, "invalid_request", "Description must be text")],
+      [{ name: " other NAME " }, refusal(409, "conflict", "This name already exists. Please choose a different name.")],
+      ["{", refusal(400, "invalid_request", /JSON/)],
+    ]);
+    expect(await check.tryCall("PATCH", path, JSON.stringify({ name: "Sent by curl" }), CURL_FORM)).toEqual(refusal(415, "unsupported_media_type", JSON_ONLY));
+  });
+
   it("refuses empty, partial, mistyped and conflicting create bodies with a 4xx and the spec's message; nothing is created", async () => {
     const taken = await create("Taken name");
     await call(null, write, "POST", `/transforms/${taken.id}/cancel`);

@@ -253,6 +253,38 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
                 /** @description The Idempotency-Key was used with another request. */
                 422: {
                     headers: {
@@ -659,6 +691,38 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
                 /** @description Too many requests for this key: wait for Retry-After seconds. */
                 429: {
                     headers: {
@@ -921,6 +985,38 @@ export interface paths {
                 };
                 /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1356,6 +1452,38 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
                 /** @description Too many requests for this key: wait for Retry-After seconds. */
                 429: {
                     headers: {
@@ -1675,6 +1803,38 @@ export interface paths {
                 };
                 /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2159,6 +2319,38 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
                 /** @description Too many requests for this key: wait for Retry-After seconds. */
                 429: {
                     headers: {
@@ -2376,8 +2568,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description The first day (YYYY-MM-DD) or an ISO date-time. */
                         from: string;
+                        /** @description The last day (YYYY-MM-DD) or an ISO date-time. */
                         to: string;
+                        /** @description The IANA time zone whole days are read in (default UTC). */
                         time_zone?: string;
                     };
                 };
@@ -2475,6 +2670,38 @@ export interface paths {
                 };
                 /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3348,6 +3575,38 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
                 /** @description Too many requests for this key: wait for Retry-After seconds. */
                 429: {
                     headers: {
@@ -3502,7 +3761,7 @@ export interface paths {
         put?: never;
         /**
          * Create a transform from a template
-         * @description Its first run is queued at once. Changing a transform is done by creating a new one (spec: legacy editing is deprecated).
+         * @description Its first run is queued at once. Its template, connector and inputs are changed by creating a new one (spec: legacy editing is deprecated); PATCH renames it.
          */
         post: {
             parameters: {
@@ -3652,6 +3911,38 @@ export interface paths {
                 };
                 /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3955,7 +4246,195 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a transform
+         * @description Its name and description. Its template, connector and inputs are changed by creating a new transform; its schedule at /transforms/{id}/schedule.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The record's id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The transform, updated. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            description: string;
+                            transform_type: string;
+                            connector_id: string;
+                            connector_name: string | null;
+                            status: string;
+                            created_at: string;
+                            template_id?: string | null;
+                            frequency?: string;
+                            file_types?: string[];
+                            inputs?: {
+                                [key: string]: unknown;
+                            };
+                            schedule?: unknown;
+                            next_run_at?: string | null;
+                            connector_file_types?: string[];
+                            last_run?: {
+                                id: string;
+                                status: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                                created_at: string;
+                                error: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description The request is not valid (the message says what to change). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No API key, or one that is unknown, revoked or expired. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description A read-only key asked for a write. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description No such record of the key's owner (another user's record is absent too). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Too many requests for this key: wait for Retry-After seconds. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/transforms/{id}/run": {
@@ -4930,6 +5409,38 @@ export interface paths {
                 };
                 /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not JSON: send it with Content-Type: application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
