@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { apiErrorSchema } from "../../contract/api.js";
-import { isJsonContentType, JSON_ONLY_MESSAGE } from "../http/context.js";
+import { JSON_ONLY_MESSAGE, sendsNonJson } from "../http/context.js";
 import { PublicApiError } from "./errors.js";
 
 /** Helpers that keep every route of the document alike: bearer security, the one error shape, JSON bodies. */
@@ -35,10 +35,7 @@ export const idempotencyHeaders = z.object({
  * and answer that a field sent (form-encoded, curl -d's default) is missing. No body at all is checked as `{}`.
  */
 const jsonOnly: MiddlewareHandler = async (c, next) => {
-  const type = c.req.header("content-type");
-  const length = c.req.header("content-length");
-  const sent = type !== undefined || c.req.header("transfer-encoding") !== undefined || (length !== undefined && length.trim() !== "0");
-  if (sent && !isJsonContentType(type)) throw new PublicApiError(415, "unsupported_media_type", JSON_ONLY_MESSAGE);
+  if (sendsNonJson((name) => c.req.header(name))) throw new PublicApiError(415, "unsupported_media_type", JSON_ONLY_MESSAGE);
   await next();
 };
 

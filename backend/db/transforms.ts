@@ -60,6 +60,9 @@ export async function ownedTransformRow(db: Database, ownerId: string, id: strin
 }
 
 /** §5: names compare trimmed and case-insensitively among the owner's transforms (`except`: the one being renamed). */
+/** Create and rename hold it while they check a name and write it: two at once cannot both take one name. */
+const lockTransformNames = (tx: Executor, ownerId: string) => tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`transform-name:${ownerId}`}))`);
+
 export async function transformNameTaken(db: Executor, ownerId: string, name: string, except?: string): Promise<boolean> {
   const [row] = await db
     .select({ id: transforms.id })
@@ -76,7 +79,7 @@ export async function transformNameTaken(db: Executor, ownerId: string, name: st
 export async function renameTransform(db: Database, ownerId: string, id: string, values: { name: string; description: string }): Promise<"renamed" | "taken" | "missing"> {
   if (!isUuid(id)) return "missing";
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`transform-name:${ownerId}`}))`);
+    await lockTransformNames(tx, ownerId);
     if (await transformNameTaken(tx, ownerId, values.name, id)) return "taken";
     const updated = await tx
       .update(transforms)
@@ -103,7 +106,7 @@ export interface NewTransform {
 /** Inserts the transform unless the owner already has one of that name (checked under a per-owner lock): null then. */
 export async function insertTransform(db: Database, ownerId: string, values: NewTransform): Promise<TransformRow | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`transform-name:${ownerId}`}))`);
+    await lockTransformNames(tx, ownerId);
     if (await transformNameTaken(tx, ownerId, values.name)) return null;
     const [row] = await tx.insert(transforms).values({ ...values, ownerId, status: "PENDING" }).returning();
     return row!;

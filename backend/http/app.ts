@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { ApiError, isJsonContentType, JSON_ONLY_MESSAGE, type ApiEnv, type Services } from "./context.js";
+import { ApiError, JSON_ONLY_MESSAGE, sendsNonJson, type ApiEnv, type Services } from "./context.js";
 import { authRoutes } from "./auth.js";
 import { sourceIntegrationRoutes } from "./source-integrations.js";
 import { sourcesRoutes } from "./sources.js";
@@ -48,13 +48,7 @@ function writeGuard(appOrigin: string): MiddlewareHandler<ApiEnv> {
     if (site === "cross-site" || site === "same-site" || (origin !== undefined && origin !== appOrigin)) {
       return c.json({ message: CROSS_SITE_MESSAGE }, 403);
     }
-    const type = c.req.header("content-type");
-    if (type === undefined) {
-      const length = c.req.header("content-length");
-      if (c.req.header("transfer-encoding") || (length !== undefined && length.trim() !== "0")) return c.json({ message: JSON_ONLY_MESSAGE }, 415);
-    } else if (!isJsonContentType(type)) {
-      return c.json({ message: JSON_ONLY_MESSAGE }, 415);
-    }
+    if (sendsNonJson((name) => c.req.header(name))) return c.json({ message: JSON_ONLY_MESSAGE }, 415);
     return next();
   };
 }

@@ -58,6 +58,17 @@ export function isJsonContentType(header: string | undefined): boolean {
   }
 }
 
+/**
+ * Whether a request carries something other than JSON: a Content-Type that is not application/json, or a body
+ * (a length above 0, or chunks) with no Content-Type at all. A request with neither carries nothing.
+ */
+export function sendsNonJson(header: (name: string) => string | undefined): boolean {
+  const type = header("content-type");
+  if (type !== undefined) return !isJsonContentType(type);
+  const length = header("content-length");
+  return header("transfer-encoding") !== undefined || (length !== undefined && length.trim() !== "0");
+}
+
 export async function jsonBody(c: Context): Promise<unknown> {
   if (!isJsonContentType(c.req.header("content-type"))) throw new ApiError(415, JSON_ONLY_MESSAGE);
   let text: string;
