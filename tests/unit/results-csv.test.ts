@@ -32,6 +32,25 @@ describe("resultsCsv: a result table as a CSV file", () => {
     ]);
   });
 
+  it("quotes every cell holding a line break, and neutralises a formula that starts a line inside a cell (issue 50 item 4)", () => {
+    const subjects = ["Invoice\n=cmd|' /C calc'!A0", "Invoice\r=cmd|' /C calc'!A0", "Invoice\r\n+1", "a\n\n@SUM(A1)\n-2", "two\nlines", "a\r\r=x"];
+    const text = resultsCsv(["subject"], subjects.map((subject) => ({ subject })));
+    // Read line by line, as a careless importer splits it: no line of the file starts a formula.
+    for (const line of text.split(/\r\n|\r|\n/)) expect(line).not.toMatch(/^[=+\-@\t]/);
+    const [, ...records] = parse(text) as string[][];
+    expect(records.map(([cell]) => cell)).toEqual([
+      "Invoice\n'=cmd|' /C calc'!A0",
+      "Invoice\r'=cmd|' /C calc'!A0",
+      "Invoice\r\n'+1",
+      "a\n\n'@SUM(A1)\n'-2",
+      "two\nlines",
+      "a\r'\r'=x",
+    ]);
+    // Each of those cells is quoted: a line break outside quotes would end the record.
+    const raw = (parse(text, { raw: true, from_line: 2 }) as { raw: string }[]).map((record) => record.raw);
+    expect(raw.every((record) => record.startsWith('"') && record.trimEnd().endsWith('"'))).toBe(true);
+  });
+
   it("an empty table is its header alone", () => {
     expect(resultsCsv(["a", "b"], [])).toBe("a,b\r\n");
   });
