@@ -55,7 +55,7 @@ export const cursorQuerySchema = z.object({
     .max(API_PAGE_MAX, `limit must be ${API_PAGE_MAX} or less`)
     .default(50)
     .describe("Records in one page (1 to 200)."),
-  cursor: z.string().max(200).optional().describe("The `next_cursor` of the page before; omitted for the first page."),
+  cursor: z.string().max(200, API_MESSAGES.badCursor).optional().describe("The `next_cursor` of the page before; omitted for the first page."),
 });
 
 /** One page of a list: its records and the cursor of the next page (null: this was the last). */

@@ -2,6 +2,7 @@ import type { Database } from "../db/client.js";
 import type { Page } from "../db/lists.js";
 import { listQuerySchema, type ListKind, type ListQuery } from "../../contract/lists.js";
 import { API_MESSAGES } from "../../contract/api.js";
+import { pageQuerySchema } from "../../contract/pagination.js";
 import { PublicApiError } from "./errors.js";
 
 /**
@@ -15,12 +16,20 @@ interface Cursor {
 
 const encode = (cursor: Cursor) => Buffer.from(JSON.stringify([cursor.page, cursor.size])).toString("base64url");
 
+/**
+ * The cursor's page and size, held to the limits of the app's list query (contract/pagination.ts): anything else,
+ * malformed or out of range (`[1e9, 1]`), is a 400 with a sentence before any query is made.
+ */
 function decode(text: string): Cursor {
+  let value: unknown;
   try {
-    const [page, size] = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as unknown[];
-    if (Number.isInteger(page) && Number.isInteger(size) && (page as number) >= 1 && (size as number) >= 1 && (size as number) <= 200) return { page: page as number, size: size as number };
+    value = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
   } catch {
     // Not ours: refused below.
+  }
+  if (Array.isArray(value) && value.length === 2 && value.every(Number.isInteger)) {
+    const parsed = pageQuerySchema.safeParse({ page: value[0], page_size: value[1] });
+    if (parsed.success) return { page: parsed.data.page, size: parsed.data.page_size };
   }
   throw new PublicApiError(400, "invalid_request", API_MESSAGES.badCursor);
 }

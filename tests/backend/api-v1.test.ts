@@ -102,6 +102,16 @@ describe("records", () => {
     expect((await call(null, write, "GET", "/sources?cursor=garbage")).raw.error.code).toBe("invalid_request");
   });
 
+  it("answers 400 with a sentence to a cursor out of range or malformed, never a 500 (issue 50 item 6)", async () => {
+    const cursor = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
+    const bad = [[1e9, 1], [1, 1e9], [2 ** 53, 1], [1.5, 2], [0, 2], [-1, 2], [1, 201], ["1", "2"], [1], [], {}, null, 7, "[1,", "\u0000"].map(cursor);
+    for (const path of [...bad.map((c) => `/sources?cursor=${c}`), `/destinations?cursor=${cursor([1e9, 1])}`, "/sources?cursor=%E0%A4%A", "/sources?cursor=" + "A".repeat(5000)]) {
+      const answer = await call(null, write, "GET", path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.raw.error, path).toMatchObject({ code: "invalid_request", message: "The cursor is not one this API gave. Start again without it." });
+    }
+  });
+
   it("does a POST with an Idempotency-Key once and answers a retry with the first answer", async () => {
     const headers = { "idempotency-key": "create-once-1" };
     const first = await call(sourceSchema, write, "POST", "/sources", datagen("Once"), headers);
