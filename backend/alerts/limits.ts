@@ -37,10 +37,21 @@ async function take(limiter: RateLimiterDrizzle, keys: string[]): Promise<boolea
   }
 }
 
-const address = (email: string) => email.trim().toLowerCase();
+/**
+ * The mailbox an address reaches, as the counts key it: lowercased, without a `+tag` on its local part
+ * (`Victim+two@Example.com` and `victim@example.com` are one mailbox), so that tagged variants share one count.
+ */
+export function mailbox(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
+}
 
-/** May one more confirmation link go to `email` for this user this hour? (Per user, and per address across users.) */
-export const mayConfirm = (db: Database, ownerId: string, email: string) => take(of(db).confirm, [`user:${ownerId}`, `to:${address(email)}`]);
+/** May one more confirmation link go to `email` for this user this hour? (Per user, and per mailbox across users.) */
+export const mayConfirm = (db: Database, ownerId: string, email: string) => take(of(db).confirm, [`user:${ownerId}`, `to:${mailbox(email)}`]);
 
 /** May one more alert e-mail go from this user's alerts to `email` this hour? */
-export const mayAlert = (db: Database, ownerId: string, email: string) => take(of(db).alert, [`${ownerId}:${address(email)}`]);
+export const mayAlert = (db: Database, ownerId: string, email: string) => take(of(db).alert, [`${ownerId}:${mailbox(email)}`]);

@@ -251,6 +251,28 @@ describe("alerts from the runs engine", () => {
     await save(bob, { email: "" });
   });
 
+  it("confirmation links are counted by mailbox: three accounts with +tag and upper-case variants of one address send it three links in all (issue 50 item 8)", async () => {
+    const accounts = await Promise.all(["tag1@example.com", "tag2@example.com", "tag3@example.com"].map(createUser));
+    const variants = ["victim+one@example.com", "Victim+Two@Example.COM", "VICTIM@example.com"];
+    const answers: string[] = [];
+    for (const [i, account] of accounts.entries()) {
+      const saved = await save(account, { email: variants[i] });
+      answers.push(saved.body.confirmation as string);
+      for (let again = 0; again < 2; again++) {
+        const resent = await call(account, "POST", "/alerts/email/confirmation");
+        answers.push(resent.status === 200 ? resent.body.confirmation : resent.status === 429 ? "limited" : `${resent.status}`);
+      }
+    }
+    expect(answers.filter((answer) => answer === "sent")).toHaveLength(3);
+    expect(answers.filter((answer) => answer === "limited")).toHaveLength(6);
+    const toVictim = () => smtp.mails.filter((m) => m.to.some((to) => /^victim(\+\w+)?@example\.com$/i.test(to)) && m.subject === CONFIRMATION_SUBJECT);
+    await smtp.waitFor(() => toVictim().length === 3);
+    // Another mailbox of the same domain is counted on its own.
+    const fourth = await createUser("tag4@example.com");
+    expect((await save(fourth, { email: "victim.other+x@example.com" })).body.confirmation).toBe("sent");
+    for (const account of [...accounts, fourth]) await save(account, { email: "" });
+  });
+
   it("a failing sync: an e-mail and a signed webhook (retried after a 503), each delivery recorded; then the recovery notice", async () => {
     await save(alice, { email: "alice@example.com", webhook_url: receiver.url, warn_after: 3, pause_after: 10 });
     const { signing_secret: secret } = await settingsOf(alice);
