@@ -266,7 +266,9 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     runLog.closing("warn", `Attempt ${attempts} failed, retrying (attempt ${attempts + 1} of ${kind.retryLimit + 1} comes after a back-off): ${message}`);
     await runLog.close();
     await settle(kind, db, run, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}`, attempt: ended("retrying", message) }, new Date());
-    throw error;
+    // pg-boss retries the job and stores what its handler threw (message, stack, cause, every property) in its rows:
+    // only the scrubbed sentence goes there, never the provider's error itself.
+    throw new Error(message);
   } finally {
     stopBeating();
     cancel.stop();

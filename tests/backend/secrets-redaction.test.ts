@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createLogger } from "../../backend/lib/log.js";
 import type { SyncRun } from "../../contract/connectors.js";
 import { startEchoingPostgres } from "../fakes/echoing-postgres.js";
-import { createUserSession, startTestBackend, type TestBackend } from "../support/backend.js";
+import { createUserSession, startTestBackend, waitFor, type TestBackend } from "../support/backend.js";
+import { queueRowsText } from "../support/queue.js";
 
 /**
  * Issue #35 F2: a destination's server that quotes the password in its error. The exact password, in clear and in
@@ -74,7 +75,7 @@ describe("a server that quotes the password in its error", () => {
     expectNoPassword("the log", logLines.join(""));
   });
 
-  it("a sync's stored run, its log lines, the runs list and the backend's log never hold it", { timeout: 150_000 }, async () => {
+  it("a sync's stored run, its log lines, the runs list, the job queue's rows and the backend's log never hold it", { timeout: 150_000 }, async () => {
     const pgPort = new URL(inject("pgAdminUrl")).port;
     const tested = await call("POST", "/externalauth/postgres/test_connection", { ...fields(pgPort), password: PASSWORD });
     expect(tested.body.status).toBe("success");
@@ -110,6 +111,10 @@ describe("a server that quotes the password in its error", () => {
     expectNoPassword("the run's log", lines.rows.map((l) => l.message).join("\n"));
     expectNoPassword("the run's page", (await call("GET", `/connectors/${connector.body.id}/runs`)).text);
     expectNoPassword("the log", logLines.join(""));
+    // The failed attempt went back to the job queue for its retry, with its error (issue 50 item 5): scrubbed there too.
+    const job = await waitFor("the job queue recording the failed attempt", async () => (await t.db.query<{ output: unknown }>("SELECT output FROM pgboss.job WHERE data->>'runId' = $1 AND output IS NOT NULL", [runId])).rows[0]);
+    expect(JSON.stringify(job.output)).toContain("[redacted]");
+    expectNoPassword("the job queue", await queueRowsText(t.db));
     // Its retries are not needed: Cancel ends the queued run at once.
     expect((await call("POST", `/connectors/${connector.body.id}/cancel`)).status).toBeLessThan(300);
   });

@@ -12,3 +12,14 @@ export async function startTestQueue(databaseUrl: string, options: { expireEvery
   await boss.start();
   return { boss, queue: pgBossQueue(boss) };
 }
+
+/**
+ * Every row of every table of the job queue's schema (pg-boss's jobs, their archive, queues, schedules…) as JSON text,
+ * one row a line: for a test that proves something (a secret) never reached the queue.
+ */
+export async function queueRowsText(db: { query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }> }): Promise<string> {
+  const tables = (await db.query("SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables WHERE table_schema = 'pgboss' AND table_type = 'BASE TABLE'")).rows;
+  const lines: string[] = [];
+  for (const { name } of tables) lines.push(...(await db.query(`SELECT row_to_json(r)::text AS row FROM ${name as string} AS r`)).rows.map((r) => r.row as string));
+  return lines.join("\n");
+}
