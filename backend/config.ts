@@ -70,6 +70,11 @@ const schema = z.object({
   /** Public API (/api/v1): requests each key may make per API_RATE_LIMIT_WINDOW_SECONDS, shared by every backend process. */
   API_RATE_LIMIT_POINTS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_POINTS must be a whole number, at least 1").default(300)),
   API_RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_WINDOW_SECONDS must be a whole number of seconds, at least 1").default(60)),
+  /** Requests all of one user's keys together may make per window; unset: five keys' worth (5 × API_RATE_LIMIT_POINTS). */
+  API_RATE_LIMIT_USER_POINTS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_RATE_LIMIT_USER_POINTS must be a whole number, at least 1").optional()),
+  /** Requests with an unknown, revoked or expired key one client address may make per API_FAILED_AUTH_WINDOW_SECONDS; then 429. */
+  API_FAILED_AUTH_LIMIT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_FAILED_AUTH_LIMIT must be a whole number, at least 1").default(20)),
+  API_FAILED_AUTH_WINDOW_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1, "API_FAILED_AUTH_WINDOW_SECONDS must be a whole number of seconds, at least 1").default(900)),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storable } from "./text.js";
+import { storableName } from "./text.js";
 
 /**
  * Keys of the public API (issue 38): made, listed and revoked by their signed-in owner from the settings page. A key's
@@ -11,6 +11,8 @@ export const API_KEY_SCOPES = ["read", "read_write"] as const;
 export type ApiKeyScopeValue = (typeof API_KEY_SCOPES)[number];
 export const API_KEY_STATUSES = ["active", "expired", "revoked"] as const;
 export const API_KEY_NAME_MAX = 100;
+/** Live keys (neither revoked nor expired) one user may hold; a 26th is refused until one is revoked. */
+export const API_KEYS_PER_USER_MAX = 25;
 
 export const API_KEY_MESSAGES = {
   nameRequired: "Please enter a name for the key",
@@ -25,10 +27,11 @@ export const API_KEY_MESSAGES = {
   created: "API key created",
   revoked: "API key revoked",
   shownOnce: "Copy this key now and keep it somewhere safe: it will not be shown again.",
+  tooMany: `You have ${API_KEYS_PER_USER_MAX} active API keys, the most one account may hold. Revoke one you no longer use, then make the new one.`,
 } as const;
 const M = API_KEY_MESSAGES;
 
-const nameSchema = storable(
+const nameSchema = storableName(
   z.string({ required_error: M.nameRequired, invalid_type_error: M.nameRequired }).trim().min(1, M.nameRequired).max(API_KEY_NAME_MAX, M.nameTooLong),
   "The name",
 );

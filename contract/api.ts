@@ -37,6 +37,8 @@ export const API_MESSAGES = {
   badKey: "User not authenticated: the API key is unknown, revoked or expired.",
   readOnly: "This API key is read-only: it cannot create, change or delete anything.",
   rateLimited: (seconds: number) => `Too many requests for this API key. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+  userRateLimited: (seconds: number) => `Too many requests for this account's API keys together. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+  failedAuthLimited: (seconds: number) => `Too many requests with an unknown, revoked or expired API key from this address. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
   badCursor: "The cursor is not one this API gave. Start again without it.",
   idempotencyReused: "This Idempotency-Key was already used with another request. Use a new key for a new request.",
   idempotencyInUse: "A request with this Idempotency-Key is still being answered. Try again in a moment.",

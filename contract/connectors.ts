@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storable } from "./text.js";
+import { storable, storableName } from "./text.js";
 import { platformsFor as sourcePlatforms } from "./integrations/sources.js";
 import { recordScheduleSchema } from "./schedule-words.js";
 import { destinationSchema } from "./destinations.js";
@@ -175,8 +175,8 @@ const M = CONNECTOR_MESSAGES;
  * "" into undefined), so a required field says its own message for it, and an optional one reads as "".
  */
 const nullAsMissing = (v: unknown) => (v === null ? undefined : v);
-const requiredText = (message: string, max: number, tooLong: string, label: string) =>
-  z.preprocess(nullAsMissing, storable(z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, tooLong), label));
+const requiredText = (message: string, max: number, tooLong: string, label: string, text: typeof storable = storable) =>
+  z.preprocess(nullAsMissing, text(z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, tooLong), label));
 const optionalText = (max: number, tooLong: string) =>
   z.preprocess(
     nullAsMissing,
@@ -185,7 +185,7 @@ const optionalText = (max: number, tooLong: string) =>
       .transform((v) => v ?? ""),
   );
 
-export const connectorNameSchema = requiredText(M.nameRequired, 200, "Connector name must be 200 characters or fewer", "Name");
+export const connectorNameSchema = requiredText(M.nameRequired, 200, "Connector name must be 200 characters or fewer", "Name", storableName);
 export const connectorDescriptionSchema = optionalText(2000, "Description must be 2,000 characters or fewer");
 /** Trimmed, case-insensitive, and only what the engine can schedule. */
 export const frequencySchema = z.preprocess(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storable } from "./text.js";
+import { storable, storableName } from "./text.js";
 import { checkDestinationSettings, destinationManifest, optionalField, type SettingsCheckMoment } from "./integrations/destinations.js";
 import { GOOGLE_MESSAGES, PERMISSION_TYPES, permissionTypeField, PROJECT_ID_PATTERN, projectIdField, type PermissionType } from "./integrations/google-kit.js";
 import { BUCKET_PATTERN, bucketNameField, GCS_MESSAGES } from "./integrations/gcs.js";
@@ -121,7 +121,7 @@ const password = z.preprocess((v) => (v === "" ? undefined : v), storable(z.stri
  */
 export const destinationFieldsSchema = z
   .object({
-    name: optionalField(storable(z.string({ invalid_type_error: DESTINATION_MESSAGES.name }).trim().max(200, "At most 200 characters"), "Name")),
+    name: optionalField(storableName(z.string({ invalid_type_error: DESTINATION_MESSAGES.name }).trim().max(200, "At most 200 characters"), "Name")),
     description: text(2000, "Description"),
     integration_name: optionalField(storable(z.string().max(100), "integration_name")),
     integration_label: text(200, "integration_label"),

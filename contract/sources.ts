@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storable } from "./text.js";
+import { storable, storableName } from "./text.js";
 import { SOURCE_MANIFESTS, sourceManifest, type SourceIntegrationName } from "./integrations/sources.js";
 import { optionalText, SOURCE_MESSAGES } from "./integrations/source-kit.js";
 import { zoomMetadataSchema } from "./integrations/zoom.js";
@@ -45,7 +45,7 @@ export const SOURCE_STATUSES = ["active", "error"] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
 const NAME_TOO_LONG = "Source name must be 200 characters or fewer";
-export const sourceNameSchema = storable(
+export const sourceNameSchema = storableName(
   z
     .string({ required_error: SOURCE_MESSAGES.nameRequired, invalid_type_error: SOURCE_MESSAGES.nameRequired })
     .trim()
@@ -86,7 +86,7 @@ export function sourceFormSchema(form: SourceFormFields): z.ZodType<SourceFormVa
     !auth
       ? {}
       : { [auth.field]: required ? z.string({ required_error: auth.required }).refine((m) => auth.modes.includes(m), auth.required) : z.string().max(100).optional() };
-  const optionalName = storable(z.string().trim().max(200, NAME_TOO_LONG), "Name").optional();
+  const optionalName = storableName(z.string().trim().max(200, NAME_TOO_LONG), "Name").optional();
   const rest = { description: sourceDescriptionSchema, ...setup };
   const schema = z.discriminatedUnion(
     "intent",

@@ -21,6 +21,27 @@ export function storable<T extends z.ZodType<string, z.ZodTypeDef, unknown>>(sch
   return schema.refine(isStorableText, { message: controlCharactersMessage(label) });
 }
 
+/**
+ * A name (of a key, a source, a destination, a connector, a transform) is one line that people read in lists and
+ * e-mails: besides being storable, it holds no control character at all (C0, DEL and C1, tab and line breaks
+ * included) and no text-direction mark or override (U+200E/U+200F, U+061C, U+202A–U+202E, U+2066–U+2069), which
+ * could make "Report\u202Egpj.exe" read as "Reportexe.jpg".
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NAME_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+const DIRECTION_MARK = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+
+export const directionMarksMessage = (label: string) => `${label} must not contain text-direction marks (such as a right-to-left override).`;
+
+/** `schema` (a string schema of a name) refined to one plain line of text; `label` names the field in the message. */
+export function storableName<T extends z.ZodType<string, z.ZodTypeDef, unknown>>(schema: T, label: string) {
+  return schema.refine(isNameText, (value) => ({ message: isStorableText(value) && !NAME_CONTROL.test(value) ? directionMarksMessage(label) : controlCharactersMessage(label) }));
+}
+
+export function isNameText(value: string): boolean {
+  return isStorableText(value) && !NAME_CONTROL.test(value) && !DIRECTION_MARK.test(value);
+}
+
 /** Whether every string (and key) in a JSON value is storable; arrays and objects are walked to `maxDepth`. */
 export function isStorableJson(value: unknown, maxDepth = 64): boolean {
   if (typeof value === "string") return isStorableText(value);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storable, storableRecord } from "./text.js";
+import { storable, storableName, storableRecord } from "./text.js";
 import { wizardIntegrationKeys } from "./integrations/destinations.js";
 import { recordScheduleSchema } from "./schedule-words.js";
 import { warehouseKindsInWords } from "./integrations/destination-words.js";
@@ -139,12 +139,14 @@ export const transformConfigSchema = z.object({
 });
 export type TransformConfig = z.infer<typeof transformConfigSchema>;
 
-const trimmed = (message: string, label: string) => storable(z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(2000, `${label} must be 2,000 characters or fewer`), label);
+const trimmed = (message: string, label: string, text: typeof storable = storable) =>
+  text(z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(2000, `${label} must be 2,000 characters or fewer`), label);
+const name = trimmed(TRANSFORM_MESSAGES.nameRequired, "Name", storableName);
 const description = storable(z.string({ invalid_type_error: "Description must be text" }).trim().max(2000, "Description must be 2,000 characters or fewer"), "Description").default("");
 
 /** The first screen (/transforms/add): what Continue validates (§5). Name uniqueness is checked by the server. */
 export const transformDraftSchema = z.object({
-  name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"),
+  name,
   description,
   connector_id: trimmed(TRANSFORM_MESSAGES.connectorRequired, "connector_id"),
   frequency: z.enum(TRANSFORM_FREQUENCIES, { errorMap: () => ({ message: TRANSFORM_MESSAGES.frequencyRequired }) }),
@@ -158,7 +160,7 @@ export type TransformDraft = z.infer<typeof transformDraftSchema>;
 /** POST /transforms/create (§7). */
 export const transformCreateSchema = z.object({
   template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing, invalid_type_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),
-  name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"),
+  name,
   description,
   connector_id: z.string({ required_error: TRANSFORM_MESSAGES.templateCreateIncomplete }).trim().min(1, TRANSFORM_MESSAGES.templateCreateIncomplete),
   permissions_setup: z.literal(true, { errorMap: () => ({ message: TRANSFORM_MESSAGES.templateCreateIncomplete }) }),
@@ -171,7 +173,7 @@ export const transformCreateSchema = z.object({
 export type TransformCreate = z.infer<typeof transformCreateSchema>;
 
 /** PATCH /api/v1/transforms/{id}: what changes without recreating the transform (§5's name rules). */
-export const updateTransformBodySchema = z.object({ name: trimmed(TRANSFORM_MESSAGES.nameRequired, "Name"), description });
+export const updateTransformBodySchema = z.object({ name, description });
 
 /** The template step's Continue (/transforms/templates/select): the template chosen, in the category shown. */
 export const templateChoiceSchema = z.object({

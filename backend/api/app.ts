@@ -40,7 +40,7 @@ export function createApiV1(services: Services) {
   v1.use((c, next) => (c.req.method === "POST" && c.req.path === `${API_VERSION_PATH}/transforms` ? transforms : small)(c, next));
   // The document itself is public: a client is generated from it before it has a key.
   v1.get(OPENAPI_PATH, (c) => c.json(openApiDocument(v1, services.config.APP_URL)));
-  v1.use(bearerAuth, rateLimit(services), scopeCheck, idempotency);
+  v1.use(bearerAuth(services), rateLimit(services), scopeCheck, idempotency);
   addSourceRoutes(v1);
   addDestinationRoutes(v1);
   addConnectorRoutes(v1);

@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Pool } from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { ApiEnv, Services } from "../http/context.js";
 import { verifyApiKey, type ApiKeyScope } from "../db/api-keys.js";
 import { finishIdempotent, IDEMPOTENCY_HOURS, startIdempotent } from "./idempotency.js";
 import { PublicApiError } from "./errors.js";
+import { clientAddress } from "./client-address.js";
 import { API_MESSAGES } from "../../contract/api.js";
 
 /** The key a request of the public API came with (set by bearerAuth). */
@@ -17,30 +19,78 @@ export interface ApiKeyIdentity {
 const keys = new WeakMap<Request, ApiKeyIdentity>();
 export const apiKeyOf = (request: Request): ApiKeyIdentity => keys.get(request)!;
 
+type Limiter = () => RateLimiterPostgres;
+
+/**
+ * A count kept in Postgres by rate-limiter-flexible (table api_rate_limits, migration 0014), so that every backend
+ * process shares it. Made on the first request: the routes can be listed (tests) without a database.
+ */
+function postgresLimiter(services: Services, keyPrefix: string, points: () => number, duration: () => number): Limiter {
+  let made: RateLimiterPostgres | undefined;
+  return () =>
+    (made ??= new RateLimiterPostgres({
+      // The pool drizzle was made with (backend/db/client.ts): the same connections as every query.
+      storeClient: (services.db as unknown as { $client: Pool }).$client,
+      storeType: "pool",
+      tableName: "api_rate_limits",
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix,
+      points: points(),
+      duration: duration(),
+    }));
+}
+
+const retrySeconds = (msBeforeNext: number) => Math.max(1, Math.ceil(msBeforeNext / 1000));
+
+function tooMany(message: string, seconds: number, limit: number): PublicApiError {
+  return new PublicApiError(429, "rate_limited", message, {
+    "Retry-After": String(seconds),
+    "RateLimit-Limit": String(limit),
+    "RateLimit-Remaining": "0",
+    "RateLimit-Reset": String(seconds),
+  });
+}
+
 /**
  * `Authorization: Bearer <key>`, and nothing else: a session cookie is ignored (a page of another site cannot use a
  * signed-in browser against this API). The key's owner becomes the request's user, so every shared function and
- * query is scoped by owner exactly as the app's calls are.
+ * query is scoped by owner exactly as the app's calls are. A client address that sent API_FAILED_AUTH_LIMIT unknown,
+ * revoked or expired keys within API_FAILED_AUTH_WINDOW_SECONDS gets 429 with Retry-After, whatever key it sends, until
+ * the window ends: keys cannot be guessed at speed.
  */
-export const bearerAuth: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const header = c.req.header("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new PublicApiError(401, "missing_api_key", API_MESSAGES.notAuthenticated, { "WWW-Authenticate": 'Bearer realm="tributary"' });
-  const key = await verifyApiKey(c.var.services.db, match[1]!);
-  if (!key)
-    throw new PublicApiError(401, "invalid_api_key", API_MESSAGES.badKey, {
-      "WWW-Authenticate": 'Bearer realm="tributary", error="invalid_token"',
+export function bearerAuth(services: Services): MiddlewareHandler<ApiEnv> {
+  const limit = () => services.config.API_FAILED_AUTH_LIMIT;
+  const failures = postgresLimiter(services, "api-failed-auth", limit, () => services.config.API_FAILED_AUTH_WINDOW_SECONDS);
+  return async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new PublicApiError(401, "missing_api_key", API_MESSAGES.notAuthenticated, { "WWW-Authenticate": 'Bearer realm="tributary"' });
+    const address = clientAddress(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"));
+    const seen = await failures().get(address);
+    if (seen && seen.consumedPoints >= limit()) throw tooMany(API_MESSAGES.failedAuthLimited(retrySeconds(seen.msBeforeNext)), retrySeconds(seen.msBeforeNext), limit());
+    const key = await verifyApiKey(services.db, match[1]!);
+    if (!key) {
+      await failures()
+        .consume(address)
+        .catch((error: unknown) => {
+          if (!(error instanceof RateLimiterRes)) throw error;
+        });
+      throw new PublicApiError(401, "invalid_api_key", API_MESSAGES.badKey, {
+        "WWW-Authenticate": 'Bearer realm="tributary", error="invalid_token"',
+      });
+    }
+    keys.set(c.req.raw, key);
+    c.set("user", {
+      id: key.ownerId,
+      name: "",
+      email: "",
+      givenName: null,
+      picture: null,
     });
-  keys.set(c.req.raw, key);
-  c.set("user", {
-    id: key.ownerId,
-    name: "",
-    email: "",
-    givenName: null,
-    picture: null,
-  });
-  await next();
-};
+    await next();
+  };
+}
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -51,41 +101,29 @@ export const scopeCheck: MiddlewareHandler<ApiEnv> = async (c, next) => {
 };
 
 /**
- * API_RATE_LIMIT_POINTS requests per key per API_RATE_LIMIT_WINDOW_SECONDS, counted in Postgres by rate-limiter-flexible
- * (table api_rate_limits, migration 0014), so that every backend process shares one count. Past it: 429 with
- * Retry-After. Every answer says what is left (RateLimit-* headers).
+ * API_RATE_LIMIT_POINTS requests per key per API_RATE_LIMIT_WINDOW_SECONDS, and API_RATE_LIMIT_USER_POINTS (five keys'
+ * worth unless set) for all of one user's keys together, so that making more keys makes no more requests. Past either:
+ * 429 with Retry-After. Every answer says what the key has left (RateLimit-* headers).
  */
 export function rateLimit(services: Services): MiddlewareHandler<ApiEnv> {
-  const { API_RATE_LIMIT_POINTS: points, API_RATE_LIMIT_WINDOW_SECONDS: duration } = services.config;
-  // Made on the first request: the routes can be listed (tests) without a database.
-  let made: RateLimiterPostgres | undefined;
-  const limiter = () =>
-    (made ??= new RateLimiterPostgres({
-      // The pool drizzle was made with (backend/db/client.ts): the same connections as every query.
-      storeClient: (services.db as unknown as { $client: Pool }).$client,
-      storeType: "pool",
-      tableName: "api_rate_limits",
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      keyPrefix: "api",
-      points,
-      duration,
-    }));
-  return async (c, next) => {
-    let state: RateLimiterRes;
+  const duration = () => services.config.API_RATE_LIMIT_WINDOW_SECONDS;
+  const points = () => services.config.API_RATE_LIMIT_POINTS;
+  const userPoints = () => services.config.API_RATE_LIMIT_USER_POINTS ?? 5 * points();
+  const perKey = postgresLimiter(services, "api", points, duration);
+  const perUser = postgresLimiter(services, "api-user", userPoints, duration);
+  const take = async (limiter: Limiter, key: string, limit: number, message: (seconds: number) => string): Promise<RateLimiterRes> => {
     try {
-      state = await limiter().consume(apiKeyOf(c.req.raw).keyId);
+      return await limiter().consume(key);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
-      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new PublicApiError(429, "rate_limited", API_MESSAGES.rateLimited(seconds), {
-        "Retry-After": String(seconds),
-        "RateLimit-Limit": String(points),
-        "RateLimit-Remaining": "0",
-        "RateLimit-Reset": String(seconds),
-      });
+      throw tooMany(message(retrySeconds(error.msBeforeNext)), retrySeconds(error.msBeforeNext), limit);
     }
-    c.header("RateLimit-Limit", String(points));
+  };
+  return async (c, next) => {
+    const { keyId, ownerId } = apiKeyOf(c.req.raw);
+    const state = await take(perKey, keyId, points(), API_MESSAGES.rateLimited);
+    await take(perUser, ownerId, userPoints(), API_MESSAGES.userRateLimited);
+    c.header("RateLimit-Limit", String(points()));
     c.header("RateLimit-Remaining", String(state.remainingPoints));
     c.header("RateLimit-Reset", String(Math.ceil(state.msBeforeNext / 1000)));
     await next();

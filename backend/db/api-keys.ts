@@ -65,18 +65,39 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
-/** Makes a key for the owner: its record, and its token, which is never available again. */
+/** The owner already holds `max` live keys (neither revoked nor expired): no more until one is revoked. */
+export class ApiKeyLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`the owner already holds ${max} live API keys`);
+  }
+}
+
+/** Live at `now`: not revoked, and without an expiry or expiring later. */
+const live = (now: Date): SQL => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)))!;
+
+/**
+ * Makes a key for the owner: its record, and its token, which is never available again. With `maxLive`, an owner who
+ * already holds that many live keys gets ApiKeyLimitError; the count and the insert are one step under the owner's
+ * lock, so keys made at once cannot pass the limit together.
+ */
 export async function createApiKey(
   db: Database,
   ownerId: string,
   input: { name: string; scope: ApiKeyScope; expiresAt: Date | null },
+  options: { maxLive?: number } = {},
 ): Promise<{ key: ApiKeyRecord; token: string }> {
   const token = newApiToken();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ ownerId, name: input.name, scope: input.scope, expiresAt: input.expiresAt, prefix: token.slice(0, SHOWN_CHARS), hash: sha256(token) })
-    .returning();
-  return { key: toRecord(row!), token };
+  const values = { ownerId, name: input.name, scope: input.scope, expiresAt: input.expiresAt, prefix: token.slice(0, SHOWN_CHARS), hash: sha256(token) };
+  const row = await db.transaction(async (tx) => {
+    if (options.maxLive !== undefined) {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`api-keys:${ownerId}`}))`);
+      const [held] = await tx.select({ n: sql<number>`count(*)::int` }).from(apiKeys).where(and(ownedBy(ownerId), live(new Date())));
+      if (held!.n >= options.maxLive) throw new ApiKeyLimitError(options.maxLive);
+    }
+    const [inserted] = await tx.insert(apiKeys).values(values).returning();
+    return inserted!;
+  });
+  return { key: toRecord(row), token };
 }
 
 /** The owner's keys, newest first, revoked and expired ones included (the page says which). */
@@ -103,7 +124,7 @@ export async function verifyApiKey(db: Database, token: string, now: Date = new 
   const [row] = await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now))))
+    .where(and(eq(apiKeys.hash, hash), live(now)))
     .returning({ id: apiKeys.id, ownerId: apiKeys.ownerId, scope: apiKeys.scope, hash: apiKeys.hash });
   if (!row) return null;
   const found = Buffer.from(row.hash);

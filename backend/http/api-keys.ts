@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
-import { createApiKey, listApiKeys, revokeApiKey } from "../db/api-keys.js";
-import { API_KEY_MESSAGES as M, createApiKeyBodySchema } from "../../contract/api-keys.js";
+import { ApiKeyLimitError, createApiKey, listApiKeys, revokeApiKey } from "../db/api-keys.js";
+import { API_KEY_MESSAGES as M, API_KEYS_PER_USER_MAX, createApiKeyBodySchema } from "../../contract/api-keys.js";
 import { presentApiKey } from "./present/api-keys.js";
 
 /**
@@ -18,11 +18,16 @@ apiKeysRoutes.get("/api-keys", requireSession, async (c) => {
 
 apiKeysRoutes.post("/api-keys", requireSession, async (c) => {
   const body = parse(createApiKeyBodySchema, await jsonBody(c));
-  const { key, token } = await createApiKey(c.var.services.db, c.var.user.id, {
-    name: body.name,
-    scope: body.scope,
-    expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+  const made = await createApiKey(
+    c.var.services.db,
+    c.var.user.id,
+    { name: body.name, scope: body.scope, expiresAt: body.expires_at ? new Date(body.expires_at) : null },
+    { maxLive: API_KEYS_PER_USER_MAX },
+  ).catch((error: unknown) => {
+    if (error instanceof ApiKeyLimitError) throw new ApiError(409, M.tooMany);
+    throw error;
   });
+  const { key, token } = made;
   c.var.services.log.info({ userId: c.var.user.id, keyId: key.id, scope: key.scope }, "API key created");
   c.header("Cache-Control", "no-store");
   return c.json({ key: presentApiKey(key), token, message: M.created }, 201);

@@ -74,6 +74,11 @@ describe("creating a key", () => {
     [{ name: 42, scope: "read" }, M.nameRequired],
     [{ name: "x".repeat(101), scope: "read" }, M.nameTooLong],
     [{ name: "Bad\u0000name", scope: "read" }, "The name must not contain control characters."],
+    [{ name: "Report\u202Egpj.exe", scope: "read" }, "The name must not contain text-direction marks (such as a right-to-left override)."],
+    [{ name: "Left\u2066right", scope: "read" }, "The name must not contain text-direction marks (such as a right-to-left override)."],
+    [{ name: "Mark\u200Fed", scope: "read" }, "The name must not contain text-direction marks (such as a right-to-left override)."],
+    [{ name: "Next\u0085line", scope: "read" }, "The name must not contain control characters."],
+    [{ name: "Tab\tbed", scope: "read" }, "The name must not contain control characters."],
     [{ name: "No scope" }, M.scopeRequired],
     [{ name: "Admin", scope: "admin" }, M.scopeRequired],
     [{ name: "Soon", scope: "read", expires_at: "tomorrow" }, M.expiryInvalid],
@@ -88,6 +93,27 @@ describe("creating a key", () => {
     expect((await create(alice.cookie, "name=x")).status).toBe(400);
     expect((await api(t, undefined, "GET", "/api-keys")).status).toBe(401);
     expect((await api(t, undefined, "POST", "/api-keys", { name: "x", scope: "read" })).status).toBe(401);
+  });
+});
+
+describe("live keys per user (issue 50 item 7)", () => {
+  it("holds at most 25 live keys: the 26th is refused with a sentence until one is revoked; revoked and expired keys do not count", async () => {
+    const carol = await createUserSession(t, "carol-keys@example.com", "Carol Keys");
+    const gone = await createApiKey(t.handle.db, carol.userId, { name: "Revoked", scope: "read", expiresAt: null });
+    await api(t, carol.cookie, "POST", `/api-keys/${gone.key.id}/revoke`);
+    await createApiKey(t.handle.db, carol.userId, { name: "Expired", scope: "read", expiresAt: new Date(Date.now() - 1000) });
+    for (let i = 0; i < 24; i++) await createApiKey(t.handle.db, carol.userId, { name: `Key ${i}`, scope: "read", expiresAt: null });
+    expect((await create(carol.cookie, { name: "The 25th", scope: "read" })).status).toBe(201);
+    expect(await create(carol.cookie, { name: "The 26th", scope: "read" })).toEqual({ status: 409, body: { message: M.tooMany } });
+    expect(M.tooMany).toBe("You have 25 active API keys, the most one account may hold. Revoke one you no longer use, then make the new one.");
+    expect((await listOf(carol.cookie)).filter((k) => k.status === "active")).toHaveLength(25);
+    // Made at once, the 26th and 27th are refused just the same: the count and the insert are one step per owner.
+    const racing = await Promise.all([create(carol.cookie, { name: "A", scope: "read" }), create(carol.cookie, { name: "B", scope: "read" })]);
+    expect(racing.map((answer) => answer.status)).toEqual([409, 409]);
+    const one = (await listOf(carol.cookie)).find((k) => k.status === "active")!;
+    await api(t, carol.cookie, "POST", `/api-keys/${one.id}/revoke`);
+    const [again, over] = await Promise.all([create(carol.cookie, { name: "After revoking", scope: "read" }), create(carol.cookie, { name: "After revoking too", scope: "read" })]);
+    expect([again.status, over.status].sort()).toEqual([201, 409]);
   });
 });
 

@@ -16,7 +16,9 @@ let read: string;
 let call: PublicApiCall;
 
 beforeAll(async () => {
-  t = await startTestBackend({ env: { API_RATE_LIMIT_POINTS: "60", API_RATE_LIMIT_WINDOW_SECONDS: "60", NODE_ENV: "test" } });
+  t = await startTestBackend({
+    env: { API_RATE_LIMIT_POINTS: "60", API_RATE_LIMIT_WINDOW_SECONDS: "60", API_RATE_LIMIT_USER_POINTS: "150", API_FAILED_AUTH_LIMIT: "10", API_FAILED_AUTH_WINDOW_SECONDS: "600", NODE_ENV: "test" },
+  });
   call = publicApi(t);
   owner = await createUserSession(t, "api-owner@example.com");
   other = await createUserSession(t, "api-other@example.com");
@@ -138,5 +140,37 @@ describe("rate limit", () => {
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another key is counted apart.
     expect((await call(null, read, "GET", "/sources?limit=1")).status).toBe(200);
+  });
+
+  it("counts a user's keys together: past API_RATE_LIMIT_USER_POINTS, every key of the user gets 429 with Retry-After (issue 50 item 7)", async () => {
+    const busy = await createUserSession(t, "api-busy@example.com");
+    const tokens = await Promise.all([1, 2, 3, 4].map(async (i) => (await createApiKey(t.handle.db, busy.userId, { name: `k${i}`, scope: "read", expiresAt: null })).token));
+    // 150 requests, 50 on each of three keys: within each key's 60, and the user's 150.
+    for (const token of tokens.slice(0, 3)) for (let i = 0; i < 50; i++) expect((await call(null, token, "GET", "/sources?limit=1")).status).toBe(200);
+    for (const token of tokens) {
+      const refused = await call(null, token, "GET", "/sources?limit=1");
+      expect(refused.status).toBe(429);
+      expect(refused.raw.error).toEqual({ code: "rate_limited", message: expect.stringMatching(/^Too many requests for this account's API keys together\. Try again in \d+ seconds?\.$/) });
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // Another user is counted apart.
+    expect((await call(null, read, "GET", "/sources?limit=1")).status).toBe(200);
+  });
+
+  it("answers 429 with Retry-After to an address after API_FAILED_AUTH_LIMIT unknown keys, even for a good key; other addresses go on (issue 50 item 7)", async () => {
+    // The web server forwards the client's address as the last X-Forwarded-For entry (a loopback peer is trusted to).
+    const from = (address: string) => ({ "x-forwarded-for": `203.0.113.99, ${address}` });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await call(null, `trb_${"x".repeat(43)}`, "GET", "/sources", undefined, from("198.51.100.7"));
+      expect(wrong.status).toBe(401);
+    }
+    for (const key of [`trb_${"y".repeat(43)}`, read]) {
+      const blocked = await call(null, key, "GET", "/sources", undefined, from("198.51.100.7"));
+      expect(blocked.status).toBe(429);
+      expect(blocked.raw.error).toEqual({ code: "rate_limited", message: expect.stringMatching(/^Too many requests with an unknown, revoked or expired API key from this address\. Try again in \d+ seconds?\.$/) });
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect((await call(null, read, "GET", "/sources", undefined, from("198.51.100.8"))).status).toBe(200);
+    expect((await call(null, read, "GET", "/sources")).status).toBe(200);
   });
 });
