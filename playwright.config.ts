@@ -4,12 +4,17 @@ import { APP_URL, JS_INDEPENDENT, RESULTS_DIR } from "./tests/e2e/env";
 /**
  * Browser tests: every flow twice, with JavaScript on and off, in Debian's
  * Chromium, against the built app started the way `npm start` starts it
- * (tests/e2e/global-setup.ts). `npm test` builds the app before this runs.
+ * (tests/e2e/global-setup.ts); and the HTTP layer (tests/http/): server rules
+ * checked by asking the same server as a browser without JavaScript would, no
+ * browser started. `npm test` builds the app before this runs.
+ *
+ * The browser is Debian's chromium-headless-shell, the headless-only build Playwright itself runs headless tests
+ * in (bench/RESULTS.md: the suite's time with it and with the full chromium); CHROMIUM_PATH names another.
  */
 const chromium = {
   browserName: "chromium" as const,
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
     args: [
       "--headless",
       "--no-sandbox",
@@ -24,7 +29,6 @@ const chromium = {
 };
 
 export default defineConfig({
-  testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
   // Not "test-results" itself: Playwright empties its output folder, and other reports live there.
   outputDir: `${RESULTS_DIR}/e2e-artifacts`,
@@ -52,8 +56,10 @@ export default defineConfig({
     navigationTimeout: 15_000,
   },
   projects: [
-    { name: "js-on", use: { ...chromium, javaScriptEnabled: true } },
+    // First: its tests take milliseconds, and the browsers' long ones then fill both workers to the end.
+    { name: "http", testDir: "tests/http" },
+    { name: "js-on", testDir: "tests/e2e", use: { ...chromium, javaScriptEnabled: true } },
     // A check tagged JS_INDEPENDENT (headers, status codes, raw HTTP) runs once, in js-on.
-    { name: "js-off", use: { ...chromium, javaScriptEnabled: false }, grepInvert: new RegExp(JS_INDEPENDENT) },
+    { name: "js-off", testDir: "tests/e2e", use: { ...chromium, javaScriptEnabled: false }, grepInvert: new RegExp(JS_INDEPENDENT) },
   ],
 });

@@ -79,6 +79,80 @@ function vitest(name: string, report: string, args: string[], quiet = false) {
   });
 }
 
+/** One test's layer, name and seconds, read from the runners' JSON reports. */
+interface Timed {
+  layer: string;
+  name: string;
+  seconds: number;
+  passed: boolean;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path.join(reports, file), "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** Every test vitest ran: unit (tests/unit) or backend (the rest). */
+function vitestTests(file: string): Timed[] {
+  const report = readJson(file) as { testResults?: { name: string; assertionResults: { fullName: string; duration?: number; status: string }[] }[] } | null;
+  return (report?.testResults ?? []).flatMap((f) =>
+    f.assertionResults.map((t) => ({
+      layer: f.name.includes("/tests/unit/") ? "unit" : "backend",
+      name: `${path.relative(root, f.name)} › ${t.fullName}`,
+      seconds: (t.duration ?? 0) / 1000,
+      passed: t.status === "passed",
+    })),
+  );
+}
+
+interface PlaywrightSuite {
+  file?: string;
+  specs?: { title: string; file: string; tests: { projectName: string; results: { duration: number; status: string }[] }[] }[];
+  suites?: PlaywrightSuite[];
+}
+
+/** Every test Playwright ran: http (no browser) or browser (js-on, js-off), each project's run its own entry. */
+function playwrightTests(): Timed[] {
+  const report = readJson("playwright.json") as { suites?: PlaywrightSuite[] } | null;
+  const found: Timed[] = [];
+  const walk = (suite: PlaywrightSuite, titles: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.results.length === 0 || t.results.every((r) => r.status === "skipped")) continue;
+        found.push({
+          layer: t.projectName === "http" ? "http" : "browser",
+          name: `[${t.projectName}] ${spec.file} › ${[...titles, spec.title].join(" › ")}`,
+          seconds: t.results.reduce((sum, r) => sum + r.duration, 0) / 1000,
+          passed: t.results.at(-1)?.status === "passed",
+        });
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.file ? titles : [...titles, (child as { title?: string }).title ?? ""]);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, []);
+  return found;
+}
+
+/** The checks per layer and the 15 slowest tests: where the suite's time goes (README, "Testing"). */
+function printCost() {
+  const all = [...vitestTests("vitest.json"), ...vitestTests("vitest-on-the-build.json"), ...playwrightTests()];
+  if (all.length === 0) return;
+  const layers = ["unit", "backend", "http", "browser"];
+  console.log("\nChecks per layer (tests run; a browser test run with JavaScript on and off counts twice):");
+  for (const layer of layers) {
+    const tests = all.filter((t) => t.layer === layer);
+    const seconds = tests.reduce((sum, t) => sum + t.seconds, 0);
+    console.log(`  ${layer.padEnd(8)} ${String(tests.length).padStart(5)} tests, ${duration(seconds).padStart(14)} of test time`);
+  }
+  console.log("\nThe 15 slowest tests:");
+  for (const t of [...all].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+    console.log(`  ${duration(t.seconds).padStart(14)}  ${t.layer.padEnd(7)} ${t.name.slice(0, 160)}${t.passed ? "" : "  (failed)"}`);
+  }
+}
+
 const began = performance.now();
 rmSync(reports, { recursive: true, force: true });
 const [built] = await Promise.all([
@@ -102,6 +176,8 @@ if (built) {
   failed += 2;
   failures.push("the launcher's and the multi-process tests and the browser tests (not run: the build failed)");
 }
+
+printCost();
 
 const width = Math.max(...timings.map((t) => t.name.length));
 console.log("\nStep durations (the typecheck, the lint and the build ran beside the unit and backend tests):");

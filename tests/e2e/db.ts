@@ -87,6 +87,17 @@ export async function insertTransform(
   return rows[0]!.id;
 }
 
+/** One record of each kind for `ownerId`, named after `label`: a source, a destination, a connector between them and a transform on it. */
+export async function seedRecords(ownerId: string, label: string): Promise<{ source: string; destination: string; connector: string; transform: string }> {
+  return withDb(async (db) => {
+    const source = await insertSource(db, ownerId, { name: `${label} source` });
+    const destination = await insertDestination(db, ownerId, { name: `${label} destination` });
+    const connector = await insertConnector(db, ownerId, { name: `${label} connector`, sourceId: source, destinationIds: [destination] });
+    const transform = await insertTransform(db, ownerId, { name: `${label} transform`, type: "topic_modeling", connectorId: connector });
+    return { source, destination, connector, transform };
+  });
+}
+
 /** A data generator source (its metadata: company, format, and meetings_per_day for another volume). */
 export async function seedSource(client: pg.Client, ownerId: string, name: string, metadata: Record<string, unknown> = { company: "Acme Rockets", format: "zoom" }) {
   const { rows } = await client.query<{ id: string }>(
