@@ -1,6 +1,6 @@
 /**
  * Words for stored values: the one place a value kept in the database or sent by the API ("ZOOM", "STORAGE",
- * "gong", "hosted_llm") becomes what a person reads ("Zoom", "files", "Gong calls", "Hosted model"). Pages never show
+ * "gong", "hosted_llm") becomes what a person reads ("ZOOM" for a platform, "files", "Gong calls", "Hosted model"). Pages never show
  * a stored value as it is; an unknown one reads as itself with its underscores as spaces, never as a code.
  */
 
@@ -13,8 +13,12 @@ export const plainWords = (value: string): string => {
 const lookup = (table: Record<string, string>) => (value: string | null | undefined): string =>
   value == null || value === "" ? "" : (table[value] ?? table[value.toLowerCase()] ?? plainWords(value));
 
-/** The platform a connector's records come from (stored upper-case: ZOOM, TEAMS, GMAIL, GONG). */
-export const platformLabel = lookup({ zoom: "Zoom", gong: "Gong", teams: "Microsoft Teams", gmail: "Gmail" });
+/**
+ * The platform a connector's records come from (stored ZOOM, TEAMS, GMAIL, GONG, or in lower case). Spec §3: "a plain
+ * string, displayed in uppercase" — ZOOM, GONG, TEAMS — with its underscores as spaces; never "Zoom". (A source type
+ * named Zoom, and the data generator's data style, still read as words.)
+ */
+export const platformLabel = (value: string | null | undefined): string => (value == null ? "" : value.replaceAll("_", " ").trim().toUpperCase());
 
 /** A stream column's type (contract/integrations/streams.ts), in the Schema section. */
 export const columnTypeLabel = lookup({ string: "Text", number: "Number", boolean: "Yes or no", timestamp: "Date and time", json: "List or object (JSON)" });

@@ -352,7 +352,7 @@ for (const viewport of AXE_VIEWPORTS) {
       await page.goto("/connectors/add");
       await choose(page, page.getByLabel("Source", { exact: true }), /Demo meetings/, jsEnabled, "source", /[?&]source=/);
       await axe.check("connector add, source chosen");
-      await choose(page, page.getByLabel("Platform", { exact: true }), /Zoom/, jsEnabled, "platform", /[?&]platform=zoom/);
+      await choose(page, page.getByLabel("Platform", { exact: true }), /ZOOM/, jsEnabled, "platform", /[?&]platform=zoom/);
       await expect(page.getByRole("group", { name: "Destinations" })).toBeVisible();
       await axe.check("connector add, platform chosen");
       axe.done();

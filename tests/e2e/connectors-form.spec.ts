@@ -76,7 +76,7 @@ test("create: each error at its field and in the banner, the typed values kept",
   await expect(page.getByLabel("Frequency")).toHaveValue("daily");
 
   // Destinations offered, none ticked: the group says why, each box is marked.
-  await platform(page).selectOption({ label: "Zoom" });
+  await platform(page).selectOption({ label: "ZOOM" });
   await applyChoice(page, "platform", jsEnabled);
   const destinations = page.getByRole("group", { name: "Destinations" });
   await expect(destinations).toBeVisible();

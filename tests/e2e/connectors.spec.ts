@@ -50,8 +50,8 @@ test("create datagen → local folder through the cascade, the first sync starts
   await page.getByLabel("Connector name").fill("  Demo to disk  ");
   await chooseSource(page, /Demo meetings/, jsEnabled);
   await expect(page.getByLabel("Connector name")).toHaveValue("  Demo to disk  ");
-  await expect(page.getByLabel("Platform", { exact: true }).locator("option")).toHaveText(["Select a platform", "Zoom"]);
-  await choosePlatform(page, "Zoom", jsEnabled);
+  await expect(page.getByLabel("Platform", { exact: true }).locator("option")).toHaveText(["Select a platform", "ZOOM"]);
+  await choosePlatform(page, "ZOOM", jsEnabled);
   // Its type and category in words (issue 35, defect 5), never "(Local folder, STORAGE)".
   await expect(page.getByRole("group", { name: "Destinations" })).toContainText("Laptop folder (Local folder: storage)");
   await page.getByLabel(/Laptop folder/).check();
@@ -68,7 +68,7 @@ test("create datagen → local folder through the cascade, the first sync starts
   const details = page.locator("dl");
   await expect(details).toContainText("No description provided");
   await expect(details).toContainText("Hourly");
-  await expect(detailValue(page, "Platform")).toHaveText("Zoom");
+  await expect(detailValue(page, "Platform")).toHaveText("ZOOM");
 
   // The first sync was queued when the connector was created (issue 35 item 3): it runs without a click. With JS
   // the page follows it; without, it refreshes itself while a run is in progress.
@@ -126,7 +126,7 @@ test("every connector validation message, once", async ({ page, user, jsEnabled,
   await expect(banner(page)).toHaveText("Please select a platform");
 
   // No destinations at all.
-  await choosePlatform(page, "Zoom", jsEnabled);
+  await choosePlatform(page, "ZOOM", jsEnabled);
   await expect(page.getByText("No compatible destinations found for this source and platform combination. Please ensure destinations are configured.")).toBeVisible();
   await page.getByLabel("Connector name").fill("Nightly");
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });

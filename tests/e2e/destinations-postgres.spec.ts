@@ -74,7 +74,7 @@ test("PostgreSQL: instructions, a wrong password refused, test, create, a connec
   const source = page.getByLabel("Source", { exact: true }).locator("option").filter({ hasText: /Demo meetings/ }).first();
   await page.getByLabel("Source", { exact: true }).selectOption((await source.getAttribute("value"))!);
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this source" }).click();
-  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "Zoom" });
+  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "ZOOM" });
   if (!jsEnabled) await page.getByRole("button", { name: "Continue with this platform" }).click();
   await page.getByLabel(/Analytics Postgres/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });

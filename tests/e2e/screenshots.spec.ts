@@ -89,7 +89,7 @@ test("screenshots of a connector: create, details with its run history, the list
   await page.getByLabel("Description").fill("Every call of the week, every day");
   const source = page.getByLabel("Source", { exact: true }).locator("option").filter({ hasText: /Sales calls/ });
   await page.getByLabel("Source", { exact: true }).selectOption((await source.getAttribute("value"))!);
-  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "Zoom" });
+  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "ZOOM" });
   await page.getByLabel(/Laptop folder/).check();
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });
   await page.getByLabel("Lookback days").selectOption({ label: "7 days" });

@@ -46,11 +46,13 @@ test("details pages say stored values in words, never codes or ids", async ({ pa
   await expect(page.locator("dl")).not.toContainText(UUID);
 
   await page.goto(`/connectors/details/${connectorId}`);
-  await expect(detailValue(page, "Platform")).toHaveText("Gong");
+  await expect(detailValue(page, "Platform")).toHaveText("GONG");
   await expect(page.getByTestId("schedule-words")).toHaveText("At 09:00, Monday through Friday (America/New_York)");
   // A schedule of its own replaces the frequency: no "Frequency: Daily" beside it.
   await expect(page.locator("dl dt").getByText("Frequency", { exact: true })).toHaveCount(0);
-  await expect(page.locator("dl")).not.toContainText(/\bGONG\b|\bgong\b/);
+  // The platform reads in uppercase (spec §3), on its own row alone; the stored data style "gong" shows nowhere.
+  await expect(page.locator("dl dd").filter({ hasText: /\bGONG\b/ })).toHaveCount(1);
+  await expect(page.locator("dl")).not.toContainText(/\bgong\b/);
 });
 
 test("after a create, the focus is on the new page's heading, not on <body>", async ({ page, user, jsEnabled }) => {

