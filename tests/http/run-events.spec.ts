@@ -1,6 +1,7 @@
 import http from "node:http";
-import { APP_URL } from "./env";
-import { expect, login, test } from "./fixtures";
+import { APP_URL } from "../e2e/env";
+import { loginCookieHeader } from "../e2e/login";
+import { expect, test } from "./fixtures";
 
 /**
  * Issue #35 F1, through the real web server: a run-event stream (GET /events/runs) gives its place back as soon as
@@ -8,8 +9,6 @@ import { expect, login, test } from "./fixtures";
  * number of them (RUN_EVENTS_MAX_STREAMS, 4, in each web server process). The relay of the backend's own stream is
  * tested in tests/unit/run-events.test.ts, that stream in tests/backend/change-feed.test.ts.
  */
-test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Raw HTTP streams: one run is enough.");
-
 /** Opens a stream with the browser's cookies; answers its status, its first bytes and a way to close it. */
 function openStream(cookie: string): Promise<{ status: number; first: string; close: () => void }> {
   return new Promise((resolve, reject) => {
@@ -34,10 +33,9 @@ async function openMany(cookie: string) {
   return streams;
 }
 
-test("streams are bounded per user, and a closed connection gives its place back at once", async ({ page, context, user }) => {
+test("streams are bounded per user, and a closed connection gives its place back at once", async ({ user }) => {
   test.setTimeout(90_000);
-  await login(page, user);
-  const cookie = (await context.cookies(APP_URL)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const cookie = await loginCookieHeader(user);
   const streams = await openMany(cookie);
   const taken = streams.filter((s) => s.status === 200);
   const refused = streams.filter((s) => s.status === 429);
