@@ -43,29 +43,22 @@ export interface Meeting {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
-/** "00" to "99" and "000" to "999", made once: a transcript's cue times take four of them per line. */
-const PAD2 = Array.from({ length: 100 }, (_, i) => pad(i));
-const PAD3 = Array.from({ length: 1000 }, (_, i) => pad(i, 3));
-
 function timestamp(ms: number): string {
   const h = Math.floor(ms / 3_600_000);
   const m = Math.floor((ms % 3_600_000) / 60_000);
   const s = Math.floor((ms % 60_000) / 1000);
-  return `${PAD2[h] ?? pad(h)}:${PAD2[m]}:${PAD2[s]}.${PAD3[ms % 1000] ?? pad(ms % 1000, 3)}`;
+  return `${pad(h)}:${pad(m)}:${pad(s)}.${pad(ms % 1000, 3)}`;
 }
 
 /** Zoom's cloud-recording transcript: WebVTT, numbered cues, "Speaker Name: text". */
 export function toVtt(meeting: Meeting): string {
-  // Lines are pushed, not mapped: an inlined map's holey array loses the fast join.
-  const cues: string[] = [];
-  for (const u of meeting.utterances) cues.push(`${u.index + 1}\n${timestamp(u.startMs)} --> ${timestamp(u.endMs)}\n${u.speaker.name}: ${u.text}\n`);
+  const cues = meeting.utterances.map((u) => `${u.index + 1}\n${timestamp(u.startMs)} --> ${timestamp(u.endMs)}\n${u.speaker.name}: ${u.text}\n`);
   return `WEBVTT\n\n${cues.join("\n")}`;
 }
 
 /** A plain-text transcript: "[hh:mm:ss] Speaker: text" per line. */
 export function toText(meeting: Meeting): string {
-  const lines: string[] = [];
-  for (const u of meeting.utterances) lines.push(`[${timestamp(u.startMs).slice(0, 8)}] ${u.speaker.name}: ${u.text}`);
+  const lines = meeting.utterances.map((u) => `[${timestamp(u.startMs).slice(0, 8)}] ${u.speaker.name}: ${u.text}`);
   return lines.join("\n") + "\n";
 }
 
