@@ -191,3 +191,75 @@ export async function providerSignIn(
   const callback = hops.find((hop) => hop.origin === new URL(options.app).origin && hop.pathname === "/auth/google/callback" && hop.searchParams.has("code"));
   return { page: landed, hops, callback };
 }
+
+/** A form's fields as a browser sends them, and the address it posts them to. */
+export interface FilledForm {
+  action: string;
+  fields: [string, string][];
+}
+
+/**
+ * The form `selector` on `page` as a browser without JavaScript sends it: its address (its action, else the page's
+ * own) and its successful controls as drawn — hidden and text inputs, checked boxes and radios, each select's chosen
+ * option (or its first), textareas; no disabled control, no button — with `changes` made as a user would: a string
+ * sets a field (a radio's choice; the one value of a box or input), a list sets the ticked values of boxes sharing a
+ * name, null leaves the field out. `button` (its text) adds the pressed submit button's name and value.
+ */
+export function fillForm(page: WebPage, selector: string, changes: Record<string, string | string[] | null> = {}, button?: string): FilledForm {
+  const $ = page.$;
+  const form = $(selector).first();
+  if (!form.length) throw new Error(`fillForm: no ${selector} on ${page.url.href}: ${page.text().slice(0, 200)}`);
+  const fields: [string, string][] = [];
+  const done = new Set<string>();
+  for (const element of form.find("input[name], select[name], textarea[name]").toArray()) {
+    const control = $(element);
+    const name = control.attr("name")!;
+    if (control.is("[disabled]")) continue;
+    const tag = element.tagName.toLowerCase();
+    const type = (control.attr("type") ?? "text").toLowerCase();
+    if (tag === "input" && ["submit", "button", "reset", "image", "file"].includes(type)) continue;
+    if (name in changes) {
+      if (done.has(name)) continue;
+      done.add(name);
+      const change = changes[name];
+      if (change === null || change === undefined) continue;
+      for (const value of Array.isArray(change) ? change : [change]) fields.push([name, value]);
+      continue;
+    }
+    if (tag === "input" && (type === "checkbox" || type === "radio")) {
+      if (control.is("[checked]")) fields.push([name, control.attr("value") ?? "on"]);
+    } else if (tag === "select") {
+      const chosen = control.find("option[selected]").first();
+      const option = chosen.length ? chosen : control.find("option").first();
+      if (option.length) fields.push([name, option.attr("value") ?? collapse(option.text())]);
+    } else if (tag === "textarea") {
+      fields.push([name, control.text()]);
+    } else {
+      fields.push([name, control.attr("value") ?? ""]);
+    }
+  }
+  for (const [name, change] of Object.entries(changes)) {
+    if (done.has(name) || change === null) continue;
+    for (const value of Array.isArray(change) ? change : [change]) fields.push([name, value]);
+  }
+  if (button !== undefined) {
+    const pressed = form
+      .find("button, input[type=submit]")
+      .toArray()
+      .find((element) => collapse($(element).is("input") ? ($(element).attr("value") ?? "") : $(element).text()) === button);
+    if (!pressed) throw new Error(`fillForm: no "${button}" button in ${selector} on ${page.url.href}`);
+    const name = $(pressed).attr("name");
+    if (name) fields.push([name, $(pressed).attr("value") ?? ""]);
+  }
+  const action = new URL(form.attr("action") ?? page.url.pathname + page.url.search, page.url);
+  return { action: action.pathname + action.search, fields };
+}
+
+/**
+ * The accessible description of the control with this id, as a screen reader reads it: the text of the elements its
+ * aria-describedby names, in order, whitespace collapsed (what Playwright's toHaveAccessibleDescription compares).
+ */
+export function accessibleDescription(page: WebPage, id: string): string {
+  const ids = (page.$(`#${cssEscape(id)}`).attr("aria-describedby") ?? "").split(/\s+/).filter(Boolean);
+  return collapse(ids.map((ref) => page.$(`#${cssEscape(ref)}`).text()).join(" "));
+}
