@@ -10,6 +10,13 @@ import { Field } from "~/components/ui/field";
 import { FormBanner } from "~/components/ui/form-banner";
 import { cascadeRules, createFormSchema, type PageData } from "./schema";
 
+/** The form's rules before the cascade has loaded anything for its choices: the fields' own rules only. */
+const UNLOADED_SCHEMA = createFormSchema({ platforms: null, destinations: null, requiredCategories: [] });
+
+/** The form's current source and platform are the ones the page's data was loaded for. */
+const loadedFor = (formData: FormData, loaded: { source: string; platform: string }) =>
+  (formData.get("source") ?? "") === loaded.source && (formData.get("platform") ?? "") === loaded.platform;
+
 /**
  * The Create Connector form (spec §4, §5). Choosing a source or a platform reloads the page's data with the form's
  * values in the address (a GET): with JavaScript at once, without it by the choice's Continue button. The form
@@ -27,7 +34,10 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
     lastResult,
     constraint: getZodConstraint(schema),
     shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    // The page's rules are those of the source and platform it loaded. A submit right after another choice (its
+    // load still on the way) is checked without them: the server runs the cascade for the values posted, so the
+    // answer is about the choice on screen, never the last one's rules.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loadedFor(formData, data.values) ? schema : UNLOADED_SCHEMA }),
   });
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   const v = data.values;

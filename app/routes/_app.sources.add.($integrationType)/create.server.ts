@@ -65,6 +65,25 @@ export function formFields(type: SourceIntegrationName | null) {
   };
 }
 
+/**
+ * The source type a post of the form is for: the one its select shows, which the form sends as `integration_type`,
+ * not the one in the page's address. They differ when a button is pressed right after a choice of type: with
+ * JavaScript, before the page has followed the choice to /sources/add/{type} (the post interrupts that load);
+ * without it, when a button other than the type's Continue is pressed. The server then does what the screen says
+ * ("Authenticate" with the type shown) instead of refusing it or acting on the type the page showed before.
+ * A type whose page was not drawn yet sent no authentication type: it gets the one its page preselects. A post
+ * without the field (none of the form's own) is for the address's type.
+ */
+export function postedType(form: FormData, typeParam: string | undefined): SourceIntegrationName | null {
+  const fromAddress = isSourceIntegration(typeParam) ? typeParam : null;
+  const sent = form.get("integration_type");
+  if (typeof sent !== "string") return fromAddress;
+  const type = isSourceIntegration(sent) ? sent : null;
+  const modes = sourceServer(type).authModes;
+  if (type && type !== fromAddress && modes && !form.has(modes.field)) form.set(modes.field, modes.defaultMode);
+  return type;
+}
+
 /** Where the type select's GET (or its JS equivalent) lands: the type in the path, typed text carried along. */
 export function typeUrl(type: string | null, sent: Record<string, unknown>): string {
   const carry = new URLSearchParams();
