@@ -1,29 +1,16 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import type pg from "pg";
-import { insertTransform, insertUser, seedConnector, userIdByEmail, withDb } from "./db";
-import { detailValue, expect, expectAccessible, login, runHistoryRows, test, uniqueEmail } from "./fixtures";
+import { insertTransform, seedConnector, userIdByEmail, withDb } from "./db";
+import { detailValue, expect, expectAccessible, login, runHistoryRows, test } from "./fixtures";
+import { seedRun } from "../support/records";
 
 /**
  * Issue 27, JS on and off: a run's details page reached from the run history — its attempts, where each
  * destination's data landed, its log and the log's download; a run in progress followed live (with JS through
- * server-sent events, without reloading; without JS by refreshing itself); the failure banner of a connector that
- * keeps failing; another user's run is a 404.
+ * server-sent events, without reloading; without JS by refreshing itself); a long history's pages; the failure
+ * banner of a connector that keeps failing. The server's rules (a log past its retention, or none, said so; another
+ * user's run a 404, its page and its log) are checked over HTTP in tests/http/run-details.spec.ts.
  */
-
-const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
-
-/** A finished run written straight into the history (no worker runs it). */
-async function seedRun(client: pg.Client, table: "sync_runs" | "transform_runs", key: string, ownerId: string, status: "succeeded" | "failed", minutesAgo: number, error: string | null = null) {
-  const column = table === "sync_runs" ? "connector_id" : "transform_id";
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO ${table} (${column}, owner_id, status, trigger, attempts, records, error, created_at, started_at, finished_at)
-     VALUES ($1, $2, $3, 'schedule', 1, 0, $4, now() - make_interval(mins => $5), now() - make_interval(mins => $5), now() - make_interval(mins => $5) + interval '2 seconds')
-     RETURNING id`,
-    [key, ownerId, status, error, minutesAgo],
-  );
-  return rows[0]!.id;
-}
 
 const runRowOf = (page: Page) => runHistoryRows(page).first();
 
@@ -157,24 +144,6 @@ test("a long run history pages 50 runs at a time: older runs, then back to the n
   await expect(rows).toHaveCount(50);
 });
 
-test("a run older than the logs' retention says its log was deleted; a newer one without a line says it wrote none (issue 36)", async ({ page, user }) => {
-  await login(page, user, { from: "/connectors" });
-  const { connectorId, old, recent } = await withDb(async (client) => {
-    const ownerId = await userIdByEmail(client, user.email);
-    const { connectorId } = await seedConnector(client, ownerId, "Kept for long");
-    // 45 days ago: past RUN_LOG_DAYS (30 by default), whose prune left the run and took its lines.
-    const old = await seedRun(client, "sync_runs", connectorId, ownerId, "succeeded", 45 * 24 * 60);
-    const recent = await seedRun(client, "sync_runs", connectorId, ownerId, "succeeded", 5);
-    return { connectorId, old, recent };
-  });
-  await page.goto(`/connectors/details/${connectorId}/runs/${old}`);
-  const log = page.getByRole("region", { name: "Log" });
-  await expect(log).toContainText("This run's log was deleted: logs are kept for 30 days.");
-  await expect(page.getByRole("link", { name: "Download log" })).toHaveCount(0);
-  await page.goto(`/connectors/details/${connectorId}/runs/${recent}`);
-  await expect(log).toContainText("This run wrote no log.");
-});
-
 test("a failing connector's details page says since when it fails, and links to that run", async ({ page, user }) => {
   await login(page, user, { from: "/connectors" });
   const seeded = await withDb(async (client) => {
@@ -219,31 +188,4 @@ test("a failing connector's details page says since when it fails, and links to 
   await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}`);
   await runHistoryRows(page).first().getByRole("link").click();
   await expect(page).toHaveURL(`/transforms/details/${seeded.transformId}/runs/${seeded.transformRun}`);
-});
-
-test("another user's run is a 404: its page and its log", async ({ page, user, allowConsoleErrors }) => {
-  allowConsoleErrors(NOT_FOUND);
-  await login(page, user, { from: "/connectors" });
-  const seeded = await withDb(async (client) => {
-    const otherId = await insertUser(client, "Other Owner", uniqueEmail("other"));
-    const theirs = await seedConnector(client, otherId, "Theirs");
-    const theirRun = await seedRun(client, "sync_runs", theirs.connectorId, otherId, "succeeded", 5);
-    const theirTransform = await insertTransform(client, otherId, { name: "Their topics", type: "topic_modeling", connectorId: theirs.connectorId });
-    const theirTransformRun = await seedRun(client, "transform_runs", theirTransform, otherId, "succeeded", 5);
-    const mine = await seedConnector(client, await userIdByEmail(client, user.email), "Mine");
-    return { theirs: theirs.connectorId, theirRun, theirTransform, theirTransformRun, mine: mine.connectorId };
-  });
-  for (const path of [
-    `/connectors/details/${seeded.theirs}/runs/${seeded.theirRun}`,
-    `/connectors/details/${seeded.mine}/runs/${seeded.theirRun}`,
-    `/transforms/details/${seeded.theirTransform}/runs/${seeded.theirTransformRun}`,
-  ]) {
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(404);
-    await expect(page.getByRole("alert")).toContainText("Run not found");
-    await expect(page.getByRole("link", { name: "Download log" })).toHaveCount(0);
-    const log = await page.request.get(`${path}/log`);
-    expect(log.status()).toBe(404);
-    expect(await log.text()).toBe("Run not found\n");
-  }
 });

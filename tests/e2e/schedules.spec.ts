@@ -1,32 +1,21 @@
 import type { Page } from "@playwright/test";
 import { CronExpressionParser } from "cron-parser";
-import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test, uniqueEmail } from "./fixtures";
-import { insertConnector, insertDestination, insertSource, insertTransform, insertUser, userIdByEmail, withDb } from "./db";
+import { detailValue, expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
 import { APP_URL } from "./env";
+import { seedScheduled as seed } from "../support/records";
 
 /**
  * Issue 27, schedules, JS on and off: a connector's schedule page reached from its details ("Change schedule"), a
- * cron expression in America/New_York whose next run lies across a daylight-saving change, a bad expression's
- * error at its field with what was typed kept, manual only shown as such in the list, a transform's schedule, and
- * another user's schedule page answering 404. The reader's zone is Europe/Paris (browser and cookie alike).
+ * cron expression in America/New_York whose next run lies across a daylight-saving change, manual only shown as
+ * such in the list, a transform's schedule, time zones, the live check of an expression as it is typed (JS), the
+ * page at phone width. The reader's zone is Europe/Paris (browser and cookie alike). The server's rules (a bad or
+ * too frequent expression refused at its field with what was typed kept; another user's schedule pages answering
+ * 404) are checked over HTTP in tests/http/schedules.spec.ts.
  */
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of 400/;
-const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
 const READER_ZONE = "Europe/Paris";
 test.use({ timezoneId: READER_ZONE });
-
-/** The user's own connector (active, daily) and a transform of it. */
-async function seed(email: string, name: string) {
-  return withDb(async (db) => {
-    const ownerId = await userIdByEmail(db, email);
-    const sourceId = await insertSource(db, ownerId, { name: `${name} source` });
-    const destinationId = await insertDestination(db, ownerId, { name: `${name} destination` });
-    const connectorId = await insertConnector(db, ownerId, { name, sourceId, destinationIds: [destinationId], paused: false });
-    const transformId = await insertTransform(db, ownerId, { name: `${name} topics`, type: "topic_modeling", connectorId });
-    return { connectorId, transformId };
-  });
-}
 
 async function readerZone(page: Page) {
   await page.context().addCookies([{ name: "tz", value: encodeURIComponent(READER_ZONE), url: APP_URL }]);
@@ -89,45 +78,6 @@ test("a cron schedule in New York: its next run across the March change, on the 
   await expect(page.getByRole("row", { name: /Weekly export/ }).locator(`time[datetime="${expected}"]`)).toBeVisible();
 });
 
-test("a bad cron expression: its error at the field, what was typed kept, nothing saved", async ({ page, user, allowConsoleErrors }) => {
-  allowConsoleErrors(BAD_REQUEST);
-  await readerZone(page);
-  await login(page, user);
-  const { connectorId } = await seed(user.email, "Nightly");
-  await page.goto(`/connectors/details/${connectorId}/schedule`);
-  await kind(page, "A cron expression").check();
-  await expression(page).fill("61 * * * *");
-  await page.getByRole("button", { name: "Save schedule" }).click();
-  const message = /^This is not a valid cron expression: .*61/;
-  await expect(page.getByRole("alert")).toContainText(message);
-  await expect(expression(page)).toHaveAttribute("aria-invalid", "true");
-  await expect(page.locator("#schedule-expression-error")).toHaveText(message);
-  await expect(expression(page)).toHaveValue("61 * * * *");
-  await expect(kind(page, "A cron expression")).toBeChecked();
-
-  // Issue 35, defect 8: a plain sentence at the field, never the library's "Constraint error, got value 25 …".
-  await expression(page).fill("0 25 * * *");
-  await page.getByRole("button", { name: "Save schedule" }).click();
-  await expect(page.locator("#schedule-expression-error")).toHaveText("This is not a valid cron expression: the hour is 25; it goes from 0 to 23.");
-  await expect(expression(page)).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByRole("main")).not.toContainText(/Constraint error|got value|expected range/);
-  await expect(expression(page)).toHaveValue("0 25 * * *");
-
-  // Too often is refused too, at the field of its kind.
-  await expression(page).fill("*/5 * * * *");
-  await page.getByRole("button", { name: "Save schedule" }).click();
-  await expect(page.locator("#schedule-expression-error")).toHaveText("Run at most every 15 minutes.");
-  await expect(expression(page)).toHaveValue("*/5 * * * *");
-  await kind(page, "Every few minutes or hours").check();
-  await every(page).fill("10");
-  await page.getByRole("button", { name: "Save schedule" }).click();
-  await expect(page.locator("#schedule-every-error")).toHaveText("Run at most every 15 minutes.");
-  await expect(every(page)).toHaveValue("10");
-
-  await page.goto(`/connectors/details/${connectorId}`);
-  await expect(page.getByTestId("schedule-words")).toHaveText("Daily");
-});
-
 test("manual only: never scheduled, and the list says so; a transform's schedule in words", async ({ page, user }) => {
   await readerZone(page);
   await login(page, user);
@@ -163,24 +113,6 @@ test("manual only: never scheduled, and the list says so; a transform's schedule
   await expect(page.getByText("Schedule saved.")).toBeVisible();
   await page.goto(`/connectors/details/${connectorId}`);
   await expect(page.getByTestId("schedule-words")).toHaveText("Daily");
-});
-
-test("another user's schedule pages answer 404", async ({ page, user, allowConsoleErrors }) => {
-  allowConsoleErrors(NOT_FOUND);
-  const otherEmail = uniqueEmail("else");
-  await withDb((db) => insertUser(db, "Someone Else", otherEmail));
-  const theirs = await seed(otherEmail, "Theirs");
-  await login(page, user);
-  for (const [path, message] of [
-    [`/connectors/details/${theirs.connectorId}/schedule`, "Connector not found"],
-    [`/transforms/details/${theirs.transformId}/schedule`, "Transform not found"],
-    ["/connectors/details/not-an-id/schedule", "Connector not found"],
-  ] as const) {
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(404);
-    await expect(page.getByText(message)).toBeVisible();
-    await expect(page.getByRole("button", { name: "Save schedule" })).toHaveCount(0);
-  }
 });
 
 test("the schedule page at phone width", async ({ page, user }) => {
