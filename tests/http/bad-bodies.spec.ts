@@ -1,20 +1,22 @@
-import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "./db";
-import { APP_URL } from "./env";
-import { expect, login, loginCookieHeader, test, uniqueEmail } from "./fixtures";
+import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "../e2e/db";
+import { APP_URL } from "../e2e/env";
+import { uniqueEmail } from "../e2e/fixtures";
+import { loginCookieHeader } from "../e2e/login";
+import { expect, test } from "./fixtures";
 
 /**
  * Issue 24 finding 6: every Remix action answers a 4xx with a plain sentence, never a 5xx, to a body that is not a
  * web form (JSON, plain text, XML, none), a broken multipart body, a NUL character, a file, duplicated or missing
- * fields. Raw HTTP (the browser never sends these), with a signed-in user's cookies; JS on only (no page is involved).
+ * fields; the page a browser shows for such a post is the app's error page. Raw HTTP (a browser never sends these),
+ * with a signed-in user's cookies: no browser half (moved whole from tests/e2e/, where it ran in js-on only).
  */
-test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "Raw HTTP posts: one run is enough.");
 
 const UNSUPPORTED = "Send this form as a web form (application/x-www-form-urlencoded or multipart/form-data), as the page itself does.";
 const UNREADABLE = /This form could not be read/;
 const NUL = /NUL character/;
 
 /** A fresh signed-in user's Cookie header (the login fixture's cookies) and e-mail. */
-async function signedIn(): Promise<{ cookie: string; email: string }> {
+async function bodyTester(): Promise<{ cookie: string; email: string }> {
   const email = uniqueEmail("bodies");
   return { cookie: await loginCookieHeader({ name: "Body Tester", email }), email };
 }
@@ -86,7 +88,7 @@ const BROKEN_MULTIPART: [string, string, string][] = [
 
 test("bodies that are not a web form answer 415 or 400 with a sentence on every action, never 5xx", async () => {
   test.setTimeout(90_000);
-  const { cookie, email } = await signedIn();
+  const { cookie, email } = await bodyTester();
   const paths = actionPaths(await seed(email));
   const problems: string[] = [];
   const expectAnswer = (path: string, what: string, sent: Sent, status: number, message: string | RegExp) => {
@@ -114,7 +116,7 @@ test("bodies that are not a web form answer 415 or 400 with a sentence on every 
 
 test("well-formed but wrong forms (empty, duplicated, missing or huge fields) never answer 5xx", async () => {
   test.setTimeout(90_000);
-  const { cookie, email } = await signedIn();
+  const { cookie, email } = await bodyTester();
   // Destructive routes (delete, log out) last, so the others still see the records and the session.
   const all = actionPaths(await seed(email));
   const destructive = (path: string) => /^\/(connectors|destinations|sources|transforms)\/details\/|^\/transforms\?index|^\/logout/.test(path);
@@ -145,9 +147,8 @@ test("well-formed but wrong forms (empty, duplicated, missing or huge fields) ne
   expect(problems, "5xx answers to well-formed forms").toEqual([]);
 });
 
-test("the page a browser shows for such a post is the app's error page with the sentence and the status", async ({ page, user }) => {
-  await login(page, user);
-  const response = await page.request.post("/connectors/add", { headers: { "content-type": "text/plain" }, data: "name=x", maxRedirects: 0 });
+test("the page a browser shows for such a post is the app's error page with the sentence and the status", async ({ signedIn }) => {
+  const response = await signedIn.request.post("/connectors/add", { headers: { "content-type": "text/plain" }, data: "name=x", maxRedirects: 0 });
   expect(response.status()).toBe(415);
   expect(response.headers()["content-type"]).toMatch(/^text\/html/);
   const html = await response.text();
