@@ -2,7 +2,7 @@ import { test as base, expect, type APIRequestContext } from "@playwright/test";
 import { uniqueEmail } from "../e2e/fixtures";
 import { loginCookieHeader, type TestUser } from "../e2e/login";
 import { APP_URL } from "../e2e/env";
-import { open, submit, type FormFields, type WebPage } from "../support/forms";
+import { accessibleDescription, fillForm, open, submit, type FormFields, type WebPage } from "../support/forms";
 
 export { expect };
 
@@ -67,3 +67,52 @@ export const test = base.extend<{
     for (const context of contexts) await context.dispose();
   },
 });
+
+/** What fillForm (tests/support/forms.ts) changes in a form before it is sent. */
+type FormChanges = Record<string, string | string[] | null>;
+
+/**
+ * A browser without JavaScript pressing the submit button `button` (its text) of the form `selector` on `page`, after
+ * typing `changes` (fillForm): the form's fields as drawn, posted to its action; answers the page it ends on.
+ */
+export function press(web: Web, page: WebPage, selector: string, button: string, changes: FormChanges = {}): Promise<WebPage> {
+  const { action, fields } = fillForm(page, selector, changes, button);
+  return web.submit(action, fields);
+}
+
+/**
+ * A browser without JavaScript applying a choice that shapes the form `selector` (a type, a source, a platform) with
+ * its Continue button (formmethod="get"): the form's fields with `changes`, sent as a GET to the button's formaction.
+ */
+export function choose(web: Web, page: WebPage, selector: string, changes: FormChanges = {}): Promise<WebPage> {
+  const { action, fields } = fillForm(page, selector, changes);
+  const formAction = page.$(selector).first().find('button[formmethod="get"]').first().attr("formaction");
+  const query = new URLSearchParams(fields).toString();
+  return web.open(`${formAction ?? action.split("?")[0]}${query ? `?${query}` : ""}`);
+}
+
+/** Whether the button with this text (exact, whitespace collapsed) on `page` is disabled; throws when there is none. */
+export function buttonDisabled(page: WebPage, text: string): boolean {
+  const button = page.$("button")
+    .toArray()
+    .find((element) => page.$(element).text().replace(/\s+/g, " ").trim() === text);
+  if (!button) throw new Error(`no "${text}" button on ${page.url.href}`);
+  return page.$(button).is("[disabled]");
+}
+
+/** A details page's Delete, confirmed as a browser without JavaScript does it: its link to the dialog, then the dialog's button. */
+export async function confirmDelete(web: Web, details: WebPage, button = "Delete"): Promise<WebPage> {
+  const [link] = details.links("Delete");
+  expect(link, `a Delete link on ${details.url.href}`).toBeTruthy();
+  const confirming = await web.open(link!);
+  expect(confirming.$('[role="dialog"]'), "the confirmation dialog").toHaveLength(1);
+  return press(web, confirming, '[role="dialog"] form', button);
+}
+
+/**
+ * The control with this id as a screen reader and a sighted user meet it: whether it is marked invalid, what is read
+ * with it (accessibleDescription, tests/support/forms.ts) and the error shown under it (`#${id}-error`, or null).
+ */
+export function fieldState(page: WebPage, id: string): { invalid: boolean; description: string; error: string | null } {
+  return { invalid: page.invalid(id), description: accessibleDescription(page, id), error: page.fieldError(id) };
+}
