@@ -4,9 +4,12 @@ import { insertConnector, insertDestination, insertSource, userIdByEmail, withDb
 import { expect, expectAccessible, login, test, waitForHydration } from "./fixtures";
 
 /**
- * Issue 26, the connector forms: every error in the banner and at its field (marked invalid, its message under it
- * and read with it), with JavaScript on and off; what the user typed survives a refused post; the details page takes
- * only its own buttons' intents; with JavaScript the cascade's selects keep the keyboard focus.
+ * Issue 26, the connector forms in a browser, JavaScript on and off: the cascade to a new connector and an edit saved,
+ * axe on each form with its errors; with JavaScript the forms' own checks before they post, every error in the banner
+ * and at its field (marked invalid, its message under it and read with it), what the user typed kept; the
+ * destinations kept through edits; with JavaScript the cascade's selects keep the keyboard focus. The server's rules
+ * (the same errors after a post without JavaScript, the backend's refusal, the details page's intents) are checked
+ * over HTTP in tests/http/connectors-form.spec.ts.
  */
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of 400/;
@@ -44,21 +47,26 @@ async function seed(email: string) {
 }
 
 test("create: each error at its field and in the banner, the typed values kept", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
+  // With JavaScript the form's own checks; without, the server's (tests/http/connectors-form.spec.ts). Axe checks
+  // the form with its errors either way, and the cascade leads on to the connector.
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user, { from: "/connectors/add" });
   const { first } = await seed(user.email);
   await page.goto("/connectors/add");
   await page.getByLabel("Description").fill("Kept after every refusal");
   await page.getByRole("button", { name: "Create Connector" }).click();
-  await expect(banner(page)).toContainText(M.nameRequired);
-  await expect(banner(page)).toContainText(M.sourceRequired);
-  await expect(banner(page)).toContainText(M.frequencyRequired);
-  await expectFieldError(page.getByLabel("Connector name"), M.nameRequired);
-  await expectFieldError(source(page), M.sourceRequired);
-  await expectFieldError(page.getByLabel("Frequency"), M.frequencyRequired);
-  await expectFieldValid(page.getByLabel("Description"));
-  await expectFieldValid(page.getByLabel("Lookback days"));
-  await expect(page.getByLabel("Description")).toHaveValue("Kept after every refusal");
+  await expect(banner(page)).toBeVisible();
+  if (jsEnabled) {
+    await expect(banner(page)).toContainText(M.nameRequired);
+    await expect(banner(page)).toContainText(M.sourceRequired);
+    await expect(banner(page)).toContainText(M.frequencyRequired);
+    await expectFieldError(page.getByLabel("Connector name"), M.nameRequired);
+    await expectFieldError(source(page), M.sourceRequired);
+    await expectFieldError(page.getByLabel("Frequency"), M.frequencyRequired);
+    await expectFieldValid(page.getByLabel("Description"));
+    await expectFieldValid(page.getByLabel("Lookback days"));
+    await expect(page.getByLabel("Description")).toHaveValue("Kept after every refusal");
+  }
   await expectAccessible(page);
 
   // A source with platforms: the platform is required, at its own field.
@@ -67,13 +75,15 @@ test("create: each error at its field and in the banner, the typed values kept",
   await expect(platform(page)).toBeVisible();
   await page.getByLabel("Connector name").fill("Nightly calls");
   await page.getByLabel("Frequency").selectOption({ label: "Daily" });
-  await page.getByRole("button", { name: "Create Connector" }).click();
-  await expect(banner(page)).toHaveText(M.platformRequired);
-  await expectFieldError(platform(page), M.platformRequired);
-  await expectFieldValid(page.getByLabel("Connector name"));
-  await expectFieldValid(source(page));
-  await expect(page.getByLabel("Connector name")).toHaveValue("Nightly calls");
-  await expect(page.getByLabel("Frequency")).toHaveValue("daily");
+  if (jsEnabled) {
+    await page.getByRole("button", { name: "Create Connector" }).click();
+    await expect(banner(page)).toHaveText(M.platformRequired);
+    await expectFieldError(platform(page), M.platformRequired);
+    await expectFieldValid(page.getByLabel("Connector name"));
+    await expectFieldValid(source(page));
+    await expect(page.getByLabel("Connector name")).toHaveValue("Nightly calls");
+    await expect(page.getByLabel("Frequency")).toHaveValue("daily");
+  }
 
   // Destinations offered, none ticked: the group says why, each box is marked.
   await platform(page).selectOption({ label: "ZOOM" });
@@ -81,14 +91,19 @@ test("create: each error at its field and in the banner, the typed values kept",
   const destinations = page.getByRole("group", { name: "Destinations" });
   await expect(destinations).toBeVisible();
   await page.getByRole("button", { name: "Create Connector" }).click();
-  await expect(banner(page)).toHaveText(M.destinationsRequired);
-  await expect(destinations).toHaveAccessibleDescription(M.destinationsRequired);
-  await expect(destinations.getByText(M.destinationsRequired)).toBeVisible();
-  await expect(page.getByLabel(/Team warehouse/)).toHaveAttribute("aria-invalid", "true");
-  await expectFieldValid(platform(page));
+  await expect(banner(page)).toBeVisible();
+  if (jsEnabled) {
+    await expect(banner(page)).toHaveText(M.destinationsRequired);
+    await expect(destinations).toHaveAccessibleDescription(M.destinationsRequired);
+    await expect(destinations.getByText(M.destinationsRequired)).toBeVisible();
+    await expect(page.getByLabel(/Team warehouse/)).toHaveAttribute("aria-invalid", "true");
+    await expectFieldValid(platform(page));
+  }
   await expectAccessible(page);
-  await expect(page.getByLabel("Connector name")).toHaveValue("Nightly calls");
-  await expect(page.getByLabel("Description")).toHaveValue("Kept after every refusal");
+  if (jsEnabled) {
+    await expect(page.getByLabel("Connector name")).toHaveValue("Nightly calls");
+    await expect(page.getByLabel("Description")).toHaveValue("Kept after every refusal");
+  }
 
   await page.getByLabel(/Team warehouse/).check();
   await page.getByRole("button", { name: "Create Connector" }).click();
@@ -96,25 +111,9 @@ test("create: each error at its field and in the banner, the typed values kept",
   await expect(page.getByRole("row", { name: /Nightly calls/ })).toContainText("Kept after every refusal");
 });
 
-test("create: the backend's refusal shows in the banner, the form as typed", async ({ page, user, allowConsoleErrors }) => {
-  allowConsoleErrors(BAD_REQUEST);
-  await login(page, user, { from: "/connectors/add" });
-  const { first } = await seed(user.email);
-  await page.goto(`/connectors/add?source=${first}&platform=zoom`);
-  await expect(page.getByRole("group", { name: "Destinations" })).toBeVisible();
-  await page.getByLabel("Connector name").fill("Gone before saving");
-  await page.getByLabel(/Team warehouse/).check();
-  await page.getByLabel("Frequency").selectOption({ label: "Hourly" });
-  // The source disappears between showing the form and saving it: the backend says so.
-  await withDb((client) => client.query("DELETE FROM sources WHERE id = $1", [first]));
-  await page.getByRole("button", { name: "Create Connector" }).click();
-  await expect(banner(page)).toHaveText(M.createFailed(M.sourceNotFound));
-  await expect(page.getByLabel("Connector name")).toHaveValue("Gone before saving");
-  await expect(page.getByLabel("Frequency")).toHaveValue("hourly");
-  await expectFieldValid(page.getByLabel("Connector name"));
-});
-
-test("edit: each error at its field and in the banner, the typed values kept", async ({ page, user, allowConsoleErrors }) => {
+test("edit: each error at its field and in the banner, the typed values kept", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
+  // With JavaScript the form's own checks; without, the server's (tests/http/connectors-form.spec.ts). Axe checks
+  // the form with its errors either way, and the edit is saved.
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user, { from: "/connectors" });
   const { ownerId, first, warehouse } = await seed(user.email);
@@ -125,37 +124,44 @@ test("edit: each error at its field and in the banner, the typed values kept", a
   await page.getByLabel("Description").fill("");
   await page.getByLabel("Frequency").fill("weekly");
   await page.getByRole("button", { name: "Update Connector" }).click();
-  await expect(banner(page)).toContainText(M.nameRequired);
-  await expect(banner(page)).toContainText(M.frequencyInvalid);
-  // The description is optional, as on create.
-  await expect(banner(page)).not.toContainText(M.descriptionRequired);
-  await expectFieldValid(page.getByLabel("Description"));
-  await expectFieldError(page.getByLabel("Connector name"), M.nameRequired);
-  // The frequency's hint is read with its error.
-  await expect(page.getByLabel("Frequency")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("Frequency")).toHaveAccessibleDescription(`daily or hourly ${M.frequencyInvalid}`);
-  await expect(page.locator("#connector-frequency-error")).toHaveText(M.frequencyInvalid);
-  await expectFieldValid(page.getByLabel("Source"));
-  await expectFieldValid(destination());
-  await expect(destination()).toBeChecked();
-  await expect(page.getByLabel("Frequency")).toHaveValue("weekly");
+  await expect(banner(page)).toBeVisible();
+  if (jsEnabled) {
+    await expect(banner(page)).toContainText(M.nameRequired);
+    await expect(banner(page)).toContainText(M.frequencyInvalid);
+    // The description is optional, as on create.
+    await expect(banner(page)).not.toContainText(M.descriptionRequired);
+    await expectFieldValid(page.getByLabel("Description"));
+    await expectFieldError(page.getByLabel("Connector name"), M.nameRequired);
+    // The frequency's hint is read with its error.
+    await expect(page.getByLabel("Frequency")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Frequency")).toHaveAccessibleDescription(`daily or hourly ${M.frequencyInvalid}`);
+    await expect(page.locator("#connector-frequency-error")).toHaveText(M.frequencyInvalid);
+    await expectFieldValid(page.getByLabel("Source"));
+    await expectFieldValid(destination());
+    await expect(destination()).toBeChecked();
+    await expect(page.getByLabel("Frequency")).toHaveValue("weekly");
+  }
   await expectAccessible(page);
 
-  await destination().uncheck();
+  if (jsEnabled) {
+    await destination().uncheck();
+    await page.getByLabel("Connector name").fill("Edited");
+    await page.getByLabel("Description").fill("after");
+    await page.getByLabel("Frequency").fill("");
+    await page.getByRole("button", { name: "Update Connector" }).click();
+    await expect(banner(page)).toContainText(M.destinationRequired);
+    await expect(banner(page)).toContainText(M.frequencyRequired);
+    await expect(banner(page)).not.toContainText(M.nameRequired);
+    await expect(destination()).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByRole("group", { name: "Destinations" })).toHaveAccessibleDescription(M.destinationRequired);
+    await expect(page.locator("#connector-destination_ids-error")).toHaveText(M.destinationRequired);
+    await expect(destination()).not.toBeChecked();
+    await expectFieldValid(page.getByLabel("Connector name"));
+    await expect(page.getByLabel("Connector name")).toHaveValue("Edited");
+  }
+
   await page.getByLabel("Connector name").fill("Edited");
   await page.getByLabel("Description").fill("after");
-  await page.getByLabel("Frequency").fill("");
-  await page.getByRole("button", { name: "Update Connector" }).click();
-  await expect(banner(page)).toContainText(M.destinationRequired);
-  await expect(banner(page)).toContainText(M.frequencyRequired);
-  await expect(banner(page)).not.toContainText(M.nameRequired);
-  await expect(destination()).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByRole("group", { name: "Destinations" })).toHaveAccessibleDescription(M.destinationRequired);
-  await expect(page.locator("#connector-destination_ids-error")).toHaveText(M.destinationRequired);
-  await expect(destination()).not.toBeChecked();
-  await expectFieldValid(page.getByLabel("Connector name"));
-  await expect(page.getByLabel("Connector name")).toHaveValue("Edited");
-
   await destination().check();
   await page.getByLabel("Frequency").fill("Hourly");
   await page.getByRole("button", { name: "Update Connector" }).click();
@@ -205,19 +211,6 @@ test("edit keeps every destination: a name change alone keeps both, and one can 
   await expect(page).toHaveURL(`/connectors/details/${id}`);
   await expect(page.locator("dl")).toContainText("Team warehouse");
   expect(await destinationsOnDetails()).toEqual([warehouse, second].sort());
-});
-
-test("details: only its own buttons' intents are taken", async ({ page, user }) => {
-  await login(page, user, { from: "/connectors" });
-  const { ownerId, first, warehouse } = await seed(user.email);
-  const id = await withDb((client) => insertConnector(client, ownerId, { name: "Stays", sourceId: first, destinationIds: [warehouse] }));
-  for (const form of [{ intent: "explode" }, {}] as Record<string, string>[]) {
-    const response = await page.request.post(`/connectors/details/${id}`, { form, maxRedirects: 0 });
-    expect(response.status(), JSON.stringify(form)).toBe(400);
-  }
-  // Nothing was deleted by a post without an intent.
-  await page.goto(`/connectors/details/${id}`);
-  await expect(page.getByRole("heading", { name: "Stays" })).toBeVisible();
 });
 
 test("with JavaScript, the source and platform selects keep the focus through the cascade", async ({ page, user, jsEnabled }) => {
