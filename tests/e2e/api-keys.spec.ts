@@ -5,13 +5,14 @@ import { RESULTS_DIR } from "./env";
 import { expect, expectAccessible, expectNoHorizontalOverflow, login, test } from "./fixtures";
 
 /**
- * Issue 38 item 2, JS on and off: the API keys page, reached from the profile menu. A key is made (its problems at
- * their fields first), its token shown once (a copy button with JavaScript, a selectable field without), listed in
- * words, and revoked after a confirmation. With JavaScript, pictures of the page at desktop and phone widths are
- * written under RESULTS_DIR/screenshots.
+ * Issue 38 item 2, JS on and off: the API keys page, reached from the profile menu. A key is made, its token shown
+ * once (with JavaScript a copy button), listed in words, and revoked after a confirmation; with JavaScript the form's
+ * own checks first, each problem at its field. With JavaScript, pictures of the page at desktop and phone widths are
+ * written under RESULTS_DIR/screenshots. The server's rules (the same problems after a post without JavaScript, a day
+ * gone by, the token in a read-only field without JavaScript and never on a fresh load, the keys at work through the
+ * API, a confirmation link for another key) are checked over HTTP in tests/http/api-keys.spec.ts.
  */
 
-const BAD_REQUEST = /Failed to load resource: the server responded with a status of 400/;
 const SHOWN_ONCE = "Copy this key now and keep it somewhere safe: it will not be shown again.";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const pictures = path.resolve(root, RESULTS_DIR, "screenshots");
@@ -38,8 +39,7 @@ async function createKey(page: Page, values: { name: string; access: "Read only"
   return page.getByLabel(/^Your new key/).inputValue();
 }
 
-test("API keys: problems at their fields, a key shown once, listed in words, and revoked", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
-  allowConsoleErrors(BAD_REQUEST);
+test("API keys: problems at their fields, a key shown once, listed in words, and revoked", async ({ page, user, jsEnabled }) => {
   await login(page, user);
   await page.locator("summary[data-profile-menu]").click();
   await page.getByRole("link", { name: "API keys" }).click();
@@ -47,23 +47,16 @@ test("API keys: problems at their fields, a key shown once, listed in words, and
   await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
   await expect(page.getByText("No API keys yet.")).toBeVisible();
 
-  // An empty form: each problem at its field and in the banner.
-  await page.getByRole("button", { name: "Create key" }).click();
-  await expect(banner(page)).toContainText("Please enter a name for the key");
-  await expect(banner(page)).toContainText("Please choose what the key may do: read only, or read and write");
-  await expect(page.locator("#api-key-name-error")).toHaveText("Please enter a name for the key");
-  await expect(page.locator("#api-key-scope-error")).toHaveText("Please choose what the key may do: read only, or read and write");
-  await expect(page.locator("#api-key-name")).toHaveAttribute("aria-invalid", "true");
-
-  // A day gone by: the server's check, at the expiry field; what was typed stays.
-  await page.getByLabel("Name", { exact: true }).fill("Old report");
-  await page.getByRole("radio", { name: "Read only" }).check();
-  await page.getByLabel("Expires on (optional)").fill("2020-01-01");
-  await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page.locator("#api-key-expires_on-error")).toHaveText("The expiry date must be in the future");
-  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Old report");
-  await expect(page.getByRole("radio", { name: "Read only" })).toBeChecked();
-  await expect(page.locator("#api-key-name-error")).toHaveCount(0);
+  if (jsEnabled) {
+    // An empty form: the form's own check, each problem at its field and in the banner (the server's:
+    // tests/http/api-keys.spec.ts).
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(banner(page)).toContainText("Please enter a name for the key");
+    await expect(banner(page)).toContainText("Please choose what the key may do: read only, or read and write");
+    await expect(page.locator("#api-key-name-error")).toHaveText("Please enter a name for the key");
+    await expect(page.locator("#api-key-scope-error")).toHaveText("Please choose what the key may do: read only, or read and write");
+    await expect(page.locator("#api-key-name")).toHaveAttribute("aria-invalid", "true");
+  }
 
   // Made: the token once, with the sentence that says so, and the key in the list in words.
   const expiresOn = dayFromNow(30);
@@ -84,9 +77,6 @@ test("API keys: problems at their fields, a key shown once, listed in words, and
     await page.getByRole("button", { name: "Copy key" }).click();
     await expect(page.getByRole("button", { name: "Copied!" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-  } else {
-    await expect(page.getByRole("button", { name: "Copy key" })).toHaveCount(0);
-    await expect(page.getByLabel(/^Your new key/)).toHaveAttribute("readonly", "");
   }
   await expectAccessible(page);
 
@@ -104,12 +94,6 @@ test("API keys: problems at their fields, a key shown once, listed in words, and
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 
-  // Never again: a fresh load lists the keys without their tokens.
-  await page.goto("/settings/api-keys");
-  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
-  expect(await page.content()).not.toContain(token.slice(12));
-  expect(await page.content()).not.toContain(second.slice(12));
-
   // Revoke asks first; Cancel leaves the key as it was.
   await keyRow(page, "Nightly report").getByRole("link", { name: "Revoke Nightly report" }).click();
   const dialog = page.getByRole("dialog", { name: "Revoke API key?" });
@@ -126,28 +110,12 @@ test("API keys: problems at their fields, a key shown once, listed in words, and
   await expect(keyRow(page, "Nightly report").getByRole("link", { name: /Revoke/ })).toHaveCount(0);
   await expect(keyRow(page, "Deploy bot")).toContainText("Active");
 
-  // The keys at work, through the app's own address (the web server forwards /api to the backend): a live key reads,
-  // a revoked one and the session's cookie alone do not.
-  const sources = await page.request.get("/api/v1/sources", { headers: { authorization: `Bearer ${second}` } });
-  expect(sources.status()).toBe(200);
-  expect(await sources.json()).toMatchObject({ data: expect.any(Array), next_cursor: null });
-  expect((await page.request.get("/api/v1/sources", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
-  expect((await page.request.get("/api/v1/sources")).status()).toBe(401);
-  const document = await page.request.get("/api/v1/openapi.json");
-  expect((await document.json()).openapi).toMatch(/^3\.1/);
   if (jsEnabled) {
     await capture(page, "api-keys-list.png");
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalOverflow(page);
     await capture(page, "api-keys-list-phone.png");
   }
-});
-
-test("API keys: a confirmation link for a key that is not the user's opens nothing", async ({ page, user }) => {
-  await login(page, user);
-  await page.goto("/settings/api-keys?revoke=00000000-0000-4000-8000-000000000000");
-  await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
-  await expect(page.getByRole("dialog")).toHaveCount(0);
 });
 
 test("the API reference page renders the OpenAPI document", async ({ page, user, jsEnabled }) => {
