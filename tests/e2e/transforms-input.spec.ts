@@ -1,38 +1,19 @@
 import type { Page } from "@playwright/test";
-import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { INPUT_MESSAGES } from "../../contract/transform-forms";
 import { userIdByEmail, withDb } from "./db";
 import { expect, expectAccessible, login, test, waitForHydration } from "./fixtures";
+import { seedTranscriptConnector as seedConnector } from "../support/records";
 
 /**
  * Issue 26, JS on and off: transforms tell the truth about their input (a Gong-style data generator's data comes as
  * .txt and .json files, never .vtt: the form says so and picks one it has, a preview of none says why and what to
  * choose, a run that read nothing reads "No input"); the transform forms' errors at their field; the no-JavaScript
- * Continue buttons of the connector, category and template choices; the keyboard focus after a choice (JS).
+ * Continue buttons of the connector, category and template choices; the keyboard focus after a choice (JS). The
+ * first screen's errors as the server answers a browser without JavaScript: tests/http/transforms-input.spec.ts.
  */
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|404|409)/;
-
-async function seedConnector(client: pg.Client, ownerId: string, name: string, format: "zoom" | "gong"): Promise<string> {
-  const source = await client.query<{ id: string }>(
-    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
-    [ownerId, `${name} meetings`, JSON.stringify({ company: "Acme Rockets", format })],
-  );
-  const destination = await client.query<{ id: string }>(
-    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
-     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
-    [ownerId, `${name} folder`],
-  );
-  const destinationId = destination.rows[0]!.id;
-  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [destinationId, `destinations/${ownerId}/${destinationId}`]);
-  const connector = await client.query<{ id: string }>(
-    "INSERT INTO connectors (owner_id, name, description, source_id, platform, frequency, lookback_days) VALUES ($1, $2, '', $3, $4, 'daily', 7) RETURNING id",
-    [ownerId, name, source.rows[0]!.id, format],
-  );
-  await client.query("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [connector.rows[0]!.id, destinationId]);
-  return connector.rows[0]!.id;
-}
 
 const seed = (email: string, name: string, format: "zoom" | "gong") => withDb(async (client) => seedConnector(client, await userIdByEmail(client, email), name, format));
 
@@ -113,7 +94,7 @@ test("a Gong-style connector: the form offers its file types, a preview of none 
   await expectAccessible(page);
 });
 
-test("the first screen marks each error at its field, JS on and off; the choices' Continue buttons exist only without JavaScript", async ({
+test("the first screen marks each error at its field (JS); the choices' Continue buttons exist only without JavaScript", async ({
   page,
   user,
   jsEnabled,
@@ -130,18 +111,22 @@ test("the first screen marks each error at its field, JS on and off; the choices
   await expect(page.getByLabel("File type")).toHaveValue(".vtt");
   await expect(page.getByLabel("File type")).toHaveAccessibleDescription(`${INPUT_MESSAGES.dataHas([".vtt", ".txt"])} ${INPUT_MESSAGES.notSynced}`);
   await page.getByLabel("Use Templates").check();
-  await page.getByLabel("Frequency").selectOption("");
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await expect(page.getByRole("alert")).toContainText(M.nameRequired);
-  await expect(page.getByRole("alert")).toContainText(M.frequencyRequired);
-  for (const [label, message] of [
-    ["Transform name", M.nameRequired],
-    ["Frequency", M.frequencyRequired],
-  ] as const) {
-    await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByLabel(label)).toHaveAccessibleDescription(message);
+  // Each error at its field: with JavaScript the form checks itself (without, the server answers the same:
+  // tests/http/transforms-input.spec.ts).
+  if (jsEnabled) {
+    await page.getByLabel("Frequency").selectOption("");
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await expect(page.getByRole("alert")).toContainText(M.nameRequired);
+    await expect(page.getByRole("alert")).toContainText(M.frequencyRequired);
+    for (const [label, message] of [
+      ["Transform name", M.nameRequired],
+      ["Frequency", M.frequencyRequired],
+    ] as const) {
+      await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel(label)).toHaveAccessibleDescription(message);
+    }
+    await expect(page.getByLabel("Connector", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
   }
-  await expect(page.getByLabel("Connector", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
 
   // On to the template step: its category and template choices have their own Continue without JavaScript.
   await page.getByLabel("Transform name").fill("Zoom topics");

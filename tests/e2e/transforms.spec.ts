@@ -1,44 +1,24 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { parse as parseCsv } from "csv-parse/sync";
-import type pg from "pg";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms";
 import { insertTransform, userIdByEmail, withDb } from "./db";
 import { detailValue, expect, login, test } from "./fixtures";
+import { seedTranscriptConnector as seedConnector } from "../support/records";
 
 /**
  * Issue 6, JS on and off: a transform created through the whole template flow
  * (add → template → permissions → configure → preview → create) on a datagen →
  * local folder connector, its first run and result rows; every validation
- * message of spec §5; the flowchart's zoom, pan and tooltips (JS); the edit
- * page's deprecation; delete with confirmation.
+ * message of spec §5 with JS (the form's own checks, Continue disabled); the
+ * flowchart's zoom, pan and tooltips (JS); the edit page's deprecation; delete
+ * with confirmation. The server's answers to a browser without JavaScript (every
+ * validation message; the edit page of a retired type's transform or of none):
+ * tests/http/transforms.spec.ts.
  */
 
 const BAD_REQUEST = /Failed to load resource: the server responded with a status of (400|404|409)/;
 const banner = (page: Page) => page.getByRole("alert");
-
-async function seedConnector(client: pg.Client, ownerId: string, name: string): Promise<string> {
-  const source = await client.query<{ id: string }>(
-    `INSERT INTO sources (owner_id, name, integration_name, integration_label, status, metadata) VALUES ($1, $2, 'datagen', 'Data Generator', 'active', $3) RETURNING id`,
-    [ownerId, `${name} meetings`, JSON.stringify({ company: "Acme Rockets", format: "zoom" })]
-  );
-  const destination = await client.query<{ id: string }>(
-    `INSERT INTO destinations (owner_id, name, integration_name, integration_label, category, status, config)
-     VALUES ($1, $2, 'local', 'Local folder', 'STORAGE', 'ACTIVE', '{}') RETURNING id`,
-    [ownerId, `${name} folder`]
-  );
-  const destinationId = destination.rows[0]!.id;
-  await client.query("UPDATE destinations SET config = jsonb_build_object('folder', $2::text) WHERE id = $1", [
-    destinationId,
-    `destinations/${ownerId}/${destinationId}`,
-  ]);
-  const connector = await client.query<{ id: string }>(
-    "INSERT INTO connectors (owner_id, name, description, source_id, platform, frequency, lookback_days) VALUES ($1, $2, '', $3, 'zoom', 'daily', 7) RETURNING id",
-    [ownerId, name, source.rows[0]!.id]
-  );
-  await client.query("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [connector.rows[0]!.id, destinationId]);
-  return connector.rows[0]!.id;
-}
 
 /** A connector with synced data: seeded, then "Sync now" on its details page until the run succeeds. */
 async function syncedConnector(page: Page, email: string, name: string): Promise<string> {
@@ -229,7 +209,9 @@ test("create a transform through the template flow, preview, create, first run a
   await expect(page.getByRole("status")).toContainText("Please start again");
 });
 
+// Without JavaScript these messages are the server's answers: tests/http/transforms.spec.ts.
 test("every transform validation message, once", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
+  test.skip(!jsEnabled, "with JavaScript the first screen checks itself (Continue disabled); the server's answers without it are checked over HTTP");
   test.setTimeout(90_000);
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user, { from: "/transforms/add" });
@@ -240,27 +222,19 @@ test("every transform validation message, once", async ({ page, user, jsEnabled,
   });
   await page.goto("/transforms/add");
   const cont = page.getByRole("button", { name: "Continue", exact: true });
-  if (jsEnabled) {
-    // §5: Continue is disabled without a connector, a workflow or a file type.
-    await expect(cont).toBeDisabled();
-    await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Support calls" });
-    await expect(cont).toBeDisabled();
-    await page.getByLabel("Use Templates").check();
-    await expect(cont).toBeEnabled();
-    await page.getByLabel("File type").selectOption("");
-    await expect(cont).toBeDisabled();
-    await page.getByLabel("File type").selectOption(".txt");
-    await page.getByLabel("Frequency").selectOption("");
-    await cont.click();
-    await expect(banner(page)).toContainText(M.nameRequired);
-    await expect(banner(page)).toContainText(M.frequencyRequired);
-  } else {
-    await page.getByLabel("File type").selectOption("");
-    await page.getByLabel("Frequency").selectOption("");
-    await cont.click();
-    for (const message of [M.nameRequired, M.connectorRequired, M.frequencyRequired, M.fileTypeRequired, M.workflowRequired])
-      await expect(banner(page)).toContainText(message);
-  }
+  // §5: Continue is disabled without a connector, a workflow or a file type.
+  await expect(cont).toBeDisabled();
+  await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Support calls" });
+  await expect(cont).toBeDisabled();
+  await page.getByLabel("Use Templates").check();
+  await expect(cont).toBeEnabled();
+  await page.getByLabel("File type").selectOption("");
+  await expect(cont).toBeDisabled();
+  await page.getByLabel("File type").selectOption(".txt");
+  await page.getByLabel("Frequency").selectOption("");
+  await cont.click();
+  await expect(banner(page)).toContainText(M.nameRequired);
+  await expect(banner(page)).toContainText(M.frequencyRequired);
   await expect(page).toHaveURL(/\/transforms\/add$/);
 
   await fillFirstScreen(page, { name: "Custom one", connector: "Support calls", workflow: "Build Custom" });
@@ -331,12 +305,12 @@ test("the flowchart zooms, pans and shows tooltips", async ({ page, user, jsEnab
 test("the edit page is deprecated; delete asks first", async ({ page, user, allowConsoleErrors }) => {
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user, { from: "/transforms" });
-  const { good, legacy } = await withDb(async (client) => {
+  const good = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const connectorId = await seedConnector(client, ownerId, "Edit calls");
     const good = await insertTransform(client, ownerId, { name: "Topics A", type: "topic_modeling", connectorId });
-    const legacy = await insertTransform(client, ownerId, { name: "Legacy B", type: "keyword_counter_v0", connectorId });
-    return { good, legacy };
+    await insertTransform(client, ownerId, { name: "Legacy B", type: "keyword_counter_v0", connectorId });
+    return good;
   });
   await page.goto("/transforms");
   await page
@@ -351,10 +325,7 @@ test("the edit page is deprecated; delete asks first", async ({ page, user, allo
   await expect(page.getByText(M.deprecated)).toBeVisible();
   await page.getByRole("link", { name: "Create it again from a template" }).click();
   await expect(page).toHaveURL(/\/transforms\/add$/);
-  await page.goto(`/transforms/edit/${legacy}`);
-  await expect(page.getByRole("alert")).toContainText(M.invalidType);
-  await page.goto("/transforms/edit/00000000-0000-4000-8000-000000000000");
-  await expect(page.getByRole("alert")).toContainText(M.notFound);
+  // The edit page of a retired type's transform, or of none: tests/http/transforms.spec.ts.
 
   // From the details page: Delete → dialog → Cancel, then Delete for real.
   await page.goto(`/transforms/details/${good}`);
