@@ -11,7 +11,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { env } from "../app/services/env.server.js";
 import { pageCache } from "./page-cache.js";
 import { apiProxy } from "./api-proxy.js";
-import { cspNonce, DEFAULT_BODY_LIMIT_BYTES, declaredBodyLimit, remixHandler, sameOriginWrites, securityHeaders } from "./web-edge.js";
+import { cspNonce, DEFAULT_BODY_LIMIT_BYTES, declaredBodyLimit, remixHandler, requestErrors, sameOriginWrites, securityHeaders } from "./web-edge.js";
 
 /**
  * The Remix server: built assets with long caching, everything else rendered
@@ -169,6 +169,8 @@ async function runServer() {
       getLoadContext: (_req, res) => ({ pageCache: res.locals.pageCache, cspNonce: res.locals.cspNonce, serverStopping: stopping.signal }),
     }),
   );
+  // An address Express cannot decode (/%E0%A4%A): a 400 with a sentence and one log line, not a stack trace.
+  app.use(requestErrors());
 
   const port = Number(process.env.PORT ?? 3000);
   const onListening = () => {

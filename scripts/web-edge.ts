@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import { Transform, type TransformCallback } from "node:stream";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
 import { createReadableStreamFromReadable, createRequestHandler as createRemixRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
@@ -20,6 +21,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 export const MESSAGES = {
   tooLarge: "This request is too large for Tributary to accept (at most 256 KB). Please shorten what you entered and try again.",
   crossSite: "This form was sent from another site, so Tributary did not accept it. Please go back to Tributary and try again.",
+  badAddress: "This address cannot be read: it holds a broken %-escape. Please check the link and try again.",
 } as const;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -223,4 +225,19 @@ async function send(res: Response, response: globalThis.Response) {
   for (const [name, value] of response.headers.entries()) res.append(name, value);
   if (response.body) await writeReadableStreamToWritable(response.body, res);
   else res.end();
+}
+
+/**
+ * The last error handler: a request the server could not even route (an address with a broken %-escape, which Express
+ * fails to decode with a 400) is answered with a sentence and logged in one line, without a stack trace; anything
+ * else goes to Express's own handler (a 500 without details, the stack in the log).
+ */
+export function requestErrors(): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status !== "number" || status < 400 || status > 499) return next(error);
+    const path = req.originalUrl.split("?")[0]!.slice(0, 200);
+    console.warn(`web: ${status} for ${req.method} ${JSON.stringify(path)}: ${error instanceof Error ? error.message.split("\n")[0]!.slice(0, 200) : "refused"}`);
+    refuse(req, res, status, error instanceof URIError ? MESSAGES.badAddress : (http.STATUS_CODES[status] ?? "Bad request"));
+  };
 }

@@ -1,3 +1,4 @@
+import http, { type IncomingHttpHeaders } from "node:http";
 import { DomUtils, parseDocument } from "htmlparser2";
 import type { UserInfo } from "../../contract/auth.js";
 import { env, readEnv } from "../../app/services/env.server.js";
@@ -45,5 +46,23 @@ export function tableRows(html: string): { id: string; cells: Record<string, str
     if (!href) throw new Error(`a table row without a link: ${text(row).slice(0, 200)}`);
     const cells = all("td", row.children).map(text);
     return { id: href.split("/").at(-1)!, cells: Object.fromEntries(headers.map((header, i) => [header, cells[i] ?? ""])) };
+  });
+}
+
+/**
+ * A GET of `path` sent exactly as written, dot segments and percent-escapes included (node:http sends the request
+ * target it is given, as `curl --path-as-is` does; fetch would normalise it first), to the server at `base`.
+ */
+export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: hostname, port, path, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.setTimeout(10_000, () => request.destroy(new Error(`GET ${path} had no answer within 10 s`)));
+    request.on("error", reject);
   });
 }
