@@ -5,7 +5,9 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { APP_URL, BUILD_DIR, E2E_PORTS } from "../e2e/env";
+import { serverLogFile } from "../e2e/server";
 import { freePort } from "../support/ports";
+import { rawGet } from "../support/web";
 import { CROSS_SITE_MESSAGE, expectSecurityHeaders, REDIRECT_QUERIES as queries, scriptNonce, TOO_LARGE_MESSAGE } from "../support/web-edge";
 import { expect, test } from "./fixtures";
 
@@ -256,3 +258,52 @@ function post(port: number, { declaredLength, send }: { declaredLength?: number;
     pump();
   });
 }
+
+/**
+ * Issue 50 item 3: the web server's /api proxy lets through /api/v1/… and the reference page /api/docs, after
+ * resolving dot segments (percent-encoded ones and encoded slashes too); a path that leaves them is a 404 there, never
+ * a backend route of the app's own (sessions, sign-in, e-mail confirmations, readiness). Sent as raw HTTP, as is.
+ */
+test.describe("the web server's /api proxy", () => {
+  test("answers 404 to every path that resolves outside /api/v1 or /api/docs, and forwards the rest as resolved", async () => {
+    const web = APP_URL;
+    const backendRoutes = ["validate-session", "auth/google/callback", "readyz", "email-confirmations", "sources", "v1/../validate-session"];
+    const escapes = ["..", "%2e%2e", "%2E%2E", ".%2e", "%2e.", "v1/../..", "v1/%2e%2e", "v1%2f..", "v1/..%2f..", "v1%2F%2E%2E", "docs/..", "v1/..\\..", "%5c..", "v1%5c..%5c..", "."];
+    for (const escape of escapes) {
+      for (const route of backendRoutes) {
+        const path = `/api/${escape}/${route}`;
+        const answer = await rawGet(web, path);
+        expect(answer.status, path).toBe(404);
+        expect(JSON.parse(answer.text), path).toEqual({ error: { code: "not_found", message: expect.stringMatching(/^No such endpoint: GET /) } });
+      }
+    }
+    for (const path of ["/api/validate-session", "/api/readyz", "/api/", "/api", "/api/v2/sources", "/api/v1x/sources", "/api/%E0%A4%A"]) {
+      expect((await rawGet(web, path)).status, path).toBe(404);
+    }
+    // What may pass reaches the public API, resolved: no key is a 401 of the API's own.
+    for (const path of ["/api/v1/sources", "/api/v1/./sources", "/api/v1/connectors/../sources", "/api/v1/%2e/sources?limit=1"]) {
+      const answer = await rawGet(web, path);
+      expect(answer.status, path).toBe(401);
+      expect(JSON.parse(answer.text).error.code, path).toBe("missing_api_key");
+    }
+    expect((await rawGet(web, "/api/v1/openapi.json")).status).toBe(200);
+    expect((await rawGet(web, "/api/docs")).status).toBe(200);
+    expect((await rawGet(web, "/api/v1/../docs")).status).toBe(200);
+  });
+
+  test("answers an address with a broken %-escape with a sentence, and logs it in one line without a stack trace (issue 50)", async () => {
+    const web = APP_URL;
+    for (const path of ["/%E0%A4%A", "/sources/%E0%A4%A"]) {
+      const answer = await rawGet(web, path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.text, path).toBe("This address cannot be read: it holds a broken %-escape. Please check the link and try again.");
+      expect(answer.headers["content-security-policy"], path).toBeDefined();
+    }
+    const proxied = await rawGet(web, "/api/v1/sources/%E0%A4%A", { authorization: "Bearer trb_unknown" });
+    expect(proxied.status).toBeGreaterThanOrEqual(400);
+    expect(proxied.status).toBeLessThan(500);
+    const log = () => readFileSync(serverLogFile, "utf8");
+    await expect.poll(() => log().includes('web: 400 for GET "/sources/%E0%A4%A"'), { message: "the web server's log line" }).toBe(true);
+    expect(log().split("\n").filter((line) => /URIError|at decode_param/.test(line))).toEqual([]);
+  });
+});
