@@ -1,7 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
 import { CONNECTOR_MESSAGES as M } from "../../contract/connectors";
-import { insertConnector, insertDestination, insertSource, userIdByEmail, withDb } from "./db";
+import { insertConnector, insertDestination, withDb } from "./db";
 import { expect, expectAccessible, login, test, waitForHydration } from "./fixtures";
+import { seedConnectorChoices } from "../support/records";
 
 /**
  * Issue 26, the connector forms in a browser, JavaScript on and off: the cascade to a new connector and an edit saved,
@@ -36,22 +37,12 @@ async function applyChoice(page: Page, what: string, jsEnabled: boolean) {
   else await button.click();
 }
 
-async function seed(email: string) {
-  return withDb(async (client) => {
-    const ownerId = await userIdByEmail(client, email);
-    const first = await insertSource(client, ownerId, { name: "Alpha calls" });
-    const second = await insertSource(client, ownerId, { name: "Beta calls" });
-    const warehouse = await insertDestination(client, ownerId, { name: "Team warehouse" });
-    return { ownerId, first, second, warehouse };
-  });
-}
-
 test("create: each error at its field and in the banner, the typed values kept", async ({ page, user, jsEnabled, allowConsoleErrors }) => {
   // With JavaScript the form's own checks; without, the server's (tests/http/connectors-form.spec.ts). Axe checks
   // the form with its errors either way, and the cascade leads on to the connector.
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user, { from: "/connectors/add" });
-  const { first } = await seed(user.email);
+  const { first } = await seedConnectorChoices(user.email);
   await page.goto("/connectors/add");
   await page.getByLabel("Description").fill("Kept after every refusal");
   await page.getByRole("button", { name: "Create Connector" }).click();
@@ -116,7 +107,7 @@ test("edit: each error at its field and in the banner, the typed values kept", a
   // the form with its errors either way, and the edit is saved.
   allowConsoleErrors(BAD_REQUEST);
   await login(page, user, { from: "/connectors" });
-  const { ownerId, first, warehouse } = await seed(user.email);
+  const { ownerId, first, warehouse } = await seedConnectorChoices(user.email);
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "To edit", description: "before", sourceId: first, destinationIds: [warehouse] }));
   const destination = () => page.getByRole("checkbox", { name: /^Team warehouse/ });
   await page.goto(`/connectors/edit/${id}`);
@@ -173,7 +164,7 @@ test("edit: each error at its field and in the banner, the typed values kept", a
 
 test("edit keeps every destination: a name change alone keeps both, and one can be removed and added back", async ({ page, user }) => {
   await login(page, user, { from: "/connectors" });
-  const { ownerId, first, warehouse } = await seed(user.email);
+  const { ownerId, first, warehouse } = await seedConnectorChoices(user.email);
   const second = await withDb((client) => insertDestination(client, ownerId, { name: "Second warehouse" }));
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "Two places", description: "", sourceId: first, destinationIds: [warehouse, second] }));
   const tick = (name: string) => page.getByRole("checkbox", { name: new RegExp(`^${name}`) });
@@ -216,7 +207,7 @@ test("edit keeps every destination: a name change alone keeps both, and one can 
 test("with JavaScript, the source and platform selects keep the focus through the cascade", async ({ page, user, jsEnabled }) => {
   test.skip(!jsEnabled, "Without JavaScript a choice applies only through its Continue button (the other tests).");
   await login(page, user, { from: "/connectors/add" });
-  const { first, second } = await seed(user.email);
+  const { first, second } = await seedConnectorChoices(user.email);
   await page.goto("/connectors/add");
   await expect(page.getByRole("button", { name: "Continue with this source" })).toHaveCount(0);
   const [a, b] = await source(page)

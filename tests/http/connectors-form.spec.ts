@@ -1,6 +1,7 @@
 import { CONNECTOR_MESSAGES as M } from "../../contract/connectors";
-import { insertConnector, insertDestination, insertSource, userIdByEmail, withDb } from "../e2e/db";
+import { insertConnector, withDb } from "../e2e/db";
 import type { WebPage } from "../support/forms";
+import { seedConnectorChoices } from "../support/records";
 import { choose, expect, fieldState, press, test } from "./fixtures";
 
 /**
@@ -13,16 +14,6 @@ import { choose, expect, fieldState, press, test } from "./fixtures";
 
 const CREATE = "form#connector-create";
 const EDIT = "form#connector-edit";
-
-async function seed(email: string) {
-  return withDb(async (client) => {
-    const ownerId = await userIdByEmail(client, email);
-    const first = await insertSource(client, ownerId, { name: "Alpha calls" });
-    const second = await insertSource(client, ownerId, { name: "Beta calls" });
-    const warehouse = await insertDestination(client, ownerId, { name: "Team warehouse" });
-    return { ownerId, first, second, warehouse };
-  });
-}
 
 /** A control that carries no aria-invalid at all (Playwright's not.toHaveAttribute("aria-invalid")). */
 const unmarked = (page: WebPage, id: string) => {
@@ -42,7 +33,7 @@ function destinationsGroup(page: WebPage) {
 const tick = (page: WebPage, name: string) => page.$(`label:contains("${name}") input[type="checkbox"]`);
 
 test("create: each error at its field and in the banner, the typed values kept", async ({ signedIn, user }) => {
-  const { first, warehouse } = await seed(user.email);
+  const { first, warehouse } = await seedConnectorChoices(user.email);
   const empty = await press(signedIn, await signedIn.open("/connectors/add"), CREATE, "Create Connector", { description: "Kept after every refusal" });
   expect(empty.alertText()).toContain(M.nameRequired);
   expect(empty.alertText()).toContain(M.sourceRequired);
@@ -83,7 +74,7 @@ test("create: each error at its field and in the banner, the typed values kept",
 });
 
 test("create: the backend's refusal shows in the banner, the form as typed", async ({ signedIn, user }) => {
-  const { first, warehouse } = await seed(user.email);
+  const { first, warehouse } = await seedConnectorChoices(user.email);
   const form = await signedIn.open(`/connectors/add?source=${first}&platform=zoom`);
   destinationsGroup(form);
   // The source disappears between showing the form and saving it: the backend says so.
@@ -96,7 +87,7 @@ test("create: the backend's refusal shows in the banner, the form as typed", asy
 });
 
 test("edit: each error at its field and in the banner, the typed values kept", async ({ signedIn, user }) => {
-  const { ownerId, first, warehouse } = await seed(user.email);
+  const { ownerId, first, warehouse } = await seedConnectorChoices(user.email);
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "To edit", description: "before", sourceId: first, destinationIds: [warehouse] }));
   const refused = await press(signedIn, await signedIn.open(`/connectors/edit/${id}`), EDIT, "Update Connector", { name: "   ", description: "", frequency: "weekly" });
   expect(refused.alertText()).toContain(M.nameRequired);
@@ -131,7 +122,7 @@ test("edit: each error at its field and in the banner, the typed values kept", a
 });
 
 test("details: only its own buttons' intents are taken", async ({ signedIn, user }) => {
-  const { ownerId, first, warehouse } = await seed(user.email);
+  const { ownerId, first, warehouse } = await seedConnectorChoices(user.email);
   const id = await withDb((client) => insertConnector(client, ownerId, { name: "Stays", sourceId: first, destinationIds: [warehouse] }));
   for (const form of [{ intent: "explode" }, {}] as Record<string, string>[]) {
     const response = await signedIn.submit(`/connectors/details/${id}`, form);

@@ -69,3 +69,14 @@ export async function seedTranscriptConnector(client: pg.Client, ownerId: string
   await client.query("INSERT INTO connector_destinations (connector_id, destination_id) VALUES ($1, $2)", [connector.rows[0]!.id, destinationId]);
   return connector.rows[0]!.id;
 }
+
+/** Two sources ("Alpha calls", "Beta calls") and a warehouse for the connector form's specs. */
+export async function seedConnectorChoices(email: string): Promise<{ ownerId: string; first: string; second: string; warehouse: string }> {
+  return withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, email);
+    const first = await insertSource(client, ownerId, { name: "Alpha calls" });
+    const second = await insertSource(client, ownerId, { name: "Beta calls" });
+    const warehouse = await insertDestination(client, ownerId, { name: "Team warehouse" });
+    return { ownerId, first, second, warehouse };
+  });
+}
