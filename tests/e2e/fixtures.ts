@@ -23,9 +23,12 @@ interface Fixtures {
   jsEnabled: boolean;
 }
 
-/** A distinct e-mail address per call: users of different tests never see each other's records. */
+/**
+ * A distinct e-mail address per call: users of different tests never see each other's records. A mailbox of its own,
+ * not a +tag of one shared address: the alert e-mail limits count by mailbox (a +tag is the same mailbox).
+ */
 export function uniqueEmail(prefix: string): string {
-  return `${prefix}+${Date.now().toString(36)}${randomBytes(4).toString("hex")}@example.com`;
+  return `${prefix}.${Date.now().toString(36)}${randomBytes(4).toString("hex")}@example.com`;
 }
 
 /**

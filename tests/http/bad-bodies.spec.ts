@@ -86,16 +86,16 @@ const BROKEN_MULTIPART: [string, string, string][] = [
   ["no part headers", "multipart/form-data; boundary=x", "--x\r\n\r\n--x--\r\n"],
 ];
 
-test("bodies that are not a web form answer 415 or 400 with a sentence on every action, never 5xx", async () => {
-  test.setTimeout(90_000);
-  const { cookie, email } = await bodyTester();
-  const paths = actionPaths(await seed(email));
-  const problems: string[] = [];
-  const expectAnswer = (path: string, what: string, sent: Sent, status: number, message: string | RegExp) => {
-    const ok = sent.status === status && (typeof message === "string" ? sent.text.includes(message) : message.test(sent.text));
-    if (!ok) problems.push(`${path} ${what}: ${sent.status} ${sent.text.slice(0, 160)}`);
-  };
-  for (const path of paths) {
+const PLACEHOLDERS = { source: ":source", destination: ":destination", connector: ":connector", transform: ":transform" };
+for (const [index, shown] of actionPaths(PLACEHOLDERS).entries()) {
+  test(`bodies that are not a web form answer 415 or 400 with a sentence, never 5xx: POST ${shown}`, async () => {
+    const { cookie, email } = await bodyTester();
+    const path = actionPaths(await seed(email))[index]!;
+    const problems: string[] = [];
+    const expectAnswer = (path: string, what: string, sent: Sent, status: number, message: string | RegExp) => {
+      const ok = sent.status === status && (typeof message === "string" ? sent.text.includes(message) : message.test(sent.text));
+      if (!ok) problems.push(`${path} ${what}: ${sent.status} ${sent.text.slice(0, 160)}`);
+    };
     expectAnswer(path, "JSON", await post(path, cookie, '{"name":"x","intent":"create"}', "application/json"), 415, UNSUPPORTED);
     expectAnswer(path, "text/plain", await post(path, cookie, "name=x&intent=create", "text/plain"), 415, UNSUPPORTED);
     expectAnswer(path, "text/plain; charset=application/json", await post(path, cookie, '{"name":"x"}', "text/plain; charset=application/json"), 415, UNSUPPORTED);
@@ -110,9 +110,9 @@ test("bodies that are not a web form answer 415 or 400 with a sentence on every 
     expectAnswer(path, "NUL (multipart)", await post(path, cookie, nulMultipart, "multipart/form-data; boundary=x"), 400, NUL);
     const file = '--x\r\ncontent-disposition: form-data; name="name"; filename="a.txt"\r\ncontent-type: text/plain\r\n\r\nhello\r\n--x--\r\n';
     expectAnswer(path, "a file", await post(path, cookie, file, "multipart/form-data; boundary=x"), 400, /does not take files/);
-  }
-  expect(problems, "answers that were not the expected 4xx with its sentence").toEqual([]);
-});
+    expect(problems, "answers that were not the expected 4xx with its sentence").toEqual([]);
+  });
+}
 
 test("well-formed but wrong forms (empty, duplicated, missing or huge fields) never answer 5xx", async () => {
   test.setTimeout(90_000);
