@@ -107,6 +107,7 @@ function expected(sourceId: string, until: Date) {
 }
 
 describe("reliability with real worker processes", () => {
+  // Over 30 s in CI: twenty kills, each waiting for the killed job's expiry and the retry's run to the end.
   it(`a worker killed in the middle of a run: another picks it up, every record exactly once (${KILLS} kills)`, { timeout: 120_000 + KILLS * 60_000 }, async () => {
     const { connectorId, folder, sourceId } = await setup("Kill me", MEETINGS_PER_DAY);
     let worker = workers.start();

@@ -86,6 +86,7 @@ describe("a worker that stops (SIGTERM) or dies", () => {
   }
   const runRow = async (runId: string) => (await t.db.query("SELECT status, attempts, records FROM sync_runs WHERE id = $1", [runId])).rows[0];
 
+  // Over 30 s: real worker processes stopped with SIGTERM while a sync runs, and that sync's run to its end.
   it("within the grace time, the running sync finishes in the stopping worker", { timeout: 120_000 }, async () => {
     const graceful = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SHUTDOWN_GRACE_SECONDS: "120", SYNC_CONCURRENCY: "1" });
     const worker = graceful.start();
@@ -99,6 +100,7 @@ describe("a worker that stops (SIGTERM) or dies", () => {
     }
   });
 
+  // Over 30 s: a sync long enough to outlast the stopping worker's grace time, handed back and finished by another.
   it("past the grace time, the sync is handed back: the worker exits, another finishes it, every record exactly once", { timeout: 180_000 }, async () => {
     const impatient = new WorkerProcesses({ ...process.env, ...t.env, LOG_LEVEL: "info", SHUTDOWN_GRACE_SECONDS: "1", RUN_RETRY_DELAY_SECONDS: "1", SYNC_CONCURRENCY: "1" });
     const worker = impatient.start();

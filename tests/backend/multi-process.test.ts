@@ -109,6 +109,8 @@ function transcriptFiles(folder: string): string[] {
 }
 
 describe("many processes on one Debian Postgres server", () => {
+  // Over 30 s: 200 real syncs through real processes (two API processes, three workers, two web servers) are the
+  // point of the test: it is the one place the whole deployment runs under load.
   it(`${USERS * PER_USER} connectors of ${USERS} users, Sync now on all, a worker SIGKILLed midway: one successful run each, every record once, none stuck, the same lists from either API process`, { timeout: 400_000 }, async () => {
     expect(connectors).toHaveLength(USERS * PER_USER);
     const workers = [processes.start("worker"), processes.start("worker"), processes.start("worker")];

@@ -59,6 +59,8 @@ async function waitUntil(table: "sync_runs" | "transform_runs", id: string, done
 }
 
 describe("runs whose worker died are found by their heartbeat", () => {
+  // Over 30 s: the dead worker's run is found only once its heartbeat is older than RUN_HEARTBEAT_TIMEOUT_SECONDS and a
+  // sweep runs, and the run is big enough to be mid-write when its worker is killed; then it is synced to the end.
   it("a SIGKILLed worker's sync run is retried within 90 s and succeeds, and Sync now works after it", { timeout: 240_000 }, async () => {
     // Big enough that the run is still writing when its worker is killed.
     const connectorId = await connector("Heartbeat", 200, 14);

@@ -104,6 +104,8 @@ async function syncNow(page: Page): Promise<string> {
 }
 
 test("a failing provider: Failed everywhere, an e-mail and a signed webhook per failure, a warning, an auto-pause, then the recovery", async ({ page, user }) => {
+  // Over 30 s: ten failed syncs in a row (the auto-pause comes at the tenth), each with its e-mail and webhook, then one
+  // that succeeds.
   test.setTimeout(240_000);
   await login(page, user, { app: server.appUrl, from: "/settings/alerts" });
 
