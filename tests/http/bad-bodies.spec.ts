@@ -1,4 +1,4 @@
-import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "../e2e/db";
+import { seedRecords, userIdByEmail, withDb } from "../e2e/db";
 import { APP_URL } from "../e2e/env";
 import { uniqueEmail } from "../e2e/fixtures";
 import { loginCookieHeader } from "../e2e/login";
@@ -68,15 +68,9 @@ function actionPaths(ids: { source: string; destination: string; connector: stri
   ];
 }
 
+/** The user's records, one of each kind ("Bodies source", …). */
 async function seed(email: string) {
-  return withDb(async (db) => {
-    const owner = await userIdByEmail(db, email);
-    const source = await insertSource(db, owner, { name: "Bodies source" });
-    const destination = await insertDestination(db, owner, { name: "Bodies destination" });
-    const connector = await insertConnector(db, owner, { name: "Bodies connector", sourceId: source, destinationIds: [destination] });
-    const transform = await insertTransform(db, owner, { name: "Bodies transform", type: "topic_modeling", connectorId: connector });
-    return { source, destination, connector, transform };
-  });
+  return seedRecords(await withDb((db) => userIdByEmail(db, email)), "Bodies");
 }
 
 const BROKEN_MULTIPART: [string, string, string][] = [

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import pLimit from "p-limit";
-import { insertConnector, insertDestination, insertSource, insertTransform, userIdByEmail, withDb } from "../e2e/db";
+import { seedRecords, userIdByEmail, withDb } from "../e2e/db";
 import { APP_URL } from "../e2e/env";
 import { uniqueEmail } from "../e2e/fixtures";
 import { loginCookieHeader } from "../e2e/login";
@@ -248,14 +248,7 @@ test("generated bodies on every action, signed in and signed out: no answer is 5
   const session = await signedIn();
   const email = session.email;
   let cookie = session.cookie;
-  const ids: Ids = await withDb(async (db) => {
-    const owner = await userIdByEmail(db, email);
-    const source = await insertSource(db, owner, { name: "Fuzz source" });
-    const destination = await insertDestination(db, owner, { name: "Fuzz destination" });
-    const connector = await insertConnector(db, owner, { name: "Fuzz connector", sourceId: source, destinationIds: [destination] });
-    const transform = await insertTransform(db, owner, { name: "Fuzz transform", type: "topic_modeling", connectorId: connector });
-    return { source, destination, connector, transform };
-  });
+  const ids: Ids = await seedRecords(await withDb((db) => userIdByEmail(db, email)), "Fuzz");
 
   // A transform draft with a template, so the wizard's actions get past "start from the first screen".
   const first = await post("/transforms/add", cookie, form({ name: "Fuzz draft", description: "", connector_id: ids.connector, frequency: "daily", file_type: ".vtt", workflow: "template" }));
