@@ -75,6 +75,27 @@ test("source type: switching from one type to another and pressing Authenticate 
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
 
+test("source type: a type chosen before the page's script has run is the one the page follows and authenticates", async ({ page, user }) => {
+  await login(page, user, { from: "/sources" });
+  // The page's scripts are held until the choice is made: JavaScript slow to arrive, every time.
+  const scripts: Route[] = [];
+  let holding = true;
+  const holdScripts = (route: Route) => (holding ? void scripts.push(route) : void route.fallback().catch(() => {}));
+  await page.route(/\.js(\?|$)/, holdScripts);
+  await page.goto("/sources/add/zoom", { waitUntil: "commit" });
+  await typeSelect(page).selectOption({ label: "Data Generator" });
+  holding = false;
+  for (const route of scripts.splice(0)) await route.fallback().catch(() => {});
+  await page.unroute(/\.js(\?|$)/, holdScripts);
+  // The page follows the choice on the screen once its script runs, and never puts Zoom back.
+  await expect(page).toHaveURL(/\/sources\/add\/datagen$/);
+  await expect(typeSelect(page)).toHaveValue("datagen");
+  await authenticate(page);
+  await expect(page.getByText("Authenticated with Data Generator")).toBeVisible();
+  await expect(page).toHaveURL(/\/sources\/add\/datagen$/);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
 test("source type: a type with authentication types, chosen and authenticated at once, uses the type the page preselects", async ({ page, user }) => {
   await login(page, user, { from: "/sources/add" });
   await chooseAndPressAtOnce(

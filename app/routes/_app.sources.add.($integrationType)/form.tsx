@@ -22,11 +22,22 @@ function formValues(form: HTMLFormElement | null): Record<string, string> {
 /**
  * A select whose choice reloads the page's data: uncontrolled, so the user's choice shows at once and the select
  * keeps its focus through the load; set to the page's value when the page shows another (the browser's Back).
+ * A choice made before the page's script ran (JavaScript slow to arrive) is what the screen shows: once the script
+ * runs, the page follows it as it follows a change (`follow`), never puts its own value back over it.
  */
-function useChoiceSelect(value: string) {
+function useChoiceSelect(value: string, follow: () => void) {
   const ref = useRef<HTMLSelectElement>(null);
+  const shown = useRef(value);
   useEffect(() => {
-    if (ref.current && ref.current.value !== value) ref.current.value = value;
+    const select = ref.current;
+    if (!select) return;
+    if (shown.current === value) {
+      if (select.value !== value) follow();
+      return;
+    }
+    shown.current = value;
+    if (select.value !== value) select.value = value;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the page's value changes, not with each render's callback
   }, [value]);
   return ref;
 }
@@ -64,8 +75,6 @@ export function SourceCreateForm() {
   const canCreate = !!type && authenticated && verified && !!sourceSetup?.complete(setup, hydrated, mode);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const busyIntent = busy ? navigation.formData?.get("intent") : null;
-  const typeSelect = useChoiceSelect(type ?? "");
-  const modeSelect = useChoiceSelect(mode ?? "");
 
   // The errors of the last submit, at their fields and all in the banner; else what the page's load reported.
   const fieldErrors = form.allErrors;
@@ -75,6 +84,8 @@ export function SourceCreateForm() {
 
   /** With JS: the type (or authentication type) select applies at once, as the no-JS "Continue" GET does, with the whole form. */
   const applyChoice = () => submit(formRef.current, { method: "get", action: "/sources/add", preventScrollReset: true });
+  const typeSelect = useChoiceSelect(type ?? "", applyChoice);
+  const modeSelect = useChoiceSelect(mode ?? "", applyChoice);
   /** With JS: a scope change saves the setup and loads the group/team list in place. */
   const saveSetup = () => {
     const formData = new FormData(formRef.current!);
