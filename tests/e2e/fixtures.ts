@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
+import axe from "axe-core";
 import { test as base, expect, type Browser, type Locator, type Page } from "@playwright/test";
 import { APP_URL, IDP_ORIGIN } from "./env";
 
@@ -128,6 +128,29 @@ function sandboxPage(browser: Browser): Promise<Page> {
 }
 
 /**
+ * axe-core's own `axe.run` on the page's document (no page of the app has a frame), with full details for violations
+ * only: passes and the rest come back with one node each, which halves the check's time. axe is loaded into a
+ * document once, when it is not there yet (a check after a client-side navigation, or of the next copy written
+ * into the JS-off sandbox, reuses it): loading its 650 kB script cost more than the check itself, and
+ * @axe-core/playwright's builder loaded it twice per check.
+ */
+async function runAxe(page: Page): Promise<axe.AxeResults> {
+  // The page as it settles, not halfway through a transition (a panel fading back in after a load): axe reads the
+  // colours of the moment. Endless animations (a running run's pulse) are left running.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  const loaded = await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === "function");
+  if (!loaded) await page.evaluate(axe.source);
+  return page.evaluate((options) => (window as unknown as { axe: typeof axe }).axe.run(document, options), { resultTypes: ["violations"] } as axe.RunOptions);
+}
+
+/**
  * axe-core on the current page: no violation of impact serious or critical.
  *
  * axe runs asynchronously (timers), and a page with JavaScript disabled never
@@ -162,9 +185,7 @@ export async function expectAccessible(page: Page): Promise<void> {
     sandboxCopies.set(target, `${url}\n${html}`);
   }
   try {
-    // In the page itself (legacy mode: no blank page to finish in; no page has a cross-origin frame), and with full
-    // details for violations only: passes and the rest come back with one node each, which halves the check's time.
-    const results = await new AxeBuilder({ page: target }).setLegacyMode().options({ resultTypes: ["violations"] }).analyze();
+    const results = await runAxe(target);
     const serious = results.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.impact}: ${v.id} — ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("\n")}`);
