@@ -31,17 +31,18 @@ const deleted = json(z.object({ id: z.string(), deleted: z.literal(true) }), "De
 export function addConnectorRoutes(app: App) {
   const tags = ["Connectors"];
   app.openapi(
-    apiRoute({ method: "get", path: "/connectors", tags, summary: "List connectors", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(connectorSchema), "A page of connectors, newest first.") } }),
+    apiRoute({ method: "get", path: "/connectors", operationId: "listConnectors", tags, summary: "List connectors", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(connectorSchema), "A page of connectors, newest first.") } }),
     async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "connectors", listConnectors, presentConnector, c.req.valid("query")), 200),
   );
   app.openapi(
-    apiRoute({ method: "get", path: "/connectors/{id}", tags, summary: "Read a connector", request: { params: idParamsSchema }, responses: { 200: json(connectorSchema, "The connector.") } }),
+    apiRoute({ method: "get", path: "/connectors/{id}", operationId: "getConnector", tags, summary: "Read a connector", request: { params: idParamsSchema }, responses: { 200: json(connectorSchema, "The connector.") } }),
     async (c) => c.json(presentConnector(await ownedConnector(c, c.req.valid("param").id)), 200),
   );
   app.openapi(
     apiRoute({
       method: "post",
       path: "/connectors",
+      operationId: "createConnector",
       tags,
       summary: "Create a connector",
       description: "Its first sync is queued at once unless first_sync is false or its schedule is manual.",
@@ -51,14 +52,14 @@ export function addConnectorRoutes(app: App) {
     async (c) => c.json(presentConnector(await createConnectorFor(c, await jsonBody(c))), 201),
   );
   app.openapi(
-    apiRoute({ method: "patch", path: "/connectors/{id}", tags, summary: "Update a connector", request: { params: idParamsSchema, body: jsonRequest(updateConnectorBodySchema) }, responses: { 200: json(connectorSchema, "The connector, updated.") } }),
+    apiRoute({ method: "patch", path: "/connectors/{id}", operationId: "updateConnector", tags, summary: "Update a connector", request: { params: idParamsSchema, body: jsonRequest(updateConnectorBodySchema) }, responses: { 200: json(connectorSchema, "The connector, updated.") } }),
     async (c) => {
       const existing = await ownedConnector(c, c.req.valid("param").id);
       return c.json(presentConnector(await updateConnectorFor(c, existing, parse(updateConnectorBodySchema, await jsonBody(c)))), 200);
     },
   );
   app.openapi(
-    apiRoute({ method: "delete", path: "/connectors/{id}", tags, summary: "Delete a connector (its sync is stopped first; 409 while transforms use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
+    apiRoute({ method: "delete", path: "/connectors/{id}", operationId: "deleteConnector", tags, summary: "Delete a connector (its sync is stopped first; 409 while transforms use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
     async (c) => {
       const { id } = c.req.valid("param");
       await deleteConnectorFor(c, id);
@@ -66,13 +67,14 @@ export function addConnectorRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "post", path: "/connectors/{id}/sync", tags, summary: "Sync now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: syncRunSchema }), "The sync, queued.") } }),
+    apiRoute({ method: "post", path: "/connectors/{id}/sync", operationId: "triggerSync", tags, summary: "Sync now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: syncRunSchema }), "The sync, queued.") } }),
     async (c) => c.json({ run: presentSyncRun(await syncFor(c, c.req.valid("param").id)) }, 202),
   );
   app.openapi(
     apiRoute({
       method: "post",
       path: "/connectors/{id}/backfill",
+      operationId: "triggerBackfill",
       tags,
       summary: "Backfill a date range",
       request: { params: idParamsSchema, headers: idempotencyHeaders, body: jsonRequest(backfillRequestSchema) },
@@ -95,11 +97,11 @@ export function addConnectorRoutes(app: App) {
 export function addTransformRoutes(app: App) {
   const tags = ["Transforms"];
   app.openapi(
-    apiRoute({ method: "get", path: "/transforms", tags, summary: "List transforms", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(transformSchema), "A page of transforms, newest first.") } }),
+    apiRoute({ method: "get", path: "/transforms", operationId: "listTransforms", tags, summary: "List transforms", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(transformSchema), "A page of transforms, newest first.") } }),
     async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "transforms", listTransforms, presentTransform, c.req.valid("query")), 200),
   );
   app.openapi(
-    apiRoute({ method: "get", path: "/transforms/{id}", tags, summary: "Read a transform", request: { params: idParamsSchema }, responses: { 200: json(transformSchema, "The transform.") } }),
+    apiRoute({ method: "get", path: "/transforms/{id}", operationId: "getTransform", tags, summary: "Read a transform", request: { params: idParamsSchema }, responses: { 200: json(transformSchema, "The transform.") } }),
     async (c) => {
       const transform = await findTransform(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!transform) throw new ApiError(404, TRANSFORM_MESSAGES.notFound);
@@ -110,6 +112,7 @@ export function addTransformRoutes(app: App) {
     apiRoute({
       method: "post",
       path: "/transforms",
+      operationId: "createTransform",
       tags,
       summary: "Create a transform from a template",
       description: "Its first run is queued at once. Its template, connector and inputs are changed by creating a new one (spec: legacy editing is deprecated); PATCH renames it.",
@@ -125,6 +128,7 @@ export function addTransformRoutes(app: App) {
     apiRoute({
       method: "patch",
       path: "/transforms/{id}",
+      operationId: "updateTransform",
       tags,
       summary: "Rename a transform",
       description: "Its name and description. Its template, connector and inputs are changed by creating a new transform; its schedule at /transforms/{id}/schedule.",
@@ -140,7 +144,7 @@ export function addTransformRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "delete", path: "/transforms/{id}", tags, summary: "Delete a transform (its run is stopped first)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
+    apiRoute({ method: "delete", path: "/transforms/{id}", operationId: "deleteTransform", tags, summary: "Delete a transform (its run is stopped first)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
     async (c) => {
       const { id } = c.req.valid("param");
       await deleteTransformFor(c, id);
@@ -148,7 +152,7 @@ export function addTransformRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "post", path: "/transforms/{id}/run", tags, summary: "Run now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: transformRunSchema }), "The run, queued.") } }),
+    apiRoute({ method: "post", path: "/transforms/{id}/run", operationId: "triggerTransformRun", tags, summary: "Run now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: transformRunSchema }), "The run, queued.") } }),
     async (c) => c.json({ run: presentTransformRun(await runTransformFor(c, c.req.valid("param").id)) }, 202),
   );
   addRunRoutes(app, "transforms", tags, {
@@ -162,6 +166,9 @@ export function addTransformRoutes(app: App) {
   });
   addScheduleRoutes(app, "transforms", tags, { find: findTransform, schedule: (transform) => transformSchedule(transform), set: setTransformSchedule, notFound: TRANSFORM_MESSAGES.notFound });
 }
+
+/** The record a generated route is about, in its operationId (`listConnectorRuns`, `setTransformSchedule`, …). */
+const noun = { connectors: "Connector", transforms: "Transform" } as const;
 
 interface RunTarget<T extends { id: string; name: string }, Run, Details> {
   owned(c: Vars, id: string): Promise<T>;
@@ -181,7 +188,7 @@ function addRunRoutes<T extends { id: string; name: string }, Run, Details exten
   target: RunTarget<T, Run, Details>,
 ) {
   app.openapi(
-    apiRoute({ method: "post", path: `/${base}/{id}/cancel`, tags, summary: "Cancel the queued or running run (200: over, 202: stopping)", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 200: json(cancelResponseSchema, "Cancelled, or nothing was open."), 202: json(cancelResponseSchema, "The running run is stopping.") } }),
+    apiRoute({ method: "post", path: `/${base}/{id}/cancel`, operationId: `cancel${noun[base]}Run`, tags, summary: "Cancel the queued or running run (200: over, 202: stopping)", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 200: json(cancelResponseSchema, "Cancelled, or nothing was open."), 202: json(cancelResponseSchema, "The running run is stopping.") } }),
     async (c) => {
       const record = await target.owned(c, c.req.valid("param").id);
       const { body, status } = await target.cancel(c, record.id);
@@ -189,7 +196,7 @@ function addRunRoutes<T extends { id: string; name: string }, Run, Details exten
     },
   );
   app.openapi(
-    apiRoute({ method: "get", path: `/${base}/{id}/runs`, tags, summary: "List runs, newest first", request: { params: idParamsSchema, query: cursorQuerySchema }, responses: { 200: json(pageSchema(target.runSchema), "A page of runs.") } }),
+    apiRoute({ method: "get", path: `/${base}/{id}/runs`, operationId: `list${noun[base]}Runs`, tags, summary: "List runs, newest first", request: { params: idParamsSchema, query: cursorQuerySchema }, responses: { 200: json(pageSchema(target.runSchema), "A page of runs.") } }),
     async (c) => {
       const record = await target.owned(c, c.req.valid("param").id);
       const read = async (limit: number, before?: string) => (await target.list(c.var.services.db, record.id, limit, before)).map((run) => target.present.run(run));
@@ -204,14 +211,14 @@ function addRunRoutes<T extends { id: string; name: string }, Run, Details exten
     return target.present.details(record, run, logWasPruned(run, days) ? days : null);
   };
   app.openapi(
-    apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}`, tags, summary: "Read a run with its attempts and log", request: { params: runParamsSchema }, responses: { 200: json(target.detailsSchema, "The run.") } }),
+    apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}`, operationId: `get${noun[base]}Run`, tags, summary: "Read a run with its attempts and log", request: { params: runParamsSchema }, responses: { 200: json(target.detailsSchema, "The run.") } }),
     async (c) => {
       const { id, runId } = c.req.valid("param");
       return c.json((await ownedRun(c, id, runId)) as object, 200);
     },
   );
   app.openapi(
-    apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}/log`, tags, summary: "Read a run's log as text", request: { params: runParamsSchema }, responses: { 200: { content: { "text/plain": { schema: z.string() } }, description: "One line per entry: time, level, message." } } }),
+    apiRoute({ method: "get", path: `/${base}/{id}/runs/{runId}/log`, operationId: `get${noun[base]}RunLog`, tags, summary: "Read a run's log as text", request: { params: runParamsSchema }, responses: { 200: { content: { "text/plain": { schema: z.string() } }, description: "One line per entry: time, level, message." } } }),
     async (c) => {
       const { id, runId } = c.req.valid("param");
       const run = await ownedRun(c, id, runId);
@@ -237,11 +244,11 @@ function addScheduleRoutes<T>(app: App, base: "connectors" | "transforms", tags:
     return { schedule: shown.schedule ?? null, next_run_at: shown.next_run_at ?? null };
   };
   app.openapi(
-    apiRoute({ method: "get", path: `/${base}/{id}/schedule`, tags, summary: "Read the schedule", request: { params: idParamsSchema }, responses: { 200: json(apiScheduleSchema, "The schedule and the next run.") } }),
+    apiRoute({ method: "get", path: `/${base}/{id}/schedule`, operationId: `get${noun[base]}Schedule`, tags, summary: "Read the schedule", request: { params: idParamsSchema }, responses: { 200: json(apiScheduleSchema, "The schedule and the next run.") } }),
     async (c) => c.json(await read(c, c.req.valid("param").id), 200),
   );
   app.openapi(
-    apiRoute({ method: "put", path: `/${base}/{id}/schedule`, tags, summary: "Set the schedule", request: { params: idParamsSchema, body: jsonRequest(scheduleBodySchema) }, responses: { 200: json(apiScheduleSchema, "The schedule saved, and the next run.") } }),
+    apiRoute({ method: "put", path: `/${base}/{id}/schedule`, operationId: `set${noun[base]}Schedule`, tags, summary: "Set the schedule", request: { params: idParamsSchema, body: jsonRequest(scheduleBodySchema) }, responses: { 200: json(apiScheduleSchema, "The schedule saved, and the next run.") } }),
     async (c) => {
       const { id } = c.req.valid("param");
       await read(c, id);

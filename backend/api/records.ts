@@ -45,11 +45,11 @@ async function credentialFor(c: { var: ApiEnv["Variables"] }, raw: Record<string
 export function addSourceRoutes(app: App) {
   const tags = ["Sources"];
   app.openapi(
-    apiRoute({ method: "get", path: "/sources", tags, summary: "List sources", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(sourceSchema), "A page of sources, newest first.") } }),
+    apiRoute({ method: "get", path: "/sources", operationId: "listSources", tags, summary: "List sources", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(sourceSchema), "A page of sources, newest first.") } }),
     async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "sources", listSources, presentSource, c.req.valid("query")), 200),
   );
   app.openapi(
-    apiRoute({ method: "get", path: "/sources/{id}", tags, summary: "Read a source", request: { params: idParamsSchema }, responses: { 200: json(sourceSchema, "The source.") } }),
+    apiRoute({ method: "get", path: "/sources/{id}", operationId: "getSource", tags, summary: "Read a source", request: { params: idParamsSchema }, responses: { 200: json(sourceSchema, "The source.") } }),
     async (c) => {
       const source = await findSource(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!source) throw new ApiError(404, SOURCE_MESSAGES.notFound);
@@ -60,6 +60,7 @@ export function addSourceRoutes(app: App) {
     apiRoute({
       method: "post",
       path: "/sources",
+      operationId: "createSource",
       tags,
       summary: "Create a source",
       description: "A data generator source needs no credentialId; any other integration needs a credential authenticated in the app.",
@@ -73,7 +74,7 @@ export function addSourceRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "patch", path: "/sources/{id}", tags, summary: "Rename a source", request: { params: idParamsSchema, body: jsonRequest(updateSourceBodySchema) }, responses: { 200: json(sourceSchema, "The source, updated.") } }),
+    apiRoute({ method: "patch", path: "/sources/{id}", operationId: "updateSource", tags, summary: "Rename a source", request: { params: idParamsSchema, body: jsonRequest(updateSourceBodySchema) }, responses: { 200: json(sourceSchema, "The source, updated.") } }),
     async (c) => {
       const body = parse(updateSourceBodySchema, await jsonBody(c));
       const source = await updateSource(c.var.services.db, c.var.user.id, c.req.valid("param").id, body);
@@ -82,7 +83,7 @@ export function addSourceRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "delete", path: "/sources/{id}", tags, summary: "Delete a source (409 while connectors use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
+    apiRoute({ method: "delete", path: "/sources/{id}", operationId: "deleteSource", tags, summary: "Delete a source (409 while connectors use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
     async (c) => {
       const { id } = c.req.valid("param");
       await deleteSourceFor(c, id);
@@ -94,11 +95,11 @@ export function addSourceRoutes(app: App) {
 export function addDestinationRoutes(app: App) {
   const tags = ["Destinations"];
   app.openapi(
-    apiRoute({ method: "get", path: "/destinations", tags, summary: "List destinations", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(destinationSchema), "A page of destinations, newest first.") } }),
+    apiRoute({ method: "get", path: "/destinations", operationId: "listDestinations", tags, summary: "List destinations", request: { query: cursorQuerySchema }, responses: { 200: json(pageSchema(destinationSchema), "A page of destinations, newest first.") } }),
     async (c) => c.json(await listPage(c.var.services.db, c.var.user.id, "destinations", listDestinations, presentDestination, c.req.valid("query")), 200),
   );
   app.openapi(
-    apiRoute({ method: "get", path: "/destinations/{id}", tags, summary: "Read a destination", request: { params: idParamsSchema }, responses: { 200: json(destinationSchema, "The destination.") } }),
+    apiRoute({ method: "get", path: "/destinations/{id}", operationId: "getDestination", tags, summary: "Read a destination", request: { params: idParamsSchema }, responses: { 200: json(destinationSchema, "The destination.") } }),
     async (c) => {
       const destination = await findDestination(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!destination) throw new ApiError(404, DESTINATION_MESSAGES.notFound);
@@ -109,6 +110,7 @@ export function addDestinationRoutes(app: App) {
     apiRoute({
       method: "post",
       path: "/destinations",
+      operationId: "createDestination",
       tags,
       summary: "Create a destination",
       description:
@@ -119,7 +121,7 @@ export function addDestinationRoutes(app: App) {
     async (c) => c.json(presentDestination(await createDestinationFor(c, await jsonBody(c))), 201),
   );
   app.openapi(
-    apiRoute({ method: "patch", path: "/destinations/{id}", tags, summary: "Update a destination", request: { params: idParamsSchema, body: jsonRequest(updateDestinationSchema) }, responses: { 200: json(destinationSchema, "The destination, updated.") } }),
+    apiRoute({ method: "patch", path: "/destinations/{id}", operationId: "updateDestination", tags, summary: "Update a destination", request: { params: idParamsSchema, body: jsonRequest(updateDestinationSchema) }, responses: { 200: json(destinationSchema, "The destination, updated.") } }),
     async (c) => {
       const existing = await findDestination(c.var.services.db, c.var.user.id, c.req.valid("param").id);
       if (!existing) throw new ApiError(404, DESTINATION_MESSAGES.notFound);
@@ -127,7 +129,7 @@ export function addDestinationRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "delete", path: "/destinations/{id}", tags, summary: "Delete a destination (409 while connectors use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
+    apiRoute({ method: "delete", path: "/destinations/{id}", operationId: "deleteDestination", tags, summary: "Delete a destination (409 while connectors use it)", request: { params: idParamsSchema }, responses: { 200: deleted } }),
     async (c) => {
       const { id } = c.req.valid("param");
       await deleteDestinationFor(c, id);

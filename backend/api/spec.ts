@@ -39,8 +39,11 @@ const jsonOnly: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/** A route of the public API: bearer key required, with the errors every route can answer and those its method adds. */
-export function apiRoute<R extends RouteConfig>(config: R): R {
+/**
+ * A route of the public API: bearer key required, with the errors every route can answer and those its method adds,
+ * and an operationId (`listConnectors`, `triggerSync`, …), the name a generated client gives its call.
+ */
+export function apiRoute<R extends RouteConfig & { operationId: string }>(config: R): R {
   const writes = config.method !== "get";
   const body = config.request?.body !== undefined;
   const statuses = [400, 401, ...(writes ? [403] : []), 404, ...(writes ? [409] : []), ...(body ? [413, 415] : []), ...(config.method === "post" ? [422] : []), 429];

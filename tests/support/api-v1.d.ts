@@ -7,318 +7,13 @@ export interface paths {
             cookie?: never;
         };
         /** List sources */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Records in one page (1 to 200). */
-                    limit?: number;
-                    /** @description The `next_cursor` of the page before; omitted for the first page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of sources, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                description: string;
-                                type: string;
-                                integration_id: string;
-                                integration_name: string;
-                                integration_label: string;
-                                credentialId: string | null;
-                                status: string | null;
-                                created_at: string;
-                                updated_at: string | null;
-                                connector_count: number;
-                                required_integration_categories: string[];
-                                source_metadata: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSources"];
         put?: never;
         /**
          * Create a source
          * @description A data generator source needs no credentialId; any other integration needs a credential authenticated in the app.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Required (checked with the app's messages). */
-                        name?: string;
-                        description?: string;
-                        /** @enum {string} */
-                        integration_name: "zoom" | "teams" | "gmail" | "datagen";
-                        credentialId?: string;
-                        source_metadata?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description The source, created. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            type: string;
-                            integration_id: string;
-                            integration_name: string;
-                            integration_label: string;
-                            credentialId: string | null;
-                            status: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                            required_integration_categories: string[];
-                            source_metadata: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createSource"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,414 +28,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read a source */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The source. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            type: string;
-                            integration_id: string;
-                            integration_name: string;
-                            integration_label: string;
-                            credentialId: string | null;
-                            status: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                            required_integration_categories: string[];
-                            source_metadata: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSource"];
         put?: never;
         post?: never;
         /** Delete a source (409 while connectors use it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSource"];
         options?: never;
         head?: never;
         /** Rename a source */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        description?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description The source, updated. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            type: string;
-                            integration_id: string;
-                            integration_name: string;
-                            integration_label: string;
-                            credentialId: string | null;
-                            status: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                            required_integration_categories: string[];
-                            source_metadata: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateSource"];
         trace?: never;
     };
     "/destinations": {
@@ -751,320 +47,13 @@ export interface paths {
             cookie?: never;
         };
         /** List destinations */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Records in one page (1 to 200). */
-                    limit?: number;
-                    /** @description The `next_cursor` of the page before; omitted for the first page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of destinations, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                description: string;
-                                category: string;
-                                integration_name: string;
-                                integration_label: string;
-                                status: string | null;
-                                config: {
-                                    project_id?: string;
-                                    bucket_name?: string;
-                                    dataset_name?: string;
-                                    account?: string;
-                                    warehouse?: string;
-                                    database?: string;
-                                    schema?: string;
-                                };
-                                credential_id: string | null;
-                                created_at: string;
-                                updated_at: string | null;
-                                connector_count: number;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listDestinations"];
         put?: never;
         /**
          * Create a destination
          * @description The body of the app's POST /destinations/create: name, description, integration_name and the integration's settings. A local destination needs no connection test; a cloud one needs the credential_id and validation_token of a successful test made in the app.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        description?: string;
-                        integration_name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The destination, created. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            category: string;
-                            integration_name: string;
-                            integration_label: string;
-                            status: string | null;
-                            config: {
-                                project_id?: string;
-                                bucket_name?: string;
-                                dataset_name?: string;
-                                account?: string;
-                                warehouse?: string;
-                                database?: string;
-                                schema?: string;
-                            };
-                            credential_id: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createDestination"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1079,429 +68,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read a destination */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The destination. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            category: string;
-                            integration_name: string;
-                            integration_label: string;
-                            status: string | null;
-                            config: {
-                                project_id?: string;
-                                bucket_name?: string;
-                                dataset_name?: string;
-                                account?: string;
-                                warehouse?: string;
-                                database?: string;
-                                schema?: string;
-                            };
-                            credential_id: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getDestination"];
         put?: never;
         post?: never;
         /** Delete a destination (409 while connectors use it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteDestination"];
         options?: never;
         head?: never;
         /** Update a destination */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        description?: string;
-                        project_id?: string;
-                        bucket_name?: string;
-                        dataset_name?: string;
-                        /** @enum {string} */
-                        permission_type?: "dataset_write" | "dataset_query_access";
-                        credential_id?: string;
-                        validation_token?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The destination, updated. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            category: string;
-                            integration_name: string;
-                            integration_label: string;
-                            status: string | null;
-                            config: {
-                                project_id?: string;
-                                bucket_name?: string;
-                                dataset_name?: string;
-                                account?: string;
-                                warehouse?: string;
-                                database?: string;
-                                schema?: string;
-                            };
-                            credential_id: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateDestination"];
         trace?: never;
     };
     "/connectors": {
@@ -1512,377 +87,13 @@ export interface paths {
             cookie?: never;
         };
         /** List connectors */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Records in one page (1 to 200). */
-                    limit?: number;
-                    /** @description The `next_cursor` of the page before; omitted for the first page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of connectors, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                description: string;
-                                source_id: string;
-                                source_name: string | null;
-                                destination_ids: string[];
-                                destinations: {
-                                    id: string;
-                                    name: string;
-                                }[];
-                                frequency: string;
-                                lookback_days: number;
-                                last_synced_at: string | null;
-                                created_at: string;
-                                updated_at: string | null;
-                                platform?: string | null;
-                                paused?: boolean;
-                                /** @enum {string} */
-                                health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
-                                schedule?: unknown;
-                                next_run_at?: string | null;
-                                last_run?: {
-                                    id: string;
-                                    status: string;
-                                    started_at: string | null;
-                                    finished_at: string | null;
-                                    created_at: string;
-                                    error: string | null;
-                                    records?: number;
-                                } | null;
-                                streams?: {
-                                    name: string;
-                                    label: string;
-                                    primary_key: string[];
-                                    cursor_field: string;
-                                    columns: {
-                                        name: string;
-                                        type: string;
-                                        description: string;
-                                    }[];
-                                    enabled: boolean;
-                                    lands: {
-                                        destination: string;
-                                        location: string;
-                                    }[];
-                                }[];
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listConnectors"];
         put?: never;
         /**
          * Create a connector
          * @description Its first sync is queued at once unless first_sync is false or its schedule is manual.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        description?: string | null;
-                        source_id: string;
-                        platform?: string | null;
-                        destination_ids?: string[] | null;
-                        frequency: string;
-                        lookback_days: number;
-                        first_sync?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description The connector, created. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            source_id: string;
-                            source_name: string | null;
-                            destination_ids: string[];
-                            destinations: {
-                                id: string;
-                                name: string;
-                            }[];
-                            frequency: string;
-                            lookback_days: number;
-                            last_synced_at: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            platform?: string | null;
-                            paused?: boolean;
-                            /** @enum {string} */
-                            health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
-                            schedule?: unknown;
-                            next_run_at?: string | null;
-                            last_run?: {
-                                id: string;
-                                status: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                created_at: string;
-                                error: string | null;
-                                records?: number;
-                            } | null;
-                            streams?: {
-                                name: string;
-                                label: string;
-                                primary_key: string[];
-                                cursor_field: string;
-                                columns: {
-                                    name: string;
-                                    type: string;
-                                    description: string;
-                                }[];
-                                enabled: boolean;
-                                lands: {
-                                    destination: string;
-                                    location: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1897,478 +108,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read a connector */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The connector. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            source_id: string;
-                            source_name: string | null;
-                            destination_ids: string[];
-                            destinations: {
-                                id: string;
-                                name: string;
-                            }[];
-                            frequency: string;
-                            lookback_days: number;
-                            last_synced_at: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            platform?: string | null;
-                            paused?: boolean;
-                            /** @enum {string} */
-                            health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
-                            schedule?: unknown;
-                            next_run_at?: string | null;
-                            last_run?: {
-                                id: string;
-                                status: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                created_at: string;
-                                error: string | null;
-                                records?: number;
-                            } | null;
-                            streams?: {
-                                name: string;
-                                label: string;
-                                primary_key: string[];
-                                cursor_field: string;
-                                columns: {
-                                    name: string;
-                                    type: string;
-                                    description: string;
-                                }[];
-                                enabled: boolean;
-                                lands: {
-                                    destination: string;
-                                    location: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getConnector"];
         put?: never;
         post?: never;
         /** Delete a connector (its sync is stopped first; 409 while transforms use it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteConnector"];
         options?: never;
         head?: never;
         /** Update a connector */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        description?: string | null;
-                        source_id: string;
-                        destination_ids: string[];
-                        frequency: string;
-                        lookback_days?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description The connector, updated. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            source_id: string;
-                            source_name: string | null;
-                            destination_ids: string[];
-                            destinations: {
-                                id: string;
-                                name: string;
-                            }[];
-                            frequency: string;
-                            lookback_days: number;
-                            last_synced_at: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            platform?: string | null;
-                            paused?: boolean;
-                            /** @enum {string} */
-                            health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
-                            schedule?: unknown;
-                            next_run_at?: string | null;
-                            last_run?: {
-                                id: string;
-                                status: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                created_at: string;
-                                error: string | null;
-                                records?: number;
-                            } | null;
-                            streams?: {
-                                name: string;
-                                label: string;
-                                primary_key: string[];
-                                cursor_field: string;
-                                columns: {
-                                    name: string;
-                                    type: string;
-                                    description: string;
-                                }[];
-                                enabled: boolean;
-                                lands: {
-                                    destination: string;
-                                    location: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateConnector"];
         trace?: never;
     };
     "/connectors/{id}/sync": {
@@ -2381,161 +129,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sync now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The sync, queued. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            run: {
-                                id: string;
-                                connector_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                                trigger: string;
-                                cancel_requested_at?: string | null;
-                                created_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                records: number;
-                                bytes: number;
-                                error: string | null;
-                                range_from?: string | null;
-                                range_to?: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["triggerSync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2552,204 +146,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Backfill a date range */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The first day (YYYY-MM-DD) or an ISO date-time. */
-                        from: string;
-                        /** @description The last day (YYYY-MM-DD) or an ISO date-time. */
-                        to: string;
-                        /** @description The IANA time zone whole days are read in (default UTC). */
-                        time_zone?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The backfill, queued. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            run: {
-                                id: string;
-                                connector_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                                trigger: string;
-                                cancel_requested_at?: string | null;
-                                created_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                records: number;
-                                bytes: number;
-                                error: string | null;
-                                range_from?: string | null;
-                                range_to?: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["triggerBackfill"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2766,167 +163,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel the queued or running run (200: over, 202: stopping) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Cancelled, or nothing was open. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "success";
-                            /** @enum {string} */
-                            outcome: "cancelled" | "stopping" | "already_stopping" | "none";
-                            run_id: string | null;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The running run is stopping. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "success";
-                            /** @enum {string} */
-                            outcome: "cancelled" | "stopping" | "already_stopping" | "none";
-                            run_id: string | null;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["cancelConnectorRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2941,116 +178,7 @@ export interface paths {
             cookie?: never;
         };
         /** List runs, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Records in one page (1 to 200). */
-                    limit?: number;
-                    /** @description The `next_cursor` of the page before; omitted for the first page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of runs. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                connector_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                                trigger: string;
-                                cancel_requested_at?: string | null;
-                                created_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                records: number;
-                                bytes: number;
-                                error: string | null;
-                                range_from?: string | null;
-                                range_to?: string | null;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listConnectorRuns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3067,132 +195,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a run with its attempts and log */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                    /** @description The run's id. */
-                    runId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The run. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            connector_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            bytes: number;
-                            error: string | null;
-                            range_from?: string | null;
-                            range_to?: string | null;
-                            attempts: {
-                                attempt: number;
-                                started_at: string;
-                                finished_at: string | null;
-                                outcome: string;
-                                error: string | null;
-                            }[];
-                            log: {
-                                at: string;
-                                /** @enum {string} */
-                                level: "info" | "warn" | "error";
-                                message: string;
-                            }[];
-                            log_kept_days: number | null;
-                            connector_name: string;
-                            landed: {
-                                name: string;
-                                type: string;
-                                records: number;
-                                bytes: number;
-                                location: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getConnectorRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3209,95 +212,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a run's log as text */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                    /** @description The run's id. */
-                    runId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One line per entry: time, level, message. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": string;
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getConnectorRunLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3314,317 +229,9 @@ export interface paths {
             cookie?: never;
         };
         /** Read the schedule */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The schedule and the next run. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
-                            schedule: {
-                                /** @enum {string} */
-                                kind: "interval";
-                                every: number;
-                                /** @enum {string} */
-                                unit: "minutes" | "hours";
-                            } | {
-                                /** @enum {string} */
-                                kind: "daily";
-                                time: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "cron";
-                                expression: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "manual";
-                            } | null;
-                            next_run_at: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getConnectorSchedule"];
         /** Set the schedule */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        kind: "interval";
-                        every: number;
-                        /** @enum {string} */
-                        unit: "minutes" | "hours";
-                    } | {
-                        /** @enum {string} */
-                        kind: "daily";
-                        time: string;
-                        time_zone: string;
-                    } | {
-                        /** @enum {string} */
-                        kind: "cron";
-                        expression: string;
-                        time_zone: string;
-                    } | {
-                        /** @enum {string} */
-                        kind: "manual";
-                    } | {
-                        /** @enum {string} */
-                        kind: "frequency";
-                    };
-                };
-            };
-            responses: {
-                /** @description The schedule saved, and the next run. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
-                            schedule: {
-                                /** @enum {string} */
-                                kind: "interval";
-                                every: number;
-                                /** @enum {string} */
-                                unit: "minutes" | "hours";
-                            } | {
-                                /** @enum {string} */
-                                kind: "daily";
-                                time: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "cron";
-                                expression: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "manual";
-                            } | null;
-                            next_run_at: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["setConnectorSchedule"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3640,357 +247,13 @@ export interface paths {
             cookie?: never;
         };
         /** List transforms */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Records in one page (1 to 200). */
-                    limit?: number;
-                    /** @description The `next_cursor` of the page before; omitted for the first page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of transforms, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                description: string;
-                                transform_type: string;
-                                connector_id: string;
-                                connector_name: string | null;
-                                status: string;
-                                created_at: string;
-                                template_id?: string | null;
-                                frequency?: string;
-                                file_types?: string[];
-                                inputs?: {
-                                    [key: string]: unknown;
-                                };
-                                schedule?: unknown;
-                                next_run_at?: string | null;
-                                connector_file_types?: string[];
-                                last_run?: {
-                                    id: string;
-                                    status: string;
-                                    started_at: string | null;
-                                    finished_at: string | null;
-                                    created_at: string;
-                                    error: string | null;
-                                } | null;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listTransforms"];
         put?: never;
         /**
          * Create a transform from a template
          * @description Its first run is queued at once. Its template, connector and inputs are changed by creating a new one (spec: legacy editing is deprecated); PATCH renames it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        template_id: string;
-                        name: string;
-                        /** @default  */
-                        description?: string;
-                        connector_id: string;
-                        /** @enum {boolean} */
-                        permissions_setup: true;
-                        /**
-                         * @default daily
-                         * @enum {string}
-                         */
-                        frequency?: "daily" | "hourly";
-                        /**
-                         * @default [
-                         *       ".vtt",
-                         *       ".txt"
-                         *     ]
-                         */
-                        file_types?: (".vtt" | ".txt" | ".json")[];
-                        /**
-                         * @default PENDING
-                         * @enum {string}
-                         */
-                        status?: "PENDING";
-                        inputs?: {
-                            [key: string]: unknown;
-                        };
-                        requirement_inputs?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description The transform, created. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            transform_type: string;
-                            connector_id: string;
-                            connector_name: string | null;
-                            status: string;
-                            created_at: string;
-                            template_id?: string | null;
-                            frequency?: string;
-                            file_types?: string[];
-                            inputs?: {
-                                [key: string]: unknown;
-                            };
-                            schedule?: unknown;
-                            next_run_at?: string | null;
-                            connector_file_types?: string[];
-                            last_run?: {
-                                id: string;
-                                status: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                created_at: string;
-                                error: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createTransform"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4005,436 +268,18 @@ export interface paths {
             cookie?: never;
         };
         /** Read a transform */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The transform. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            transform_type: string;
-                            connector_id: string;
-                            connector_name: string | null;
-                            status: string;
-                            created_at: string;
-                            template_id?: string | null;
-                            frequency?: string;
-                            file_types?: string[];
-                            inputs?: {
-                                [key: string]: unknown;
-                            };
-                            schedule?: unknown;
-                            next_run_at?: string | null;
-                            connector_file_types?: string[];
-                            last_run?: {
-                                id: string;
-                                status: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                created_at: string;
-                                error: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTransform"];
         put?: never;
         post?: never;
         /** Delete a transform (its run is stopped first) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteTransform"];
         options?: never;
         head?: never;
         /**
          * Rename a transform
          * @description Its name and description. Its template, connector and inputs are changed by creating a new transform; its schedule at /transforms/{id}/schedule.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @default  */
-                        description?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The transform, updated. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            description: string;
-                            transform_type: string;
-                            connector_id: string;
-                            connector_name: string | null;
-                            status: string;
-                            created_at: string;
-                            template_id?: string | null;
-                            frequency?: string;
-                            file_types?: string[];
-                            inputs?: {
-                                [key: string]: unknown;
-                            };
-                            schedule?: unknown;
-                            next_run_at?: string | null;
-                            connector_file_types?: string[];
-                            last_run?: {
-                                id: string;
-                                status: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                created_at: string;
-                                error: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateTransform"];
         trace?: never;
     };
     "/transforms/{id}/run": {
@@ -4447,162 +292,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Run now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The run, queued. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            run: {
-                                id: string;
-                                transform_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                                trigger: string;
-                                cancel_requested_at?: string | null;
-                                created_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                records: number;
-                                outputs: {
-                                    table: string;
-                                    rows: number;
-                                }[];
-                                error: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["triggerTransformRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4619,167 +309,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel the queued or running run (200: over, 202: stopping) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Cancelled, or nothing was open. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "success";
-                            /** @enum {string} */
-                            outcome: "cancelled" | "stopping" | "already_stopping" | "none";
-                            run_id: string | null;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The running run is stopping. */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "success";
-                            /** @enum {string} */
-                            outcome: "cancelled" | "stopping" | "already_stopping" | "none";
-                            run_id: string | null;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The Idempotency-Key was used with another request. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["cancelTransformRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4794,117 +324,7 @@ export interface paths {
             cookie?: never;
         };
         /** List runs, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Records in one page (1 to 200). */
-                    limit?: number;
-                    /** @description The `next_cursor` of the page before; omitted for the first page. */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of runs. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                transform_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                                trigger: string;
-                                cancel_requested_at?: string | null;
-                                created_at: string;
-                                started_at: string | null;
-                                finished_at: string | null;
-                                records: number;
-                                outputs: {
-                                    table: string;
-                                    rows: number;
-                                }[];
-                                error: string | null;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listTransformRuns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4921,126 +341,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a run with its attempts and log */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                    /** @description The run's id. */
-                    runId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The run. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            transform_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            outputs: {
-                                table: string;
-                                rows: number;
-                            }[];
-                            error: string | null;
-                            attempts: {
-                                attempt: number;
-                                started_at: string;
-                                finished_at: string | null;
-                                outcome: string;
-                                error: string | null;
-                            }[];
-                            log: {
-                                at: string;
-                                /** @enum {string} */
-                                level: "info" | "warn" | "error";
-                                message: string;
-                            }[];
-                            log_kept_days: number | null;
-                            transform_name: string;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTransformRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5057,95 +358,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a run's log as text */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                    /** @description The run's id. */
-                    runId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One line per entry: time, level, message. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": string;
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTransformRunLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5162,317 +375,9 @@ export interface paths {
             cookie?: never;
         };
         /** Read the schedule */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The schedule and the next run. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
-                            schedule: {
-                                /** @enum {string} */
-                                kind: "interval";
-                                every: number;
-                                /** @enum {string} */
-                                unit: "minutes" | "hours";
-                            } | {
-                                /** @enum {string} */
-                                kind: "daily";
-                                time: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "cron";
-                                expression: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "manual";
-                            } | null;
-                            next_run_at: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTransformSchedule"];
         /** Set the schedule */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The record's id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        kind: "interval";
-                        every: number;
-                        /** @enum {string} */
-                        unit: "minutes" | "hours";
-                    } | {
-                        /** @enum {string} */
-                        kind: "daily";
-                        time: string;
-                        time_zone: string;
-                    } | {
-                        /** @enum {string} */
-                        kind: "cron";
-                        expression: string;
-                        time_zone: string;
-                    } | {
-                        /** @enum {string} */
-                        kind: "manual";
-                    } | {
-                        /** @enum {string} */
-                        kind: "frequency";
-                    };
-                };
-            };
-            responses: {
-                /** @description The schedule saved, and the next run. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
-                            schedule: {
-                                /** @enum {string} */
-                                kind: "interval";
-                                every: number;
-                                /** @enum {string} */
-                                unit: "minutes" | "hours";
-                            } | {
-                                /** @enum {string} */
-                                kind: "daily";
-                                time: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "cron";
-                                expression: string;
-                                time_zone: string;
-                            } | {
-                                /** @enum {string} */
-                                kind: "manual";
-                            } | null;
-                            next_run_at: string | null;
-                        };
-                    };
-                };
-                /** @description The request is not valid (the message says what to change). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No API key, or one that is unknown, revoked or expired. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description A read-only key asked for a write. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description No such record of the key's owner (another user's record is absent too). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description The body is not JSON: send it with Content-Type: application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Too many requests for this key: wait for Retry-After seconds. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @enum {string} */
-                                code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
-                                message: string;
-                                field?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["setTransformSchedule"];
         post?: never;
         delete?: never;
         options?: never;
@@ -5491,4 +396,5135 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listSources: {
+        parameters: {
+            query?: {
+                /** @description Records in one page (1 to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; omitted for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sources, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            type: string;
+                            integration_id: string;
+                            integration_name: string;
+                            integration_label: string;
+                            credentialId: string | null;
+                            status: string | null;
+                            created_at: string;
+                            updated_at: string | null;
+                            connector_count: number;
+                            required_integration_categories: string[];
+                            source_metadata: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createSource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required (checked with the app's messages). */
+                    name?: string;
+                    description?: string;
+                    /** @enum {string} */
+                    integration_name: "zoom" | "teams" | "gmail" | "datagen";
+                    credentialId?: string;
+                    source_metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The source, created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        type: string;
+                        integration_id: string;
+                        integration_name: string;
+                        integration_label: string;
+                        credentialId: string | null;
+                        status: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        connector_count: number;
+                        required_integration_categories: string[];
+                        source_metadata: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        type: string;
+                        integration_id: string;
+                        integration_name: string;
+                        integration_label: string;
+                        credentialId: string | null;
+                        status: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        connector_count: number;
+                        required_integration_categories: string[];
+                        source_metadata: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The source, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        type: string;
+                        integration_id: string;
+                        integration_name: string;
+                        integration_label: string;
+                        credentialId: string | null;
+                        status: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        connector_count: number;
+                        required_integration_categories: string[];
+                        source_metadata: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: {
+                /** @description Records in one page (1 to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; omitted for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of destinations, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            category: string;
+                            integration_name: string;
+                            integration_label: string;
+                            status: string | null;
+                            config: {
+                                project_id?: string;
+                                bucket_name?: string;
+                                dataset_name?: string;
+                                account?: string;
+                                warehouse?: string;
+                                database?: string;
+                                schema?: string;
+                            };
+                            credential_id: string | null;
+                            created_at: string;
+                            updated_at: string | null;
+                            connector_count: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    integration_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The destination, created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        category: string;
+                        integration_name: string;
+                        integration_label: string;
+                        status: string | null;
+                        config: {
+                            project_id?: string;
+                            bucket_name?: string;
+                            dataset_name?: string;
+                            account?: string;
+                            warehouse?: string;
+                            database?: string;
+                            schema?: string;
+                        };
+                        credential_id: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        connector_count: number;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        category: string;
+                        integration_name: string;
+                        integration_label: string;
+                        status: string | null;
+                        config: {
+                            project_id?: string;
+                            bucket_name?: string;
+                            dataset_name?: string;
+                            account?: string;
+                            warehouse?: string;
+                            database?: string;
+                            schema?: string;
+                        };
+                        credential_id: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        connector_count: number;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    project_id?: string;
+                    bucket_name?: string;
+                    dataset_name?: string;
+                    /** @enum {string} */
+                    permission_type?: "dataset_write" | "dataset_query_access";
+                    credential_id?: string;
+                    validation_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The destination, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        category: string;
+                        integration_name: string;
+                        integration_label: string;
+                        status: string | null;
+                        config: {
+                            project_id?: string;
+                            bucket_name?: string;
+                            dataset_name?: string;
+                            account?: string;
+                            warehouse?: string;
+                            database?: string;
+                            schema?: string;
+                        };
+                        credential_id: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        connector_count: number;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: {
+                /** @description Records in one page (1 to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; omitted for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connectors, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            source_id: string;
+                            source_name: string | null;
+                            destination_ids: string[];
+                            destinations: {
+                                id: string;
+                                name: string;
+                            }[];
+                            frequency: string;
+                            lookback_days: number;
+                            last_synced_at: string | null;
+                            created_at: string;
+                            updated_at: string | null;
+                            platform?: string | null;
+                            paused?: boolean;
+                            /** @enum {string} */
+                            health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
+                            schedule?: unknown;
+                            next_run_at?: string | null;
+                            last_run?: {
+                                id: string;
+                                status: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                                created_at: string;
+                                error: string | null;
+                                records?: number;
+                            } | null;
+                            streams?: {
+                                name: string;
+                                label: string;
+                                primary_key: string[];
+                                cursor_field: string;
+                                columns: {
+                                    name: string;
+                                    type: string;
+                                    description: string;
+                                }[];
+                                enabled: boolean;
+                                lands: {
+                                    destination: string;
+                                    location: string;
+                                }[];
+                            }[];
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createConnector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    source_id: string;
+                    platform?: string | null;
+                    destination_ids?: string[] | null;
+                    frequency: string;
+                    lookback_days: number;
+                    first_sync?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The connector, created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        source_id: string;
+                        source_name: string | null;
+                        destination_ids: string[];
+                        destinations: {
+                            id: string;
+                            name: string;
+                        }[];
+                        frequency: string;
+                        lookback_days: number;
+                        last_synced_at: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        platform?: string | null;
+                        paused?: boolean;
+                        /** @enum {string} */
+                        health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
+                        schedule?: unknown;
+                        next_run_at?: string | null;
+                        last_run?: {
+                            id: string;
+                            status: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            created_at: string;
+                            error: string | null;
+                            records?: number;
+                        } | null;
+                        streams?: {
+                            name: string;
+                            label: string;
+                            primary_key: string[];
+                            cursor_field: string;
+                            columns: {
+                                name: string;
+                                type: string;
+                                description: string;
+                            }[];
+                            enabled: boolean;
+                            lands: {
+                                destination: string;
+                                location: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connector. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        source_id: string;
+                        source_name: string | null;
+                        destination_ids: string[];
+                        destinations: {
+                            id: string;
+                            name: string;
+                        }[];
+                        frequency: string;
+                        lookback_days: number;
+                        last_synced_at: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        platform?: string | null;
+                        paused?: boolean;
+                        /** @enum {string} */
+                        health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
+                        schedule?: unknown;
+                        next_run_at?: string | null;
+                        last_run?: {
+                            id: string;
+                            status: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            created_at: string;
+                            error: string | null;
+                            records?: number;
+                        } | null;
+                        streams?: {
+                            name: string;
+                            label: string;
+                            primary_key: string[];
+                            cursor_field: string;
+                            columns: {
+                                name: string;
+                                type: string;
+                                description: string;
+                            }[];
+                            enabled: boolean;
+                            lands: {
+                                destination: string;
+                                location: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    source_id: string;
+                    destination_ids: string[];
+                    frequency: string;
+                    lookback_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The connector, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        source_id: string;
+                        source_name: string | null;
+                        destination_ids: string[];
+                        destinations: {
+                            id: string;
+                            name: string;
+                        }[];
+                        frequency: string;
+                        lookback_days: number;
+                        last_synced_at: string | null;
+                        created_at: string;
+                        updated_at: string | null;
+                        platform?: string | null;
+                        paused?: boolean;
+                        /** @enum {string} */
+                        health?: "healthy" | "running" | "queued" | "failed" | "paused" | "never_run";
+                        schedule?: unknown;
+                        next_run_at?: string | null;
+                        last_run?: {
+                            id: string;
+                            status: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            created_at: string;
+                            error: string | null;
+                            records?: number;
+                        } | null;
+                        streams?: {
+                            name: string;
+                            label: string;
+                            primary_key: string[];
+                            cursor_field: string;
+                            columns: {
+                                name: string;
+                                type: string;
+                                description: string;
+                            }[];
+                            enabled: boolean;
+                            lands: {
+                                destination: string;
+                                location: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    triggerSync: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: {
+                            id: string;
+                            connector_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            trigger: string;
+                            cancel_requested_at?: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            records: number;
+                            bytes: number;
+                            error: string | null;
+                            range_from?: string | null;
+                            range_to?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    triggerBackfill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The first day (YYYY-MM-DD) or an ISO date-time. */
+                    from: string;
+                    /** @description The last day (YYYY-MM-DD) or an ISO date-time. */
+                    to: string;
+                    /** @description The IANA time zone whole days are read in (default UTC). */
+                    time_zone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The backfill, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: {
+                            id: string;
+                            connector_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            trigger: string;
+                            cancel_requested_at?: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            records: number;
+                            bytes: number;
+                            error: string | null;
+                            range_from?: string | null;
+                            range_to?: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelConnectorRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled, or nothing was open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @enum {string} */
+                        outcome: "cancelled" | "stopping" | "already_stopping" | "none";
+                        run_id: string | null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The running run is stopping. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @enum {string} */
+                        outcome: "cancelled" | "stopping" | "already_stopping" | "none";
+                        run_id: string | null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listConnectorRuns: {
+        parameters: {
+            query?: {
+                /** @description Records in one page (1 to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; omitted for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            connector_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            trigger: string;
+                            cancel_requested_at?: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            records: number;
+                            bytes: number;
+                            error: string | null;
+                            range_from?: string | null;
+                            range_to?: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getConnectorRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+                /** @description The run's id. */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        connector_id: string;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                        trigger: string;
+                        cancel_requested_at?: string | null;
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        records: number;
+                        bytes: number;
+                        error: string | null;
+                        range_from?: string | null;
+                        range_to?: string | null;
+                        attempts: {
+                            attempt: number;
+                            started_at: string;
+                            finished_at: string | null;
+                            outcome: string;
+                            error: string | null;
+                        }[];
+                        log: {
+                            at: string;
+                            /** @enum {string} */
+                            level: "info" | "warn" | "error";
+                            message: string;
+                        }[];
+                        log_kept_days: number | null;
+                        connector_name: string;
+                        landed: {
+                            name: string;
+                            type: string;
+                            records: number;
+                            bytes: number;
+                            location: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getConnectorRunLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+                /** @description The run's id. */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per entry: time, level, message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getConnectorSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule and the next run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
+                        schedule: {
+                            /** @enum {string} */
+                            kind: "interval";
+                            every: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours";
+                        } | {
+                            /** @enum {string} */
+                            kind: "daily";
+                            time: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "cron";
+                            expression: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "manual";
+                        } | null;
+                        next_run_at: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setConnectorSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "interval";
+                    every: number;
+                    /** @enum {string} */
+                    unit: "minutes" | "hours";
+                } | {
+                    /** @enum {string} */
+                    kind: "daily";
+                    time: string;
+                    time_zone: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "cron";
+                    expression: string;
+                    time_zone: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "manual";
+                } | {
+                    /** @enum {string} */
+                    kind: "frequency";
+                };
+            };
+        };
+        responses: {
+            /** @description The schedule saved, and the next run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
+                        schedule: {
+                            /** @enum {string} */
+                            kind: "interval";
+                            every: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours";
+                        } | {
+                            /** @enum {string} */
+                            kind: "daily";
+                            time: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "cron";
+                            expression: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "manual";
+                        } | null;
+                        next_run_at: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTransforms: {
+        parameters: {
+            query?: {
+                /** @description Records in one page (1 to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; omitted for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transforms, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            transform_type: string;
+                            connector_id: string;
+                            connector_name: string | null;
+                            status: string;
+                            created_at: string;
+                            template_id?: string | null;
+                            frequency?: string;
+                            file_types?: string[];
+                            inputs?: {
+                                [key: string]: unknown;
+                            };
+                            schedule?: unknown;
+                            next_run_at?: string | null;
+                            connector_file_types?: string[];
+                            last_run?: {
+                                id: string;
+                                status: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                                created_at: string;
+                                error: string | null;
+                            } | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createTransform: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    template_id: string;
+                    name: string;
+                    /** @default  */
+                    description?: string;
+                    connector_id: string;
+                    /** @enum {boolean} */
+                    permissions_setup: true;
+                    /**
+                     * @default daily
+                     * @enum {string}
+                     */
+                    frequency?: "daily" | "hourly";
+                    /**
+                     * @default [
+                     *       ".vtt",
+                     *       ".txt"
+                     *     ]
+                     */
+                    file_types?: (".vtt" | ".txt" | ".json")[];
+                    /**
+                     * @default PENDING
+                     * @enum {string}
+                     */
+                    status?: "PENDING";
+                    inputs?: {
+                        [key: string]: unknown;
+                    };
+                    requirement_inputs?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The transform, created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        transform_type: string;
+                        connector_id: string;
+                        connector_name: string | null;
+                        status: string;
+                        created_at: string;
+                        template_id?: string | null;
+                        frequency?: string;
+                        file_types?: string[];
+                        inputs?: {
+                            [key: string]: unknown;
+                        };
+                        schedule?: unknown;
+                        next_run_at?: string | null;
+                        connector_file_types?: string[];
+                        last_run?: {
+                            id: string;
+                            status: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            created_at: string;
+                            error: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        transform_type: string;
+                        connector_id: string;
+                        connector_name: string | null;
+                        status: string;
+                        created_at: string;
+                        template_id?: string | null;
+                        frequency?: string;
+                        file_types?: string[];
+                        inputs?: {
+                            [key: string]: unknown;
+                        };
+                        schedule?: unknown;
+                        next_run_at?: string | null;
+                        connector_file_types?: string[];
+                        last_run?: {
+                            id: string;
+                            status: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            created_at: string;
+                            error: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteTransform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateTransform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default  */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The transform, updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        transform_type: string;
+                        connector_id: string;
+                        connector_name: string | null;
+                        status: string;
+                        created_at: string;
+                        template_id?: string | null;
+                        frequency?: string;
+                        file_types?: string[];
+                        inputs?: {
+                            [key: string]: unknown;
+                        };
+                        schedule?: unknown;
+                        next_run_at?: string | null;
+                        connector_file_types?: string[];
+                        last_run?: {
+                            id: string;
+                            status: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            created_at: string;
+                            error: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    triggerTransformRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: {
+                            id: string;
+                            transform_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            trigger: string;
+                            cancel_requested_at?: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            records: number;
+                            outputs: {
+                                table: string;
+                                rows: number;
+                            }[];
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelTransformRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string: a retry with the same key and body within 24 hours gets the first answer, and the write is done once. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled, or nothing was open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @enum {string} */
+                        outcome: "cancelled" | "stopping" | "already_stopping" | "none";
+                        run_id: string | null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The running run is stopping. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @enum {string} */
+                        outcome: "cancelled" | "stopping" | "already_stopping" | "none";
+                        run_id: string | null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTransformRuns: {
+        parameters: {
+            query?: {
+                /** @description Records in one page (1 to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the page before; omitted for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            transform_id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            trigger: string;
+                            cancel_requested_at?: string | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            records: number;
+                            outputs: {
+                                table: string;
+                                rows: number;
+                            }[];
+                            error: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransformRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+                /** @description The run's id. */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        transform_id: string;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                        trigger: string;
+                        cancel_requested_at?: string | null;
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        records: number;
+                        outputs: {
+                            table: string;
+                            rows: number;
+                        }[];
+                        error: string | null;
+                        attempts: {
+                            attempt: number;
+                            started_at: string;
+                            finished_at: string | null;
+                            outcome: string;
+                            error: string | null;
+                        }[];
+                        log: {
+                            at: string;
+                            /** @enum {string} */
+                            level: "info" | "warn" | "error";
+                            message: string;
+                        }[];
+                        log_kept_days: number | null;
+                        transform_name: string;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransformRunLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+                /** @description The run's id. */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per entry: time, level, message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransformSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule and the next run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
+                        schedule: {
+                            /** @enum {string} */
+                            kind: "interval";
+                            every: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours";
+                        } | {
+                            /** @enum {string} */
+                            kind: "daily";
+                            time: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "cron";
+                            expression: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "manual";
+                        } | null;
+                        next_run_at: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setTransformSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "interval";
+                    every: number;
+                    /** @enum {string} */
+                    unit: "minutes" | "hours";
+                } | {
+                    /** @enum {string} */
+                    kind: "daily";
+                    time: string;
+                    time_zone: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "cron";
+                    expression: string;
+                    time_zone: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "manual";
+                } | {
+                    /** @enum {string} */
+                    kind: "frequency";
+                };
+            };
+        };
+        responses: {
+            /** @description The schedule saved, and the next run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The schedule, or null: the Daily or Hourly slot of its frequency. */
+                        schedule: {
+                            /** @enum {string} */
+                            kind: "interval";
+                            every: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours";
+                        } | {
+                            /** @enum {string} */
+                            kind: "daily";
+                            time: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "cron";
+                            expression: string;
+                            time_zone: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "manual";
+                        } | null;
+                        next_run_at: string | null;
+                    };
+                };
+            };
+            /** @description The request is not valid (the message says what to change). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A read-only key asked for a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description No such record of the key's owner (another user's record is absent too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The record is in use, a run is already open, or the same Idempotency-Key is still being answered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than this route accepts (64 KB; 512 KB for a transform's inputs). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON: send it with Content-Type: application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Too many requests for this key: wait for Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key" | "read_only_key" | "rate_limited" | "invalid_request" | "not_found" | "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "upstream_error" | "unavailable" | "internal_error";
+                            message: string;
+                            field?: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+}
