@@ -75,18 +75,26 @@ test("source type: switching from one type to another and pressing Authenticate 
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
 
-test("source type: a type chosen before the page's script has run is the one the page follows and authenticates", async ({ page, user }) => {
-  await login(page, user, { from: "/sources" });
-  // The page's scripts are held until the choice is made: JavaScript slow to arrive, every time.
+/**
+ * Opens `path` with the page's scripts held, makes `choose` (the select changes; nothing runs it yet), then lets the
+ * scripts go: JavaScript slow to arrive, every time.
+ */
+async function chooseBeforeScripts(page: Page, path: string, choose: () => Promise<unknown>): Promise<void> {
   const scripts: Route[] = [];
   let holding = true;
-  const holdScripts = (route: Route) => (holding ? void scripts.push(route) : void route.fallback().catch(() => {}));
-  await page.route(/\.js(\?|$)/, holdScripts);
-  await page.goto("/sources/add/zoom", { waitUntil: "commit" });
-  await typeSelect(page).selectOption({ label: "Data Generator" });
+  const script = /\.js(\?|$)/;
+  const hold = (route: Route) => (holding ? void scripts.push(route) : void route.fallback().catch(() => {}));
+  await page.route(script, hold);
+  await page.goto(path, { waitUntil: "commit" });
+  await choose();
   holding = false;
   for (const route of scripts.splice(0)) await route.fallback().catch(() => {});
-  await page.unroute(/\.js(\?|$)/, holdScripts);
+  await page.unroute(script, hold);
+}
+
+test("source type: a type chosen before the page's script has run is the one the page follows and authenticates", async ({ page, user }) => {
+  await login(page, user, { from: "/sources" });
+  await chooseBeforeScripts(page, "/sources/add/zoom", () => typeSelect(page).selectOption({ label: "Data Generator" }));
   // The page follows the choice on the screen once its script runs, and never puts Zoom back.
   await expect(page).toHaveURL(/\/sources\/add\/datagen$/);
   await expect(typeSelect(page)).toHaveValue("datagen");
@@ -185,6 +193,36 @@ test.describe("connector", () => {
   });
 });
 
+test("connector: a source chosen before the page's script has run brings that source's platforms", async ({ page, user }) => {
+  await login(page, user, { from: "/connectors" });
+  const plain = await withDb(async (client) => {
+    const ownerId = await userIdByEmail(client, user.email);
+    const id = await seedSource(client, ownerId, "Plain calls");
+    await seedSource(client, ownerId, "Platformless calls", { company: "X", format: "nothing" });
+    await seedLocalDestination(client, ownerId, "Folder A");
+    return id;
+  });
+  const source = page.getByLabel("Source", { exact: true });
+  await chooseBeforeScripts(page, "/connectors/add", () => source.selectOption(plain));
+  // The platforms of the source on the screen, not the empty form the page was drawn with.
+  await expect(page.getByLabel("Platform", { exact: true })).toBeVisible();
+  await expect(source).toHaveValue(plain);
+  await expect(page.getByRole("group", { name: "Destinations" })).toHaveCount(0);
+  await page.getByLabel("Platform", { exact: true }).selectOption({ label: "ZOOM" });
+  await expect(page.getByRole("group", { name: "Destinations" })).toContainText("Folder A");
+});
+
+test("destination type: a type chosen before the page's script has run draws that type's form", async ({ page, user }) => {
+  await login(page, user, { from: "/destinations" });
+  await chooseBeforeScripts(page, "/destinations/add", () => page.getByLabel("Integration type", { exact: true }).selectOption({ label: "Local folder" }));
+  await expect(page).toHaveURL(/[?&]type=local/);
+  await expect(page.getByLabel("Integration type", { exact: true })).toHaveValue("local");
+  await page.getByLabel("Name").fill("Early folder");
+  await page.getByRole("button", { name: "Create Destination" }).click();
+  await expect(page).toHaveURL(/\/destinations$/);
+  await expect(page.getByRole("row", { name: /Early folder/ })).toContainText("Local folder");
+});
+
 test("destination type: Create Destination pressed right after choosing the type creates that type", async ({ page, user }) => {
   await login(page, user, { from: "/destinations/add" });
   await page.getByLabel("Name").fill("Raced folder");
@@ -197,6 +235,20 @@ test("destination type: Create Destination pressed right after choosing the type
   await expect(page).toHaveURL(/\/destinations$/);
   await page.getByRole("row", { name: /Raced folder/ }).getByRole("link", { name: "Raced folder" }).click();
   await expect(page.locator("dl")).toContainText("Local folder");
+});
+
+test("transform template: a category chosen before the page's script has run shows that category's templates", async ({ page, user }) => {
+  await login(page, user, { from: "/transforms" });
+  await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Sales calls"));
+  await page.goto("/transforms/add");
+  await page.getByLabel("Transform name").fill("Early transform");
+  await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Sales calls" });
+  await page.getByLabel("Use Templates").check();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(page).toHaveURL(/\/transforms\/templates\/select/);
+  await chooseBeforeScripts(page, "/transforms/templates/select", () => page.getByLabel("Category", { exact: true }).selectOption({ label: "Coaching" }));
+  await expect(page).toHaveURL(/category=coaching/);
+  await expect(page.getByLabel("Category", { exact: true })).toHaveValue("coaching");
 });
 
 test("transform template: Continue pressed right after choosing a template continues with that template", async ({ page, user }) => {

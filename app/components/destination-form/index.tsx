@@ -4,6 +4,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod";
 import type { IntegrationInstructions, IntegrationOption } from "@contract/destinations";
 import { destinationManifest, destinationSetup, type ServiceAccountView } from "~/integrations";
+import { useChoiceSelect } from "~/components/ui/choice-select";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { FormBanner } from "~/components/ui/form-banner";
 import { Field, type FormValues } from "./fields";
@@ -66,7 +67,17 @@ export function DestinationForm(props: DestinationFormProps) {
   const submit = useSubmit();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
-  const typeSelect = useRef<HTMLSelectElement>(null);
+  const changeType = (type: string) => {
+    refocusType = type;
+    const current = readValues(formRef.current, props.defaults);
+    const params = new URLSearchParams();
+    if (current.name) params.set("name", current.name);
+    if (current.description) params.set("description", current.description);
+    if (type) params.set("type", type);
+    submit(params, { method: "get", action: "/destinations/add", replace: true, preventScrollReset: true });
+  };
+  // A type chosen before the page's script ran is loaded as a change of the select is.
+  const typeSelect = useChoiceSelect(integration ?? "", changeType);
   // The page draws a new form for the chosen type: keyboard focus goes back to the type select it came from.
   useCommitEffect(() => {
     if (refocusType === null || refocusType !== (integration ?? "")) return;
@@ -123,15 +134,6 @@ export function DestinationForm(props: DestinationFormProps) {
   const onChange = (event: React.FormEvent<HTMLFormElement>) => {
     if (manifest?.secretFields.includes((event.target as HTMLInputElement).name)) setSecretEdited(true);
     setValues(readValues(formRef.current, props.defaults));
-  };
-  const changeType = (type: string) => {
-    refocusType = type;
-    const current = readValues(formRef.current, props.defaults);
-    const params = new URLSearchParams();
-    if (current.name) params.set("name", current.name);
-    if (current.description) params.set("description", current.description);
-    if (type) params.set("type", type);
-    submit(params, { method: "get", action: "/destinations/add", replace: true, preventScrollReset: true });
   };
   // Types that are offered but not set up on this server: one sentence per reason under the select.
   const unavailableReasons = [...new Set(props.integrations.flatMap((option) => (option.unavailable ? [option.unavailable] : [])))];

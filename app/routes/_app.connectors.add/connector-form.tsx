@@ -5,6 +5,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { CONNECTOR_MESSAGES as M, FREQUENCIES } from "@contract/connectors";
 import { platformLabel } from "@contract/labels";
 import { controlClasses, controlProps, DescriptionField, DestinationChoices, firstError, LookbackField, NameField, SourceOptions } from "~/components/connector-fields";
+import { useChoiceSelect } from "~/components/ui/choice-select";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { Field } from "~/components/ui/field";
 import { FormBanner } from "~/components/ui/form-banner";
@@ -54,6 +55,8 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
   const cascadeNow = () => {
     if (formRef.current) submit(formRef.current, { method: "get", action: "/connectors/add", replace: true, preventScrollReset: true });
   };
+  const sourceSelect = useChoiceSelect(v.source, cascadeNow);
+  const platformSelect = useChoiceSelect(v.platform, cascadeNow);
   return (
     <>
       <FormBanner errors={banner} />
@@ -64,7 +67,7 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
         <DescriptionField defaultValue={v.description} error={errors.description} />
         <Field idPrefix="connector" name="source" label="Source" error={errors.source}>
           <div className="flex gap-2">
-            <select {...controlProps("source", errors.source)} defaultValue={v.source} className={controlClasses} onChange={cascadeNow}>
+            <select ref={sourceSelect} {...controlProps("source", errors.source)} defaultValue={v.source} className={controlClasses} onChange={cascadeNow}>
               <SourceOptions sources={data.sources} />
             </select>
             <ContinueButton what="source" className="btn-secondary mt-1" />
@@ -75,7 +78,7 @@ export function ConnectorCreateForm({ data, lastResult }: { data: PageData; last
           <Field idPrefix="connector" name="platform" label="Platform" error={errors.platform}>
             <div className="flex gap-2">
               {/* A new source brings new platforms: only then is the select drawn afresh. */}
-              <select key={v.source} {...controlProps("platform", errors.platform)} defaultValue={v.platform} className={controlClasses} onChange={cascadeNow}>
+              <select key={v.source} ref={platformSelect} {...controlProps("platform", errors.platform)} defaultValue={v.platform} className={controlClasses} onChange={cascadeNow}>
                 <option value="">Select a platform</option>
                 {data.platforms.map((p) => (
                   <option key={p} value={p}>

@@ -7,6 +7,7 @@ import { needsVerification as verificationNeeded } from "@contract/integrations/
 import { controlProps, FIELD_PREFIX, Instructions, setupClasses } from "~/integrations/source-setup";
 import { sourceSetup as setupOf } from "~/integrations/sources";
 import { BackLink } from "~/components/ui/back-link";
+import { useChoiceSelect } from "~/components/ui/choice-select";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { Field } from "~/components/ui/field";
 import { FormBanner } from "~/components/ui/form-banner";
@@ -17,29 +18,6 @@ function formValues(form: HTMLFormElement | null): Record<string, string> {
   const values: Record<string, string> = {};
   if (form) for (const [key, value] of new FormData(form)) if (typeof value === "string") values[key] = value;
   return values;
-}
-
-/**
- * A select whose choice reloads the page's data: uncontrolled, so the user's choice shows at once and the select
- * keeps its focus through the load; set to the page's value when the page shows another (the browser's Back).
- * A choice made before the page's script ran (JavaScript slow to arrive) is what the screen shows: once the script
- * runs, the page follows it as it follows a change (`follow`), never puts its own value back over it.
- */
-function useChoiceSelect(value: string, follow: () => void) {
-  const ref = useRef<HTMLSelectElement>(null);
-  const shown = useRef(value);
-  useEffect(() => {
-    const select = ref.current;
-    if (!select) return;
-    if (shown.current === value) {
-      if (select.value !== value) follow();
-      return;
-    }
-    shown.current = value;
-    if (select.value !== value) select.value = value;
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the page's value changes, not with each render's callback
-  }, [value]);
-  return ref;
 }
 
 /** Create Source (spec §2): the same page for /sources/add and /sources/add/{integrationType}. */

@@ -5,6 +5,7 @@ import { useRef } from "react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { TRANSFORM_MESSAGES as M, templateChoiceSchema } from "@contract/transforms";
+import { useChoiceSelect } from "~/components/ui/choice-select";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { ErrorBlock } from "~/components/ui/error-block";
 import { Field } from "~/components/ui/field";
@@ -88,6 +89,8 @@ export default function SelectTemplate() {
   const cascade = () => {
     if (formRef.current) submit(formRef.current, { method: "get", action: PATH, replace: true, preventScrollReset: true });
   };
+  const categorySelect = useChoiceSelect(page.category, cascade);
+  const templateSelect = useChoiceSelect(t?.id ?? "", cascade);
   return (
     <div className="mx-auto max-w-5xl">
       <BackLink to="/transforms/add">Transform details</BackLink>
@@ -112,7 +115,7 @@ export default function SelectTemplate() {
             <section className="card grid gap-5 p-6 sm:grid-cols-2">
               <Field idPrefix="choice" name="category" label="Category">
                 <div className="flex gap-2">
-                  <select {...controlProps("choice", "category", undefined)} defaultValue={page.category} className={controlClasses} onChange={cascade}>
+                  <select ref={categorySelect} {...controlProps("choice", "category", undefined)} defaultValue={page.category} className={controlClasses} onChange={cascade}>
                     {page.categories.map((c) => (
                       <option key={c.id} value={c.id}>
                         {c.name}
@@ -127,6 +130,7 @@ export default function SelectTemplate() {
                   {/* Another category brings other templates: only then is the select drawn afresh. */}
                   <select
                     key={page.category}
+                    ref={templateSelect}
                     {...controlProps("choice", "template", templateError)}
                     defaultValue={t?.id ?? ""}
                     className={controlClasses}
