@@ -1,6 +1,6 @@
 import type { Page, Route } from "@playwright/test";
 import { seedConnector, seedLocalDestination, seedSource, userIdByEmail, withDb } from "./db";
-import { expect, login, test } from "./fixtures";
+import { expect, login, test, type TestUser } from "./fixtures";
 
 /**
  * Issue 50 item 2, JS on: a choice the user sees is the choice the server gets. Every select whose choice reloads
@@ -237,14 +237,19 @@ test("destination type: Create Destination pressed right after choosing the type
   await expect(page.locator("dl")).toContainText("Local folder");
 });
 
-test("transform template: a category chosen before the page's script has run shows that category's templates", async ({ page, user }) => {
+/** Signs `user` in with a connector, and fills the transform's first step to its template step. */
+async function toTemplateStep(page: Page, user: TestUser, name: string): Promise<void> {
   await login(page, user, { from: "/transforms" });
   await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Sales calls"));
   await page.goto("/transforms/add");
-  await page.getByLabel("Transform name").fill("Early transform");
+  await page.getByLabel("Transform name").fill(name);
   await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Sales calls" });
   await page.getByLabel("Use Templates").check();
   await page.getByRole("button", { name: "Continue", exact: true }).click();
+}
+
+test("transform template: a category chosen before the page's script has run shows that category's templates", async ({ page, user }) => {
+  await toTemplateStep(page, user, "Early transform");
   await expect(page).toHaveURL(/\/transforms\/templates\/select/);
   await chooseBeforeScripts(page, "/transforms/templates/select", () => page.getByLabel("Category", { exact: true }).selectOption({ label: "Coaching" }));
   await expect(page).toHaveURL(/category=coaching/);
@@ -252,13 +257,7 @@ test("transform template: a category chosen before the page's script has run sho
 });
 
 test("transform template: Continue pressed right after choosing a template continues with that template", async ({ page, user }) => {
-  await login(page, user, { from: "/transforms" });
-  await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Sales calls"));
-  await page.goto("/transforms/add");
-  await page.getByLabel("Transform name").fill("Raced transform");
-  await page.getByLabel("Connector", { exact: true }).selectOption({ label: "Sales calls" });
-  await page.getByLabel("Use Templates").check();
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await toTemplateStep(page, user, "Raced transform");
   await expect(page.getByLabel("Template", { exact: true })).toHaveValue("topic_modeling");
   await chooseAndPressAtOnce(
     page,
