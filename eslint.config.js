@@ -20,4 +20,23 @@ export default tseslint.config(
       "preserve-caught-error": "off",
     },
   },
+  // The backend's layers (docs/decisions/2026-12-02-service-layer.md): the two HTTP edges call the use cases in
+  // backend/services and never each other; a use case knows no HTTP edge and no HTTP framework.
+  {
+    files: ["backend/http/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/api/*"], message: "The session backend never imports the public API (backend/api): both call backend/services." }] }] },
+  },
+  {
+    files: ["backend/api/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/http/*"], message: "The public API never imports the session backend (backend/http): both call backend/services." }] }] },
+  },
+  {
+    files: ["backend/services/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/http/*", "**/api/*", "hono", "hono/*", "@hono/*"], message: "A use case knows no HTTP edge: take the input, return a record, throw a ServiceError." }] },
+      ],
+    },
+  },
 );

@@ -7,6 +7,8 @@ import { startChangeFeed } from "./db/changes.js";
 import { applyMigrations } from "./db/migrate.js";
 import { createLogger, type Logger } from "./lib/log.js";
 import { createApi } from "./http/app.js";
+import { createPublicApi } from "./api/app.js";
+import type { Services } from "./services/deps.js";
 import { IdentityExchange } from "./auth/identity.js";
 import { startLocalIdp, type LocalIdp } from "./auth/local-idp.js";
 import { startJobs, startPasses, startSweeps } from "./jobs/boss.js";
@@ -117,9 +119,14 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
         const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), 2_000).unref());
         return (await Promise.race([answered, late])) ? null : "The database does not answer.";
       };
-      const api = createApi({ db: database.db, log, config, identity, secrets, queue, changes, unready });
+      const services: Services = { db: database.db, log, config, identity, secrets, queue, changes, unready };
+      // The two edges side by side: the public API (/api/v1, bearer keys, never the session cookie) and its reference page
+      // (/api/docs), with their own middleware and error shape; everything else is the session backend the web server calls.
+      const sessionApi = createApi(services);
+      const publicApi = createPublicApi(services);
+      const fetch = (request: Request, env: unknown) => (/^\/api(\/|$)/.test(new URL(request.url).pathname) ? publicApi : sessionApi).fetch(request, env);
       await new Promise<void>((resolve, reject) => {
-        server = serve({ fetch: api.fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
+        server = serve({ fetch, port: config.BACKEND_PORT, hostname: config.BACKEND_HOST }, (info) => {
           port = info.port;
           resolve();
         });

@@ -1,7 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ApiEnv, Services } from "../http/context.js";
+import type { PublicApiEnv } from "./env.js";
+import type { Services } from "../services/deps.js";
 import { withSecretScope } from "../lib/redact.js";
 import { answerError, errorBody } from "./errors.js";
 import { bearerAuth, idempotency, rateLimit, scopeCheck } from "./middleware.js";
@@ -21,7 +22,7 @@ export const OPENAPI_PATH = "/openapi.json";
 
 /** The routes of /api/v1, each with its zod schemas: the OpenAPI document is made from them (no hand-written document). */
 export function createApiV1(services: Services) {
-  const v1 = new OpenAPIHono<ApiEnv>({
+  const v1 = new OpenAPIHono<PublicApiEnv>({
     // A request the route's schemas refuse: the first problem, with the contract's message, in the one error shape.
     defaultHook: (result, c) => {
       if (result.success) return;
@@ -48,7 +49,7 @@ export function createApiV1(services: Services) {
   return v1;
 }
 
-export function openApiDocument(v1: OpenAPIHono<ApiEnv>, appUrl: string) {
+export function openApiDocument(v1: OpenAPIHono<PublicApiEnv>, appUrl: string) {
   return v1.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -63,7 +64,7 @@ export function openApiDocument(v1: OpenAPIHono<ApiEnv>, appUrl: string) {
 
 /** /api/v1/* (the public API) and /api/docs (its reference page): forwarded by the web server from <APP_URL>/api/. */
 export function createPublicApi(services: Services) {
-  const api = new Hono<ApiEnv>();
+  const api = new Hono<PublicApiEnv>();
   api.route(API_VERSION_PATH, createApiV1(services));
   api.route("/api", docsRoutes);
   api.notFound((c) => c.json(errorBody("not_found", API_MESSAGES.noRoute(c.req.method, c.req.path)), 404));

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Hono } from "hono";
-import type { ApiEnv } from "../http/context.js";
+import type { PublicApiEnv } from "./env.js";
 
 /**
  * /api/docs: the API reference, drawn by Swagger UI (swagger-ui-dist from the npm registry) from /api/v1/openapi.json.
@@ -53,7 +53,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-export const docsRoutes = new Hono<ApiEnv>();
+export const docsRoutes = new Hono<PublicApiEnv>();
 docsRoutes.use("/docs/*", async (c, next) => {
   await next();
   c.header("Content-Security-Policy", CSP);

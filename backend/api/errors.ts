@@ -1,8 +1,10 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError, type ApiEnv } from "../http/context.js";
-import { FieldError } from "../transforms/requests.js";
+import type { PublicApiEnv } from "./env.js";
+import { ApiError, STATUS_OF_KIND } from "../lib/requests.js";
+import { ServiceError } from "../services/errors.js";
+import { ConnectionTestError } from "../integrations/destinations/plugin.js";
 import { redactValues } from "../lib/redact.js";
 import type { ApiErrorBody, ApiErrorCode } from "../../contract/api.js";
 
@@ -42,11 +44,14 @@ export function errorBody(code: ApiErrorCode, message: string, field?: string): 
   return { error: { code, message: redactValues(message), ...(field ? { field } : {}) } };
 }
 
-/** Any error thrown by a route or a shared function (ApiError, FieldError, HTTPException) as the one error shape. */
-export function answerError(error: unknown, c: Context<ApiEnv>): Response {
+/** Any error thrown by a route or a use case (ServiceError, ApiError, a plug-in's ConnectionTestError, HTTPException) as the one error shape. */
+export function answerError(error: unknown, c: Context<PublicApiEnv>): Response {
   if (error instanceof PublicApiError) return c.json(errorBody(error.code, error.message), error.status, error.headers);
-  if (error instanceof FieldError) return c.json(errorBody(codeOfStatus(error.status), error.message, error.field ?? undefined), error.status);
-  if (error instanceof ApiError) return c.json(errorBody(codeOfStatus(error.status), error.message), error.status);
+  if (error instanceof ServiceError) {
+    const status = STATUS_OF_KIND[error.kind];
+    return c.json(errorBody(codeOfStatus(status), error.message, error.field), status);
+  }
+  if (error instanceof ApiError || error instanceof ConnectionTestError) return c.json(errorBody(codeOfStatus(error.status), error.message), error.status);
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     return c.json(errorBody(codeOfStatus(status), error.message || "Bad request"), status);

@@ -3,21 +3,20 @@ import type { MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Pool } from "pg";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import type { ApiEnv, Services } from "../http/context.js";
-import { verifyApiKey, type ApiKeyScope } from "../db/api-keys.js";
+import type { PublicApiEnv } from "./env.js";
+import type { Services } from "../services/deps.js";
+import { verifyApiKey } from "../db/api-keys.js";
+import { keyActor, type Actor } from "../services/actor.js";
 import { finishIdempotent, IDEMPOTENCY_HOURS, startIdempotent } from "./idempotency.js";
 import { PublicApiError } from "./errors.js";
 import { clientAddress } from "./client-address.js";
 import { API_MESSAGES } from "../../contract/api.js";
 
-/** The key a request of the public API came with (set by bearerAuth). */
-export interface ApiKeyIdentity {
-  keyId: string;
-  ownerId: string;
-  scope: ApiKeyScope;
+/** The key a request of the public API came with (bearerAuth made its actor). */
+function keyOf(actor: Actor): Extract<Actor, { via: "key" }> {
+  if (actor.via !== "key") throw new Error("The public API acts only for an API key.");
+  return actor;
 }
-const keys = new WeakMap<Request, ApiKeyIdentity>();
-export const apiKeyOf = (request: Request): ApiKeyIdentity => keys.get(request)!;
 
 type Limiter = () => RateLimiterPostgres;
 
@@ -54,12 +53,12 @@ function tooMany(message: string, seconds: number, limit: number): PublicApiErro
 
 /**
  * `Authorization: Bearer <key>`, and nothing else: a session cookie is ignored (a page of another site cannot use a
- * signed-in browser against this API). The key's owner becomes the request's user, so every shared function and
- * query is scoped by owner exactly as the app's calls are. A client address that sent API_FAILED_AUTH_LIMIT unknown,
+ * signed-in browser against this API). The key becomes the request's actor: every use case it calls acts for the
+ * records of the key's maker, exactly as the app's calls act for the signed-in user's. A client address that sent API_FAILED_AUTH_LIMIT unknown,
  * revoked or expired keys within API_FAILED_AUTH_WINDOW_SECONDS gets 429 with Retry-After, whatever key it sends, until
  * the window ends: keys cannot be guessed at speed.
  */
-export function bearerAuth(services: Services): MiddlewareHandler<ApiEnv> {
+export function bearerAuth(services: Services): MiddlewareHandler<PublicApiEnv> {
   const limit = () => services.config.API_FAILED_AUTH_LIMIT;
   const failures = postgresLimiter(services, "api-failed-auth", limit, () => services.config.API_FAILED_AUTH_WINDOW_SECONDS);
   return async (c, next) => {
@@ -80,14 +79,7 @@ export function bearerAuth(services: Services): MiddlewareHandler<ApiEnv> {
         "WWW-Authenticate": 'Bearer realm="tributary", error="invalid_token"',
       });
     }
-    keys.set(c.req.raw, key);
-    c.set("user", {
-      id: key.ownerId,
-      name: "",
-      email: "",
-      givenName: null,
-      picture: null,
-    });
+    c.set("actor", keyActor(key));
     await next();
   };
 }
@@ -95,8 +87,8 @@ export function bearerAuth(services: Services): MiddlewareHandler<ApiEnv> {
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A read-only key reads; every write answers 403. */
-export const scopeCheck: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  if (WRITES.has(c.req.method) && apiKeyOf(c.req.raw).scope !== "read_write") throw new PublicApiError(403, "read_only_key", API_MESSAGES.readOnly);
+export const scopeCheck: MiddlewareHandler<PublicApiEnv> = async (c, next) => {
+  if (WRITES.has(c.req.method) && keyOf(c.var.actor).scope !== "read_write") throw new PublicApiError(403, "read_only_key", API_MESSAGES.readOnly);
   await next();
 };
 
@@ -105,7 +97,7 @@ export const scopeCheck: MiddlewareHandler<ApiEnv> = async (c, next) => {
  * worth unless set) for all of one user's keys together, so that making more keys makes no more requests. Past either:
  * 429 with Retry-After. Every answer says what the key has left (RateLimit-* headers).
  */
-export function rateLimit(services: Services): MiddlewareHandler<ApiEnv> {
+export function rateLimit(services: Services): MiddlewareHandler<PublicApiEnv> {
   const duration = () => services.config.API_RATE_LIMIT_WINDOW_SECONDS;
   const points = () => services.config.API_RATE_LIMIT_POINTS;
   const userPoints = () => services.config.API_RATE_LIMIT_USER_POINTS ?? 5 * points();
@@ -120,7 +112,7 @@ export function rateLimit(services: Services): MiddlewareHandler<ApiEnv> {
     }
   };
   return async (c, next) => {
-    const { keyId, ownerId } = apiKeyOf(c.req.raw);
+    const { keyId, ownerId } = keyOf(c.var.actor);
     const state = await take(perKey, keyId, points(), API_MESSAGES.rateLimited);
     await take(perUser, ownerId, userPoints(), API_MESSAGES.userRateLimited);
     c.header("RateLimit-Limit", String(points()));
@@ -137,12 +129,12 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * api_idempotency) and a retry with the same key and body gets it again, without the write being done twice. The same
  * key with another method, path or body: 422; while the first is still being answered: 409.
  */
-export const idempotency: MiddlewareHandler<ApiEnv> = async (c, next) => {
+export const idempotency: MiddlewareHandler<PublicApiEnv> = async (c, next) => {
   const given = c.req.header("idempotency-key");
   if (c.req.method !== "POST" || given === undefined) return next();
   if (!IDEMPOTENCY_KEY.test(given)) throw new PublicApiError(400, "invalid_request", API_MESSAGES.idempotencyKey);
   const { db } = c.var.services;
-  const keyId = apiKeyOf(c.req.raw).keyId;
+  const keyId = keyOf(c.var.actor).keyId;
   const bodyHash = createHash("sha256")
     .update(await c.req.text())
     .digest("base64url");

@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { apiErrorSchema } from "../../contract/api.js";
-import { JSON_ONLY_MESSAGE, sendsNonJson } from "../http/context.js";
+import { JSON_ONLY_MESSAGE, sendsNonJson } from "../lib/requests.js";
 import { PublicApiError } from "./errors.js";
 
 /** Helpers that keep every route of the document alike: bearer security, the one error shape, JSON bodies. */

@@ -7,7 +7,7 @@ import type { Executor } from "./runs.js";
 /** The SQL of alerts (backend/alerts/): a user's settings and the deliveries sent for them, always by owner. */
 
 export type AlertSettingsRow = typeof alertSettings.$inferSelect;
-/** One alert sent (or being sent) by e-mail or webhook, as stored (the API's shape: backend/http/present/alerts.ts). */
+/** One alert sent (or being sent) by e-mail or webhook, as stored (the API's shape: backend/present/alerts.ts). */
 export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
 
 /** The owner's settings, or null when they never saved any. */

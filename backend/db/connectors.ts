@@ -18,7 +18,7 @@ export interface LastSyncRun extends LatestRun {
 /**
  * A connector as the backend knows it: its row (its schedule read back from the stored form: null is its frequency's
  * slot), its source's name, the destinations it writes to (id and name, by name), its newest run and its health. The
- * API's shape is made from it at the HTTP edge (backend/http/present/connectors.ts).
+ * API's shape is made from it at the HTTP edge (backend/present/connectors.ts).
  */
 export interface ConnectorRecord extends Omit<ConnectorRow, "schedule"> {
   schedule: Schedule | null;

@@ -9,7 +9,7 @@ import { isUuid } from "./values.js";
  */
 export type DestinationRow = typeof destinations.$inferSelect;
 
-/** A destination as the owner's lookups answer it: its row and the number of connectors writing to it (the API's shape: backend/http/present/destinations.ts). */
+/** A destination as the owner's lookups answer it: its row and the number of connectors writing to it (the API's shape: backend/present/destinations.ts). */
 export interface DestinationRecord extends DestinationRow {
   connectorCount: number;
 }

@@ -14,7 +14,7 @@ export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" 
 
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
-/** A sync run and a transform run as stored (the API's shapes are made from them in backend/http/present/runs.ts). */
+/** A sync run and a transform run as stored (the API's shapes are made from them in backend/present/runs.ts). */
 export type SyncRunRow = typeof syncRuns.$inferSelect;
 export type TransformRunRow = typeof transformRuns.$inferSelect;
 /** One entry of a run's attempt log, as stored: its attempt, times, outcome (running, succeeded, failed, retrying), error. */

@@ -11,7 +11,7 @@ export type SourceRow = typeof sources.$inferSelect;
 
 /**
  * A source as the backend knows it: its row and the number of connectors reading from it. Its secrets are in its
- * credential, never here. The API's shape is made from it at the HTTP edge (backend/http/present/sources.ts).
+ * credential, never here. The API's shape is made from it at the HTTP edge (backend/present/sources.ts).
  */
 export interface SourceRecord extends SourceRow {
   connectorCount: number;

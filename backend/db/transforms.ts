@@ -12,7 +12,7 @@ export type TransformRow = typeof transforms.$inferSelect;
 /**
  * A transform as the backend knows it: its row (its schedule read back from the stored form: null is its frequency's
  * slot), its connector's name, whether that connector is paused (then it is not scheduled) and its newest run. The
- * API's shape is made from it at the HTTP edge (backend/http/present/transforms.ts).
+ * API's shape is made from it at the HTTP edge (backend/present/transforms.ts).
  */
 export interface TransformRecord extends Omit<TransformRow, "schedule"> {
   schedule: Schedule | null;

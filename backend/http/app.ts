@@ -1,7 +1,11 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { ApiError, JSON_ONLY_MESSAGE, sendsNonJson, type ApiEnv, type Services } from "./context.js";
+import { type ApiEnv } from "./context.js";
+import { ApiError, JSON_ONLY_MESSAGE, sendsNonJson, STATUS_OF_KIND } from "../lib/requests.js";
+import { ServiceError } from "../services/errors.js";
+import { ConnectionTestError } from "../integrations/destinations/plugin.js";
+import type { Services } from "../services/deps.js";
 import { authRoutes } from "./auth.js";
 import { sourceIntegrationRoutes } from "./source-integrations.js";
 import { sourcesRoutes } from "./sources.js";
@@ -14,7 +18,6 @@ import { alertsRoutes, emailConfirmationRoutes } from "./alerts.js";
 import { runsRoutes } from "./runs.js";
 import { apiKeysRoutes } from "./api-keys.js";
 import { redactValues, withSecretScope } from "../lib/redact.js";
-import { createPublicApi } from "../api/app.js";
 import { responseCheck } from "./response-check.js";
 
 const KB = 1024;
@@ -108,13 +111,12 @@ function databaseCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The HTTP API of spec §7, call for call. Every answer is JSON; every failure has a `message`. */
+/**
+ * The session backend: the HTTP API of spec §7, call for call, that the web server calls for a signed-in user. Every
+ * answer is JSON; every failure has a `message`. The public API (backend/api/) is its own app beside it (backend/server.ts).
+ */
 export function createApi(services: Services) {
   const app = new Hono<ApiEnv>();
-  // The public API (/api/v1, bearer keys, never the session cookie) and its reference page (/api/docs): an app of its
-  // own with its own middleware and error shape (backend/api/), answered before anything below runs.
-  const publicApi = createPublicApi(services);
-  app.all("/api/*", (c) => publicApi.fetch(c.req.raw, c.env));
   // Each request holds its own secrets in play (backend/lib/redact.ts): what it opens or is sent for a connection
   // test is taken out of its answer and its log lines.
   if (services.config.CHECK_RESPONSES) app.use(responseCheck(services.log));
@@ -147,7 +149,8 @@ export function createApi(services: Services) {
   app.route("/", apiKeysRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json({ message: redactValues(error.message) }, error.status);
+    if (error instanceof ServiceError) return c.json({ message: redactValues(error.message), ...(error.field ? { field: error.field } : {}) }, STATUS_OF_KIND[error.kind]);
+    if (error instanceof ApiError || error instanceof ConnectionTestError) return c.json({ message: redactValues(error.message) }, error.status);
     if (error instanceof HTTPException) return c.json({ message: error.message || "Bad request" }, error.status);
     const code = databaseCode(error);
     if (code && UNSTORABLE_VALUE_CODES.has(code)) {

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
+import { requireSession, type ApiEnv } from "./context.js";
+import { ApiError, jsonBody } from "../lib/requests.js";
+import { parse } from "../services/errors.js";
 import { DATA_VERSION_HEADER, googleCallbackBodySchema, SESSION_COOKIE, SESSION_VALID_MESSAGE } from "../../contract/auth.js";
 import { ProviderUnavailable, SignInRejected } from "../auth/identity.js";
 import { createSession, deleteSession, toUserInfo, upsertUser } from "../auth/sessions.js";
@@ -40,7 +42,7 @@ authRoutes.post("/auth/google/callback", async (c) => {
 // The page cache asks this before it sends a kept page again: its version counts every change committed before now
 // (a write the browser just made included), whichever process made it.
 authRoutes.get("/validate-session", requireSession, async (c) => {
-  c.header(DATA_VERSION_HEADER, await c.var.services.changes.freshVersion(c.var.user.id));
+  c.header(DATA_VERSION_HEADER, await c.var.services.changes.freshVersion(c.var.actor.ownerId));
   return c.json({ message: SESSION_VALID_MESSAGE, user_info: toUserInfo(c.var.user) });
 });
 

@@ -1,6 +1,8 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { ApiError, jsonBody, parse, requireSession, type ApiEnv } from "./context.js";
+import { requireSession, type ApiEnv } from "./context.js";
+import { ApiError, jsonBody } from "../lib/requests.js";
+import { parse } from "../services/errors.js";
 import type { IntegrationOption, TestConnectionResult } from "../../contract/destinations.js";
 import { checkDestinationSettings } from "../../contract/integrations/destinations.js";
 import { authPaths, destinationPlugin, DESTINATION_PLUGINS } from "../integrations/destinations/registry.js";
@@ -35,7 +37,7 @@ async function body(c: Context<ApiEnv>): Promise<unknown> {
   return jsonBody(c);
 }
 
-const call = (c: Context<ApiEnv>): DestinationCall => ({ ownerId: c.var.user.id, services: c.var.services });
+const call = (c: Context<ApiEnv>): DestinationCall => ({ ownerId: c.var.actor.ownerId, services: c.var.services });
 
 /** A plug-in's refusal as the user reads it; anything else is the server's error. */
 export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
@@ -70,7 +72,7 @@ function settingsOf(plugin: DestinationPlugin, raw: unknown, when: "test" | "ins
 /** A connection test of the signed-in user, within their cap of tests at once (429 beyond it). */
 async function withinTestSlot<T>(c: Context<ApiEnv>, work: () => Promise<T>): Promise<T> {
   try {
-    return await connectionTestSlot(c.var.user.id, work);
+    return await connectionTestSlot(c.var.actor.ownerId, work);
   } catch (error) {
     if (error instanceof TooManyConnectionTests) throw new ApiError(429, error.message);
     throw error;
@@ -106,7 +108,7 @@ for (const [path, pathPlugin] of PATHS) {
         status: "success",
         message: tested.message,
         credential_id: tested.credentialId,
-        validation_token: validationTokens(c.var.services.config.TRIBUTARY_SECRET_KEY).sign(c.var.user.id, name, tested.credentialId, plugin.boundValues(settings)),
+        validation_token: validationTokens(c.var.services.config.TRIBUTARY_SECRET_KEY).sign(c.var.actor.ownerId, name, tested.credentialId, plugin.boundValues(settings)),
       };
       return c.json(result);
     });

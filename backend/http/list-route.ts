@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ApiEnv } from "./context.js";
-import { parse } from "./context.js";
+import { parse } from "../services/errors.js";
 import { TOTAL_COUNT_HEADER } from "../../contract/pagination.js";
 import { listQuerySchema, type ListKind, type ListQuery } from "../../contract/lists.js";
 import type { Database } from "../db/client.js";
@@ -14,7 +14,7 @@ export function listHandler<R, T>(kind: ListKind, query: (db: Database, ownerId:
   const schema = listQuerySchema(kind);
   return async (c: Context<ApiEnv>) => {
     const page = parse(schema, c.req.query());
-    const { rows, total } = await query(c.var.services.db, c.var.user.id, page);
+    const { rows, total } = await query(c.var.services.db, c.var.actor.ownerId, page);
     c.header(TOTAL_COUNT_HEADER, String(total));
     return c.json(rows.map((row) => present(row)));
   };

@@ -1,21 +1,16 @@
 import type { Context, Hono } from "hono";
-import { ApiError, type ApiEnv } from "./context.js";
+import { type ApiEnv } from "./context.js";
+import { ApiError } from "../lib/requests.js";
 import type { Database } from "../db/client.js";
 import { isUuid } from "../db/values.js";
 import { logWasPruned } from "../db/history.js";
 import type { RunFailureRecord } from "../db/runs.js";
 import type { RunLogRecord } from "../db/run-logs.js";
-import { RUN_MESSAGES, runLogFileName, runLogText, type RunLogLine } from "../../contract/runs.js";
-import { presentRunFailure } from "./present/runs.js";
+import { RUN_MESSAGES, runLogFileName, runLogText } from "../../contract/runs.js";
+import { presentRunFailure, type RunViews } from "../present/runs.js";
 
 /** What the run routes read of a run's details record. */
 type RunDetailsCore = { id: string; createdAt: Date; log: RunLogRecord[] };
-
-/** A kind's run in the API's shape, and one run's details (`logKeptDays`: set when its log was deleted for its age). */
-export interface RunViews<T, Run, Details> {
-  run(run: Run): { id: string };
-  details(record: T, run: Details, logKeptDays: number | null): { id: string; log: RunLogLine[] };
-}
 
 /** Runs in one page of a history. */
 export const RUNS_PAGE = 50;
@@ -56,7 +51,7 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
 
   const ownedRun = async (c: Context<ApiEnv>) => {
     const record = await target.owned(c);
-    const run = await target.details(c.var.services.db, c.var.user.id, record, c.req.param("runId")!);
+    const run = await target.details(c.var.services.db, c.var.actor.ownerId, record, c.req.param("runId")!);
     if (!run) throw new ApiError(404, RUN_MESSAGES.notFound);
     const days = c.var.services.config.RUN_LOG_DAYS;
     return target.present.details(record, run, logWasPruned(run, days) ? days : null);

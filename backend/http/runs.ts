@@ -14,7 +14,7 @@ runsRoutes.use("/runs/*", requireSession);
  * second and tells the browser when it changed: one session lookup and a catch-up on the change feed (shared by every
  * caller waiting at that moment), nothing else read and nothing written.
  */
-runsRoutes.get("/runs/version", async (c) => c.json({ version: await c.var.services.changes.freshVersion(c.var.user.id) }));
+runsRoutes.get("/runs/version", async (c) => c.json({ version: await c.var.services.changes.freshVersion(c.var.actor.ownerId) }));
 
 /** Changes closer together than this go out as one event (a sync writes its progress about once a second). */
 const EVENT_GAP_MS = 250;
@@ -27,14 +27,14 @@ const EVENT_GAP_MS = 250;
  */
 runsRoutes.get("/runs/events", (c) => {
   const { changes, db, config } = c.var.services;
-  const user = c.var.user;
+  const { ownerId } = c.var.actor;
   const token = getCookie(c, SESSION_COOKIE)!;
   const checkMs = config.RUN_EVENTS_SESSION_CHECK_SECONDS * 1000;
   c.header("Cache-Control", "no-cache, no-transform");
   return streamSSE(c, async (stream) => {
     let changed = true;
     let wake: (() => void) | undefined;
-    const unsubscribe = changes.subscribe(user.id, () => {
+    const unsubscribe = changes.subscribe(ownerId, () => {
       changed = true;
       wake?.();
     });
@@ -44,7 +44,7 @@ runsRoutes.get("/runs/events", (c) => {
       while (!stream.aborted && !stream.closed) {
         if (changed) {
           changed = false;
-          await stream.writeSSE({ event: "runs", data: changes.version(user.id) });
+          await stream.writeSSE({ event: "runs", data: changes.version(ownerId) });
           await stream.sleep(EVENT_GAP_MS);
           continue;
         }

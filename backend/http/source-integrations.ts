@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
-import { ApiError, jsonBody, requireSession, type ApiEnv } from "./context.js";
+import { requireSession, type ApiEnv } from "./context.js";
+import { ApiError, jsonBody } from "../lib/requests.js";
 import { SOURCE_INTEGRATIONS } from "../../contract/sources.js";
 import { findCredential } from "../db/sources.js";
 import { NotConfigured, ProviderError } from "../integrations/sources/kit/index.js";
@@ -43,20 +44,20 @@ sourceIntegrationRoutes.on(
   requireSession,
   async (c) => {
     const integration = c.req.param("integration");
-    const { services, user } = c.var;
+    const { services, actor } = c.var;
     const context: SetupContext = {
       services,
-      userId: user.id,
+      userId: actor.ownerId,
       redirectUri: new URL(`/sources/add/${integration}`, services.config.APP_URL).toString(),
       body: () => jsonBody(c),
       async ownedCredential(id) {
-        const credential = await findCredential(services.db, user.id, id, integration);
+        const credential = await findCredential(services.db, actor.ownerId, id, integration);
         if (!credential) throw new ApiError(404, "Credential not found. Please authenticate again.");
         return credential;
       },
       async connectionTest(work) {
         try {
-          return await connectionTestSlot(user.id, work);
+          return await connectionTestSlot(actor.ownerId, work);
         } catch (error) {
           if (error instanceof TooManyConnectionTests) throw new ApiError(429, error.message);
           throw error;

@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
-import { ApiError, jsonBody, requireSession, type ApiEnv } from "./context.js";
+import { requireSession, type ApiEnv } from "./context.js";
+import { ApiError, jsonBody } from "../lib/requests.js";
 import {
   DEFAULT_FILE_TYPES,
   DEFAULT_TEMPLATE_ID,
@@ -16,24 +17,19 @@ import {
 } from "../../contract/transforms.js";
 import { allDefinitions, CATEGORIES, LOCAL_PROVIDER, setupStepsFor, toTemplate, type TemplateDefinition } from "../transforms/catalogue.js";
 import { offered, requireOffered } from "../transforms/offer.js";
-import { checkedInputs, connectorAndWarehouse, FieldError, parseFields, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
+import { checkedInputs, connectorAndWarehouse, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
+import { invalid, parseFields } from "../services/errors.js";
 import { findConnector } from "../db/connectors.js";
 import { connectorDataOf } from "../db/transforms.js";
 import { countStreamRows, dataFileTypes, openWarehouse, ownedWarehouseDestination } from "../transforms/warehouse.js";
 import { programOf } from "../transforms/programs/index.js";
 import { previewSample } from "../transforms/preview.js";
 import type { DestinationRow } from "../db/destinations.js";
-import { presentWizardDestination } from "./present/destinations.js";
+import { presentWizardDestination } from "../present/destinations.js";
 
 /** Spec §7 "templates": the catalogue (backend/transforms/catalogue.ts), per-warehouse setup steps, and the preview. */
 export const templatesRoutes = new Hono<ApiEnv>();
 templatesRoutes.use("/templates/*", requireSession);
-
-templatesRoutes.onError((error, c) => {
-  if (error instanceof FieldError) return c.json({ message: error.message, ...(error.field ? { field: error.field } : {}) }, error.status);
-  if (error instanceof ApiError) return c.json({ message: error.message }, error.status);
-  throw error;
-});
 
 templatesRoutes.get("/templates/input-constants", (c) =>
   c.json({
@@ -60,7 +56,7 @@ templatesRoutes.get("/templates/input-constants", (c) =>
 async function offeredTemplates(c: Context<ApiEnv>): Promise<TemplateDefinition[]> {
   const connectorId = c.req.query("connector_id");
   if (!connectorId) return allDefinitions();
-  const connector = await findConnector(c.var.services.db, c.var.user.id, connectorId);
+  const connector = await findConnector(c.var.services.db, c.var.actor.ownerId, connectorId);
   const data = connector ? await connectorDataOf(c.var.services.db, connector.id) : null;
   if (!data) throw new ApiError(404, M.connectorNotFound);
   return allDefinitions().filter((d) => offered(d, data.integrationName));
@@ -81,9 +77,9 @@ templatesRoutes.get("/templates/categories/:category/templates", async (c) => {
 async function wizardDestination(c: Context<ApiEnv>): Promise<DestinationRow | null | undefined> {
   const connectorId = c.req.query("connector_id");
   if (!connectorId) return undefined;
-  const connector = await findConnector(c.var.services.db, c.var.user.id, connectorId);
+  const connector = await findConnector(c.var.services.db, c.var.actor.ownerId, connectorId);
   if (!connector) throw new ApiError(404, M.connectorNotFound);
-  return ownedWarehouseDestination(c.var.services.db, c.var.user.id, connector.id);
+  return ownedWarehouseDestination(c.var.services.db, c.var.actor.ownerId, connector.id);
 }
 
 templatesRoutes.get("/templates/:id/metadata", (c) => c.json({ inputs: requireTemplate(c.req.param("id")).inputs }));
@@ -98,13 +94,13 @@ templatesRoutes.get("/templates/:id/setup-steps", async (c) => {
 templatesRoutes.post("/templates/:id/preview", async (c) => {
   const d = requireTemplate(c.req.param("id"));
   const body = parseFields(previewRequestSchema, await jsonBody(c));
-  if (body.template_id !== d.id) throw new FieldError(400, "The template_id in the body does not match the template of the address.", "template_id");
-  const { connector, destination } = await connectorAndWarehouse(c.var.services.db, c.var.user.id, body.connector_id);
-  if (!destination) throw new FieldError(400, M.noWarehouse, "connector_id");
+  if (body.template_id !== d.id) throw invalid("The template_id in the body does not match the template of the address.", "template_id");
+  const { connector, destination } = await connectorAndWarehouse(c.var.services.db, c.var.actor.ownerId, body.connector_id);
+  if (!destination) throw invalid(M.noWarehouse, "connector_id");
   const data = await connectorDataOf(c.var.services.db, connector.id);
   requireOffered(d, data);
   const { inputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
-  const warehouse = openWarehouse(destination, c.var.user.id, c.var.services);
+  const warehouse = openWarehouse(destination, c.var.actor.ownerId, c.var.services);
   const table = programOf(d.id)?.stream ?? "meetings";
   let recordCount: number;
   let sample: Awaited<ReturnType<typeof previewSample>> | null = null;

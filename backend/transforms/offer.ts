@@ -3,7 +3,7 @@ import { sourceManifest, sourceStreams } from "../../contract/integrations/sourc
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms.js";
 import type { TemplateDefinition } from "./catalogue.js";
 import { programOf } from "./programs/index.js";
-import { FieldError } from "./requests.js";
+import { invalid } from "../services/errors.js";
 import { readsOf } from "./setup-steps.js";
 
 /**
@@ -21,6 +21,6 @@ export function offered(d: TemplateDefinition, integrationName: string): boolean
 export function requireOffered(d: TemplateDefinition, connector: ConnectorData | null): void {
   if (connector && !offered(d, connector.integrationName)) {
     const source = sourceManifest(connector.integrationName)?.label ?? connector.integrationName;
-    throw new FieldError(400, M.templateNotOffered(d.name, readsOf(d).records, source), "template_id");
+    throw invalid(M.templateNotOffered(d.name, readsOf(d).records, source), "template_id");
   }
 }

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import { ApiError } from "../http/context.js";
+import { invalid, notFound } from "../services/errors.js";
 import { findConnector } from "../db/connectors.js";
 import type { Database } from "../db/client.js";
 import { TRANSFORM_MESSAGES as M } from "../../contract/transforms.js";
@@ -7,38 +6,16 @@ import { requirementInputsFor, templateDefinition, type TemplateDefinition } fro
 import { InputError, validateInputs, validateRequirementInputs } from "./inputs.js";
 import { ownedWarehouseDestination, toWarehouseTarget } from "./warehouse.js";
 
-/** A 4xx answered as { message, field } (the screens put the message next to the field). */
-export class FieldError extends ApiError {
-  constructor(
-    status: 400 | 404 | 409,
-    message: string,
-    readonly field: string | undefined,
-  ) {
-    super(status, message);
-  }
-}
-
-/** Parses with a zod schema; the first issue becomes a 400 naming its field. */
-export function parseFields<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infer<S> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new FieldError(400, "The request body must be a JSON object.", undefined);
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new FieldError(400, issue.message, issue.path.join(".") || undefined);
-  }
-  return result.data;
-}
-
 export function requireTemplate(id: string): TemplateDefinition {
   const d = templateDefinition(id);
-  if (!d) throw new ApiError(404, M.templateNotFound);
+  if (!d) throw notFound(M.templateNotFound);
   return d;
 }
 
 /** The caller's connector (400 when it is not theirs: it came in a body) and its warehouse destination. */
 export async function connectorAndWarehouse(db: Database, ownerId: string, connectorId: string) {
   const connector = await findConnector(db, ownerId, connectorId);
-  if (!connector) throw new FieldError(400, M.connectorNotFound, "connector_id");
+  if (!connector) throw invalid(M.connectorNotFound, "connector_id");
   const destination = await ownedWarehouseDestination(db, ownerId, connector.id);
   return { connector, destination };
 }
@@ -53,7 +30,7 @@ export function checkedInputs(
   try {
     return { inputs: validateInputs(d, inputs), requirementInputs: validateRequirementInputs(requirementInputsFor(d, target), requirementInputs) };
   } catch (error) {
-    if (error instanceof InputError) throw new FieldError(400, error.message, error.field);
+    if (error instanceof InputError) throw invalid(error.message, error.field);
     throw error;
   }
 }

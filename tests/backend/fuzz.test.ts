@@ -11,7 +11,7 @@ import {
 } from "../support/backend.js";
 import { FakeSnowflake } from "../fakes/snowflake.js";
 import { createApi } from "../../backend/http/app.js";
-import type { Services } from "../../backend/http/context.js";
+import type { Services } from "../../backend/services/deps.js";
 import * as authContract from "../../contract/auth.js";
 import * as connectorsContract from "../../contract/connectors.js";
 import * as destinationsContract from "../../contract/destinations.js";

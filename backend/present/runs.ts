@@ -1,6 +1,7 @@
-import type { LatestRun, RunFailureRecord, RunStatus, SyncRunRow, TransformRunRow } from "../../db/runs.js";
-import type { RunLogRecord } from "../../db/run-logs.js";
-import type { RunFailure, RunLogLine } from "../../../contract/runs.js";
+import type { CancelResult, LatestRun, RunFailureRecord, RunStatus, SyncRunRow, TransformRunRow } from "../db/runs.js";
+import type { RunLogRecord } from "../db/run-logs.js";
+import type { RunFailure, RunLogLine } from "../../contract/runs.js";
+import { cancelMessage, type CancelResponse } from "../../contract/run-operations.js";
 import { iso } from "./values.js";
 
 /**
@@ -34,4 +35,16 @@ export function presentRunFailure(f: RunFailureRecord): RunFailure {
 /** One line of a run's log. */
 export function presentLogLine(line: RunLogRecord): RunLogLine {
   return { at: iso(line.at), level: line.level, message: line.message };
+}
+
+/** A kind's run in the API's shape, and one run's details (`logKeptDays`: set when its log was deleted for its age). */
+export interface RunViews<T, Run, Details> {
+  run(run: Run): { id: string };
+  details(record: T, run: Details, logKeptDays: number | null): { id: string; log: RunLogLine[] };
+}
+
+/** A cancel's answer; `stopping`: the run is still stopping (202), else it is over or nothing was open (200). */
+export function presentCancel(result: CancelResult, noun: "sync" | "run"): { body: CancelResponse; stopping: boolean } {
+  const body: CancelResponse = { status: "success", outcome: result.outcome, run_id: result.outcome === "none" ? null : result.runId, message: cancelMessage(result.outcome, noun) };
+  return { body, stopping: result.outcome === "stopping" || result.outcome === "already_stopping" };
 }

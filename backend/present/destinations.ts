@@ -1,5 +1,5 @@
-import type { DestinationRecord, DestinationRow } from "../../db/destinations.js";
-import type { Destination } from "../../../contract/destinations.js";
+import type { DestinationRecord, DestinationRow } from "../db/destinations.js";
+import type { Destination } from "../../contract/destinations.js";
 import { iso } from "./values.js";
 
 /** A destination as the API answers it (GET /destinations/list rows, /api/v1/destinations): its config holds no secret (those are sealed in its credential). */

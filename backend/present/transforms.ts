@@ -1,8 +1,8 @@
-import type { TransformRecord, TransformRunDetailsRecord } from "../../db/transforms.js";
-import type { TransformRunRow } from "../../db/runs.js";
-import type { Transform, TransformRun } from "../../../contract/transforms.js";
-import type { TransformRunDetails } from "../../../contract/runs.js";
-import { nextRunAt } from "../../runs/schedule.js";
+import type { TransformRecord, TransformRunDetailsRecord } from "../db/transforms.js";
+import type { TransformRunRow } from "../db/runs.js";
+import type { Transform, TransformRun } from "../../contract/transforms.js";
+import type { TransformRunDetails } from "../../contract/runs.js";
+import { nextRunAt } from "../runs/schedule.js";
 import { iso } from "./values.js";
 import { presentLastRun, presentLogLine, runFields } from "./runs.js";
 

@@ -1,5 +1,5 @@
-import type { ApiKeyRecord } from "../../db/api-keys.js";
-import type { ApiKey } from "../../../contract/api-keys.js";
+import type { ApiKeyRecord } from "../db/api-keys.js";
+import type { ApiKey } from "../../contract/api-keys.js";
 import { iso } from "./values.js";
 
 /** A key of the public API as its owner's settings page lists it: never its token or hash; its status in words from its dates. */

@@ -1,5 +1,5 @@
-import type { SourceRecord } from "../../db/sources.js";
-import type { Source } from "../../../contract/sources.js";
+import type { SourceRecord } from "../db/sources.js";
+import type { Source } from "../../contract/sources.js";
 import { iso } from "./values.js";
 
 /** A source as the API answers it (GET /sources/list rows, /api/v1/sources): named fields only, so never its owner or a secret. */

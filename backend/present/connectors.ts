@@ -1,9 +1,9 @@
-import type { ConnectorRecord } from "../../db/connectors.js";
-import type { SyncRunRow } from "../../db/runs.js";
-import type { SyncRunDetailsRecord } from "../../db/connectors.js";
-import type { Connector, SyncRun } from "../../../contract/connectors.js";
-import type { SyncRunDetails } from "../../../contract/runs.js";
-import { nextRunAt } from "../../runs/schedule.js";
+import type { ConnectorRecord } from "../db/connectors.js";
+import type { SyncRunRow } from "../db/runs.js";
+import type { SyncRunDetailsRecord } from "../db/connectors.js";
+import type { Connector, SyncRun } from "../../contract/connectors.js";
+import type { SyncRunDetails } from "../../contract/runs.js";
+import { nextRunAt } from "../runs/schedule.js";
 import { iso } from "./values.js";
 import { presentLastRun, presentLogLine, runFields } from "./runs.js";
 

@@ -1,0 +1,89 @@
+import { confirmEmailToken, findAlertSettings, listDeliveries, renewEmailToken, rollSigningSecret, saveAlertSettings, type AlertDeliveryRow, type AlertSettingsRow } from "../db/alerts.js";
+import { emailTokenHash, newEmailToken, sendConfirmation } from "../alerts/confirm.js";
+import { checkWebhookUrl, newSigningSecret, WebhookRefused } from "../alerts/webhook.js";
+import { ALERT_MESSAGES as M, alertSettingsBodySchema, confirmEmailBodySchema } from "../../contract/alerts.js";
+import type { Actor } from "./actor.js";
+import type { Services } from "./deps.js";
+import { conflict, invalid, parse, ServiceError } from "./errors.js";
+
+/** The actor's alert settings as their page shows them: the row, its signing secret opened (for them alone), the sends. */
+export interface AlertSettingsView {
+  row: AlertSettingsRow | null;
+  signingSecret: string | null;
+  emailAvailable: boolean;
+  deliveries: AlertDeliveryRow[];
+}
+
+async function view(deps: Services, actor: Actor, row: AlertSettingsRow | null): Promise<AlertSettingsView> {
+  return {
+    row,
+    signingSecret: row ? deps.secrets.open<string>(row.signingSecret) : null,
+    emailAvailable: !!deps.config.SMTP_URL,
+    deliveries: await listDeliveries(deps.db, actor.ownerId),
+  };
+}
+
+export async function getAlertSettings(deps: Services, actor: Actor): Promise<AlertSettingsView> {
+  return view(deps, actor, await findAlertSettings(deps.db, actor.ownerId));
+}
+
+/**
+ * Every field again, checked by the contract's schema; a webhook's host by the SSRF rule. A new address is unconfirmed
+ * until its owner opens the link mailed to it (finding F3); the same one stays as it was.
+ */
+export async function saveAlerts(deps: Services, actor: Actor, raw: unknown): Promise<AlertSettingsView & { confirmation?: "sent" | "limited" | "failed" }> {
+  const body = parse(alertSettingsBodySchema, raw);
+  if (body.webhook_url) {
+    try {
+      await checkWebhookUrl(body.webhook_url);
+    } catch (error) {
+      if (error instanceof WebhookRefused) throw invalid(error.message);
+      throw error;
+    }
+  }
+  const { db, secrets } = deps;
+  const before = await findAlertSettings(db, actor.ownerId);
+  const changed = body.email.toLowerCase() !== (before?.email ?? "").toLowerCase();
+  const token = changed && body.email ? newEmailToken() : null;
+  const row = await saveAlertSettings(
+    db,
+    actor.ownerId,
+    { email: body.email, webhookUrl: body.webhook_url, warnAfter: body.warn_after, pauseAfter: body.pause_after, ...(changed ? { emailTokenHash: token?.hash ?? null } : {}) },
+    secrets.seal(newSigningSecret()),
+  );
+  // Without SMTP_URL no e-mail is sent at all: the address waits, unconfirmed, for a server that can mail it.
+  const confirmation = token && deps.config.SMTP_URL ? await sendConfirmation(deps, actor.ownerId, body.email, token.token) : undefined;
+  return { ...(await view(deps, actor, row)), ...(confirmation ? { confirmation } : {}) };
+}
+
+/** A new confirmation link mailed to the saved address that waits for one. */
+export async function resendEmailConfirmation(deps: Services, actor: Actor): Promise<AlertSettingsView & { row: AlertSettingsRow; confirmation: "sent" }> {
+  const { db, config } = deps;
+  const waiting = await findAlertSettings(db, actor.ownerId);
+  if (!waiting?.email || waiting.emailConfirmedAt) throw conflict(M.nothingToConfirm);
+  // The new link replaces the last one only once it is mailed: past the hour's limit, or when the SMTP server fails,
+  // the link already in the user's inbox stays valid.
+  const token = newEmailToken();
+  const confirmation = await sendConfirmation(deps, actor.ownerId, waiting.email, token.token);
+  if (confirmation === "limited") throw new ServiceError("rate_limited", M.confirmationLimited);
+  if (confirmation === "failed") throw config.SMTP_URL ? new ServiceError("upstream", M.confirmationFailed) : conflict(M.emailUnavailable);
+  const row = await renewEmailToken(db, actor.ownerId, waiting.email, token.hash);
+  if (!row) throw conflict(M.nothingToConfirm);
+  return { ...(await view(deps, actor, row)), row, confirmation };
+}
+
+/** A new signing secret replaces the old one at once (finding F7); a conflict before the settings were ever saved. */
+export async function rollWebhookSecret(deps: Services, actor: Actor): Promise<AlertSettingsView> {
+  const row = await rollSigningSecret(deps.db, actor.ownerId, deps.secrets.seal(newSigningSecret()));
+  if (!row) throw conflict(M.noSecretYet);
+  deps.log.info({ userId: actor.userId }, "webhook signing secret rolled");
+  return view(deps, actor, row);
+}
+
+/** The confirmation link's token: whoever reads the address confirms it, signed in or not. The address confirmed. */
+export async function confirmAlertEmail(deps: Services, raw: unknown): Promise<string> {
+  const body = parse(confirmEmailBodySchema, raw);
+  const email = await confirmEmailToken(deps.db, emailTokenHash(body.token));
+  if (!email) throw invalid(M.confirmLinkInvalid);
+  return email;
+}

@@ -1,0 +1,65 @@
+import { connectorDestinationRows, connectorStreamState, setStreamSkipped, type ConnectorRecord } from "../db/connectors.js";
+import { pluginOf } from "../integrations/destinations/index.js";
+import { platformOf } from "../integrations/sources/index.js";
+import { sourceStreams } from "../../contract/integrations/sources.js";
+import { enqueueSyncRun } from "../sync/index.js";
+import { CONNECTOR_MESSAGES as M, connectorStreamBodySchema, STREAM_MESSAGES, type ConnectorStream } from "../../contract/connectors.js";
+import type { StreamManifest } from "../../contract/integrations/streams.js";
+import type { SyncRunRow } from "../db/runs.js";
+import type { Actor } from "./actor.js";
+import type { Services } from "./deps.js";
+import { invalid, notFound, parse } from "./errors.js";
+import { getConnector } from "./connectors.js";
+
+/**
+ * Issue 37, the Schema section: a connector's streams as its source's manifest declares them, where each lands at each
+ * destination, and the switch that stops or resumes syncing one (POST /connectors/{id}/streams).
+ */
+
+/** The streams of the actor's connector's source, with where each lands; [] when its source's plug-in is unknown here. */
+export async function connectorStreams(deps: Services, actor: Actor, connector: ConnectorRecord): Promise<ConnectorStream[]> {
+  const { db } = deps;
+  const state = await connectorStreamState(db, actor.ownerId, connector.id);
+  const streams = state ? sourceStreams(state.source.integrationName) : [];
+  if (!state || streams.length === 0) return [];
+  const { source, skipped } = state;
+  const platform = platformOf(source, connector.platform);
+  const destinations = (await connectorDestinationRows(db, connector.id)).sort((a, b) => a.name.localeCompare(b.name));
+  const lands = (stream: StreamManifest) =>
+    destinations.map((d) => {
+      const landed = { folders: stream.files?.[platform]?.length ? [`${platform}/${source.id}/`] : [], tables: [stream.name] };
+      return { destination: d.name, location: pluginOf(d).location?.(d, landed) ?? `table ${stream.name}` };
+    });
+  return streams.map((s) => ({
+    name: s.name,
+    label: s.label,
+    primary_key: [...s.primaryKey],
+    cursor_field: s.cursorField,
+    columns: s.columns.map((c) => ({ ...c })),
+    enabled: !skipped.includes(s.name),
+    lands: lands(s),
+  }));
+}
+
+/**
+ * A stream of the actor's connector stopped, or synced again ({ stream, enabled }). A stream turned back on gets its
+ * lookback window at once: every sync reads the whole window, and one is queued unless the connector is paused or a
+ * run is already open (the next one reads it then). The sentence says which.
+ */
+export async function setStreamEnabled(deps: Services, actor: Actor, id: string, raw: unknown): Promise<{ enabled: boolean; run: SyncRunRow | null; message: string }> {
+  const connector = await getConnector(deps, actor, id);
+  const body = parse(connectorStreamBodySchema, raw);
+  const { db, queue } = deps;
+  const state = await connectorStreamState(db, actor.ownerId, connector.id);
+  if (!state) throw notFound(M.notFound);
+  const streams = sourceStreams(state.source.integrationName);
+  const stream = streams.find((s) => s.name === body.stream);
+  if (!stream) throw invalid(STREAM_MESSAGES.unknown);
+  const wasOn = !state.skipped.includes(stream.name);
+  const skipped = await setStreamSkipped(db, actor.ownerId, connector.id, stream.name, !body.enabled, streams.map((s) => s.name));
+  if (skipped === null) throw notFound(M.notFound);
+  if (skipped === "last") throw invalid(STREAM_MESSAGES.lastOne);
+  if (!body.enabled) return { enabled: false, run: null, message: STREAM_MESSAGES.off(stream.label) };
+  const run = !wasOn && !connector.paused ? await enqueueSyncRun(db, queue, { id: connector.id, ownerId: actor.ownerId }, "manual") : null;
+  return { enabled: true, run, message: run ? STREAM_MESSAGES.onQueued(stream.label) : STREAM_MESSAGES.onNext(stream.label) };
+}

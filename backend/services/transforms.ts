@@ -1,0 +1,112 @@
+import {
+  connectorDataOf,
+  deleteTransform as deleteTransformRow,
+  findTransform,
+  insertTransform,
+  ownedTransformRow,
+  renameTransform as renameTransformRow,
+  setTransformSchedule,
+  transformNameTaken,
+  type TransformRecord,
+} from "../db/transforms.js";
+import type { CancelResult } from "../db/runs.js";
+import { findConnector } from "../db/connectors.js";
+import { TRANSFORM_MESSAGES as M, transformCreateSchema, transformDraftSchema, updateTransformBodySchema } from "../../contract/transforms.js";
+import { checkedInputs, connectorAndWarehouse, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
+import { requireOffered } from "../transforms/offer.js";
+import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
+import type { Actor } from "./actor.js";
+import type { Services } from "./deps.js";
+import { conflict, invalid, notFound, parse, parseFields, ServiceError } from "./errors.js";
+import { cancelOpenRun, stopBeforeDelete } from "./runs.js";
+import { scheduleUseCases } from "./schedules.js";
+
+/** The actor's transform (its row), or not found. */
+export async function getTransformRow(deps: Services, actor: Actor, id: string) {
+  const row = await ownedTransformRow(deps.db, actor.ownerId, id);
+  if (!row) throw notFound(M.notFound);
+  return row;
+}
+
+/** The actor's transform as its pages and the API show it, or not found. */
+export async function getTransform(deps: Services, actor: Actor, id: string): Promise<TransformRecord> {
+  const transform = await findTransform(deps.db, actor.ownerId, id);
+  if (!transform) throw notFound(M.notFound);
+  return transform;
+}
+
+/** The wizard's first screen (§5): the schema's checks, the connector is the actor's, the name is not taken. */
+export async function checkTransformDraft(deps: Services, actor: Actor, raw: unknown): Promise<void> {
+  const draft = parseFields(transformDraftSchema, raw);
+  if (!(await findConnector(deps.db, actor.ownerId, draft.connector_id))) throw invalid(M.connectorNotFound, "connector_id");
+  if (await transformNameTaken(deps.db, actor.ownerId, draft.name)) throw conflict(M.nameTaken, "name");
+}
+
+function requireTemplateInBody(id: string) {
+  try {
+    return requireTemplate(id);
+  } catch (error) {
+    if (error instanceof ServiceError) throw invalid(M.templateNotFound, "template_id");
+    throw error;
+  }
+}
+
+/** A transform made from a template, and its first run queued. */
+export async function createTransform(deps: Services, actor: Actor, raw: unknown) {
+  const { db } = deps;
+  const body = parseFields(transformCreateSchema, raw);
+  const d = requireTemplateInBody(body.template_id);
+  const { connector, destination } = await connectorAndWarehouse(db, actor.ownerId, body.connector_id);
+  if (!destination) throw invalid(M.noWarehouse, "connector_id");
+  requireOffered(d, await connectorDataOf(db, connector.id));
+  const { inputs, requirementInputs } = checkedInputs(d, toWarehouseTarget(destination), body.inputs, body.requirement_inputs);
+  const row = await insertTransform(db, actor.ownerId, {
+    name: body.name,
+    description: body.description,
+    transformType: d.transformType,
+    templateId: d.id,
+    connectorId: connector.id,
+    frequency: body.frequency,
+    fileTypes: [...new Set(body.file_types)],
+    inputs,
+    requirementInputs,
+    permissionsSetup: body.permissions_setup,
+  });
+  if (!row) throw conflict(M.nameTaken, "name");
+  // The first run, at once.
+  const run = await enqueueTransformRun(db, deps.queue, { id: row.id, ownerId: actor.ownerId }, "create");
+  return { row, run };
+}
+
+/** The actor's transform renamed (its name and description); a conflict when the name is taken. */
+export async function renameTransform(deps: Services, actor: Actor, id: string, raw: unknown): Promise<TransformRecord> {
+  const body = parse(updateTransformBodySchema, raw);
+  const outcome = await renameTransformRow(deps.db, actor.ownerId, id, body);
+  if (outcome === "missing") throw notFound(M.notFound);
+  if (outcome === "taken") throw conflict(M.nameTaken);
+  return getTransform(deps, actor, id);
+}
+
+/** A transform deleted, its run stopped first: nothing lands after the delete. */
+export async function deleteTransform(deps: Services, actor: Actor, id: string): Promise<void> {
+  const transform = await ownedTransformRow(deps.db, actor.ownerId, id);
+  if (transform) await stopBeforeDelete(deps, TRANSFORM_RUNS, transform.id, "run");
+  if (!(await deleteTransformRow(deps.db, actor.ownerId, id))) throw notFound(M.notFound);
+}
+
+/** Run now: a conflict while a run is queued or running. */
+export async function runTransform(deps: Services, actor: Actor, id: string) {
+  const transform = await getTransformRow(deps, actor, id);
+  const run = await enqueueTransformRun(deps.db, deps.queue, { id: transform.id, ownerId: actor.ownerId }, "manual");
+  if (!run) throw conflict(M.runOpen);
+  return run;
+}
+
+/** The actor's transform's queued run cancelled, or its running one asked to stop. */
+export async function cancelTransformRun(deps: Services, actor: Actor, id: string): Promise<CancelResult> {
+  const transform = await getTransformRow(deps, actor, id);
+  return cancelOpenRun(deps, TRANSFORM_RUNS, transform.id);
+}
+
+/** The actor's transform's schedule: read, set, previewed. */
+export const transformSchedules = scheduleUseCases({ find: findTransform, set: setTransformSchedule, notFound: M.notFound });
