@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { SOURCE_INTEGRATION_NAMES } from "./sources.js";
 import { scheduleSchema } from "./schedules.js";
 
 /**
- * The public API's own shapes (issue 38): `/api/v1` answers the records of contract/*.ts as they are; what is added
- * here is the envelope around them (errors, pages) and the bodies that differ from the app's calls.
+ * The public API's envelope (issue 38): its errors, pages, schedules and paths. Its own records and bodies (a source's and
+ * a destination's, per integration) are in backend/api/schemas.ts; connectors, transforms and runs are the app's.
  */
 
 /** Every failure of the public API: a stable code a program can branch on, and the sentence a person reads. */
@@ -44,7 +43,7 @@ export const API_MESSAGES = {
   idempotencyInUse: "A request with this Idempotency-Key is still being answered. Try again in a moment.",
   idempotencyKey: "The Idempotency-Key must be 1 to 255 visible characters.",
   noRoute: (method: string, path: string) => `No such endpoint: ${method} ${path}`,
-  credentialRequired: "credentialId is required for this integration: authenticate it in the app first.",
+  credentialRequired: "credential_id is required for this integration: authenticate it in the app first.",
 } as const;
 
 /** ?limit=&cursor= of every list of the public API. */
@@ -64,18 +63,6 @@ export const cursorQuerySchema = z.object({
 export function pageSchema<T extends z.ZodTypeAny>(item: T) {
   return z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 }
-
-/**
- * POST /api/v1/sources: the app's source body (contract/sources.ts createSourceBodySchema checks it), except that
- * `credentialId` may be left out for an integration that needs no account (the data generator): the API authenticates it.
- */
-export const apiCreateSourceBodySchema = z.object({
-  name: z.string().optional().describe("Required (checked with the app's messages)."),
-  description: z.string().optional(),
-  integration_name: z.enum(SOURCE_INTEGRATION_NAMES),
-  credentialId: z.string().optional(),
-  source_metadata: z.record(z.unknown()).optional(),
-});
 
 export const apiScheduleSchema = z.object({
   schedule: scheduleSchema.nullable().describe("The schedule, or null: the Daily or Hourly slot of its frequency."),

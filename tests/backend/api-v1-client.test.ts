@@ -9,6 +9,9 @@ import { createUserSession, startTestBackend, waitFor, type TestBackend } from "
 import { createApiKey } from "../../backend/db/api-keys.js";
 import { createApiV1 } from "../../backend/api/app.js";
 import type { paths } from "../support/api-v1.js";
+import { API_MESSAGES } from "../../contract/api.js";
+import { SOURCE_MESSAGES } from "../../contract/sources.js";
+import { DESTINATION_MESSAGES } from "../../contract/destinations.js";
 
 /**
  * Issue 38 item 5, from outside: the served OpenAPI document is valid 3.1, names every route the API answers, and a
@@ -60,9 +63,9 @@ it("names every operation once, for a generated client's calls, and Redocly's re
 
 it("creates a data-generator source, a local destination and a connector, syncs, and reads the run and its log", async () => {
   const client = createClient<paths>({ baseUrl: (doc.servers[0].url as string).replace("http://localhost:3999", t.url), headers: { authorization: `Bearer ${token}` } });
-  const source = await client.POST("/sources", { body: { name: "Generated", integration_name: "datagen", source_metadata: { company: "Acme", format: "zoom", meetings_per_day: 2 } } });
+  const source = await client.POST("/sources", { body: { name: "Generated", integration: "datagen", settings: { company: "Acme", format: "zoom", meetings_per_day: 2 } } });
   expect(source.response.status).toBe(201);
-  const destination = await client.POST("/destinations", { body: { name: "Disk", integration_name: "local" } });
+  const destination = await client.POST("/destinations", { body: { name: "Disk", integration: "local" } });
   expect(destination.response.status).toBe(201);
   const connector = await client.POST("/connectors", {
     body: { name: "Nightly", source_id: source.data!.id, destination_ids: [destination.data!.id], frequency: "daily", lookback_days: 1, first_sync: false },
@@ -83,4 +86,45 @@ it("creates a data-generator source, a local destination and a connector, syncs,
   const log = await client.GET("/connectors/{id}/runs/{runId}/log", { params: { path: { id, runId } }, parseAs: "text" });
   expect(log.response.status).toBe(200);
   expect(String(log.data)).toMatch(/\S/);
+});
+
+it("declares a source's and a destination's body per integration (a discriminated union), and its own records: one name per value", () => {
+  const schemas = doc.components.schemas as Record<string, any>;
+  const variants = (union: any) => (union.oneOf as { $ref: string }[]).map((r) => r.$ref.replace("#/components/schemas/", ""));
+  expect(schemas.SourceCreate.discriminator.propertyName).toBe("integration");
+  expect(variants(schemas.SourceCreate)).toEqual(["ZoomSourceCreate", "TeamsSourceCreate", "GmailSourceCreate", "DatagenSourceCreate"]);
+  expect(schemas.ZoomSourceCreate.properties.integration.enum).toEqual(["zoom"]);
+  expect(Object.keys(schemas.ZoomSourceCreate.properties.settings.properties)).toContain("zoom_extraction_scope");
+  expect(Object.keys(schemas.DatagenSourceCreate.properties.settings.properties)).toEqual(expect.arrayContaining(["company", "format", "meetings_per_day"]));
+  expect(schemas.DestinationCreate.discriminator.propertyName).toBe("integration");
+  expect(variants(schemas.DestinationCreate)).toEqual(expect.arrayContaining(["StorageDestinationCreate", "BigqueryDestinationCreate", "LocalDestinationCreate", "PostgresDestinationCreate"]));
+  // A cloud destination's variant needs the connection test's credential and token; a local folder's does not.
+  expect(schemas.BigqueryDestinationCreate.required).toEqual(expect.arrayContaining(["integration", "name", "credential_id", "validation_token"]));
+  expect(Object.keys(schemas.BigqueryDestinationCreate.properties.settings.properties)).toContain("dataset_name");
+  expect(Object.keys(schemas.LocalDestinationCreate.properties)).not.toContain("validation_token");
+  for (const record of ["Source", "Destination"]) {
+    const fields = Object.keys(schemas[record].properties);
+    expect(fields).toEqual(expect.arrayContaining(["integration", "credential_id", "settings"]));
+    for (const repeated of ["type", "integration_id", "integration_name", "credentialId", "source_metadata", "config"]) expect(fields, `${record}.${repeated}`).not.toContain(repeated);
+  }
+  expect(doc.paths["/sources"].post.requestBody.content["application/json"].schema.$ref).toBe("#/components/schemas/SourceCreate");
+});
+
+it("refuses a body of no integration, of an unknown one, or missing what its integration needs, with a sentence and its field, and creates nothing", async () => {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${t.url}/api/v1${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { status: response.status, error: ((await response.json()) as { error: { code: string; message: string; field?: string } }).error };
+  };
+  const count = async (path: string) => ((await (await fetch(`${t.url}/api/v1${path}?limit=200`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: unknown[] }).data.length;
+  const [sources, destinations] = [await count("/sources"), await count("/destinations")];
+  expect(await post("/sources", { name: "No integration" })).toEqual({ status: 400, error: { code: "invalid_request", message: SOURCE_MESSAGES.integrationRequired, field: "integration" } });
+  expect(await post("/sources", { name: "Unknown", integration: "skype" })).toMatchObject({ status: 400, error: { message: SOURCE_MESSAGES.integrationRequired, field: "integration" } });
+  expect(await post("/sources", { name: "Zoom", integration: "zoom" })).toEqual({ status: 400, error: { code: "invalid_request", message: API_MESSAGES.credentialRequired, field: "credential_id" } });
+  expect(await post("/sources", { name: "", integration: "datagen", settings: { company: "Acme", format: "zoom" } })).toMatchObject({ status: 400, error: { message: SOURCE_MESSAGES.nameRequired, field: "name" } });
+  expect(await post("/destinations", { name: "Nowhere", integration: "ftp" })).toMatchObject({ status: 400, error: { message: DESTINATION_MESSAGES.integration, field: "integration" } });
+  expect(await post("/destinations", { name: "Untested", integration: "bigquery", settings: { project_id: "p", dataset_name: "d", permission_type: "DATASET" } })).toMatchObject({
+    status: 400,
+    error: { code: "invalid_request", field: "credential_id" },
+  });
+  expect([await count("/sources"), await count("/destinations")]).toEqual([sources, destinations]);
 });

@@ -3,8 +3,7 @@ import { createUserSession, startTestBackend, type TestBackend } from "../suppor
 import { createApiKey, revokeApiKey } from "../../backend/db/api-keys.js";
 import { pageSchema } from "../../contract/api.js";
 import { datagenSourceBody, publicApi, type PublicApiCall } from "../support/public-api.js";
-import { sourceSchema } from "../../contract/sources.js";
-import { destinationSchema } from "../../contract/destinations.js";
+import { apiDestinationSchema as destinationSchema, apiSourceSchema as sourceSchema } from "../../backend/api/schemas.js";
 import { connectorSchema } from "../../contract/connectors.js";
 
 /** The public API (issue 38): bearer keys, scopes, owners, rate limits, idempotency, cursor paging, one error shape. */
@@ -57,8 +56,8 @@ describe("records", () => {
   it("creates a data-generator source, a local destination and a connector; another user's id is a 404; the spec's messages", async () => {
     const source = await call(sourceSchema, write, "POST", "/sources", datagen("Generated"));
     expect(source.status).toBe(201);
-    expect(source.body.integration_name).toBe("datagen");
-    const destination = await call(destinationSchema, write, "POST", "/destinations", { name: "Disk", integration_name: "local" });
+    expect(source.body.integration).toBe("datagen");
+    const destination = await call(destinationSchema, write, "POST", "/destinations", { name: "Disk", integration: "local" });
     expect(destination.status).toBe(201);
     const connector = await call(connectorSchema, write, "POST", "/connectors", {
       name: "Nightly",

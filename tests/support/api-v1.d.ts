@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Create a source
-         * @description A data generator source needs no credentialId; any other integration needs a credential authenticated in the app.
+         * @description The body is the integration's variant: its settings are that integration's. A data generator source needs no credential_id; any other integration needs a credential authenticated in the app.
          */
         post: operations["createSource"];
         delete?: never;
@@ -51,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Create a destination
-         * @description The body of the app's POST /destinations/create: name, description, integration_name and the integration's settings. A local destination needs no connection test; a cloud one needs the credential_id and validation_token of a successful test made in the app.
+         * @description The body is the integration's variant: its settings are that integration's. A local destination needs no connection test; a cloud one needs the credential_id and validation_token of a successful test made in the app over the same settings.
          */
         post: operations["createDestination"];
         delete?: never;
@@ -388,7 +388,271 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Source: {
+            id: string;
+            name: string;
+            description: string;
+            /**
+             * @description Where its data comes from.
+             * @enum {string}
+             */
+            integration: "zoom" | "teams" | "gmail" | "datagen";
+            /** @description The integration's name as people read it (“Microsoft Teams”). */
+            integration_label: string;
+            /** @description The account it reads with, authenticated in the app. */
+            credential_id: string | null;
+            status: string | null;
+            /** @description Its integration's settings, as created. */
+            settings: {
+                [key: string]: unknown;
+            };
+            /** @description Connectors reading from it. */
+            connector_count: number;
+            /** @description When it was made (ISO 8601). */
+            created_at: string;
+            /** @description When it last changed (ISO 8601), or null. */
+            updated_at: string | null;
+        };
+        ZoomSourceCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "zoom";
+            name: string;
+            description?: string | null;
+            /** @description Required: the credential authenticated in the app for this integration. */
+            credential_id?: string;
+            /** @description Zoom's settings. */
+            settings?: {
+                /** @enum {string} */
+                zoom_extraction_scope: "ORG" | "GROUP";
+                zoom_group_id?: string | null;
+                zoom_group_name?: string | null;
+            };
+        };
+        TeamsSourceCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "teams";
+            name: string;
+            description?: string | null;
+            /** @description Required: the credential authenticated in the app for this integration. */
+            credential_id?: string;
+            /** @description Microsoft Teams's settings. */
+            settings?: {
+                /** @enum {string} */
+                teams_extraction_scope: "ORG" | "TEAM";
+                team_id?: string | null;
+                team_name?: string | null;
+            };
+        };
+        GmailSourceCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "gmail";
+            name: string;
+            description?: string | null;
+            /** @description Required: the credential authenticated in the app for this integration. */
+            credential_id?: string;
+            /** @description Gmail's settings. */
+            settings?: {
+                /** @enum {string} */
+                gmail_extraction_scope: "ORG" | "GROUP" | "INDIVIDUAL";
+                admin_email?: string | null;
+                gmail_group_id?: string | null;
+                gmail_group_email?: string | null;
+                gmail_group_name?: string | null;
+                /**
+                 * @default service_account
+                 * @enum {string}
+                 */
+                gmail_auth_mode: "service_account" | "service_account_verified" | "individual";
+            };
+        };
+        DatagenSourceCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "datagen";
+            name: string;
+            description?: string | null;
+            /** @description Not needed: this integration reads no account. */
+            credential_id?: string;
+            /** @description Data Generator's settings. */
+            settings?: {
+                company?: string | null;
+                /** @enum {string} */
+                format: "zoom" | "gong";
+                meetings_per_day?: number | null;
+            };
+        };
+        SourceCreate: components["schemas"]["ZoomSourceCreate"] | components["schemas"]["TeamsSourceCreate"] | components["schemas"]["GmailSourceCreate"] | components["schemas"]["DatagenSourceCreate"];
+        Destination: {
+            id: string;
+            name: string;
+            description: string;
+            /**
+             * @description Where its data lands.
+             * @enum {string}
+             */
+            integration: "storage" | "bigquery" | "snowflake" | "snowflake_stage" | "local" | "postgres";
+            /** @description The integration's name as people read it (“BigQuery”). */
+            integration_label: string;
+            /** @enum {string} */
+            category: "WAREHOUSE" | "STORAGE";
+            status: string | null;
+            /** @description Its integration's settings (secrets are never answered). */
+            settings: {
+                [key: string]: unknown;
+            };
+            credential_id: string | null;
+            /** @description Connectors writing to it. */
+            connector_count: number;
+            /** @description When it was made (ISO 8601). */
+            created_at: string;
+            /** @description When it last changed (ISO 8601), or null. */
+            updated_at: string | null;
+        };
+        StorageDestinationCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "storage";
+            name: string;
+            description?: string;
+            /** @description Google Cloud Storage's settings. */
+            settings?: {
+                project_id?: string;
+                bucket_name?: string;
+                /** @enum {string} */
+                permission_type?: "dataset_write" | "dataset_query_access";
+            };
+            /** @description The credential of a successful connection test made in the app. */
+            credential_id: string;
+            /** @description The token that test answered: it covers exactly these settings. */
+            validation_token: string;
+        };
+        BigqueryDestinationCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "bigquery";
+            name: string;
+            description?: string;
+            /** @description BigQuery's settings. */
+            settings?: {
+                project_id?: string;
+                dataset_name?: string;
+                /** @enum {string} */
+                permission_type?: "dataset_write" | "dataset_query_access";
+            };
+            /** @description The credential of a successful connection test made in the app. */
+            credential_id: string;
+            /** @description The token that test answered: it covers exactly these settings. */
+            validation_token: string;
+        };
+        SnowflakeDestinationCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "snowflake";
+            name: string;
+            description?: string;
+            /** @description Snowflake's settings. */
+            settings?: {
+                account?: string;
+                user?: string;
+                password?: string;
+                warehouse?: string;
+                database?: string;
+                schema?: string;
+                stage_name?: string;
+            };
+            /** @description The credential of a successful connection test made in the app. */
+            credential_id: string;
+            /** @description The token that test answered: it covers exactly these settings. */
+            validation_token: string;
+        };
+        SnowflakeStageDestinationCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "snowflake_stage";
+            name: string;
+            description?: string;
+            /** @description Snowflake Stage's settings. */
+            settings?: {
+                account?: string;
+                user?: string;
+                password?: string;
+                warehouse?: string;
+                database?: string;
+                schema?: string;
+                stage_name?: string;
+            };
+            /** @description The credential of a successful connection test made in the app. */
+            credential_id: string;
+            /** @description The token that test answered: it covers exactly these settings. */
+            validation_token: string;
+        };
+        LocalDestinationCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "local";
+            name: string;
+            description?: string;
+            /** @description Local folder's settings. */
+            settings?: Record<string, never>;
+        };
+        PostgresDestinationCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "postgres";
+            name: string;
+            description?: string;
+            /** @description PostgreSQL's settings. */
+            settings?: {
+                host?: string;
+                port?: number;
+                database?: string;
+                schema?: string;
+                user?: string;
+                password?: string;
+            };
+            /** @description The credential of a successful connection test made in the app. */
+            credential_id: string;
+            /** @description The token that test answered: it covers exactly these settings. */
+            validation_token: string;
+        };
+        DestinationCreate: components["schemas"]["StorageDestinationCreate"] | components["schemas"]["BigqueryDestinationCreate"] | components["schemas"]["SnowflakeDestinationCreate"] | components["schemas"]["SnowflakeStageDestinationCreate"] | components["schemas"]["LocalDestinationCreate"] | components["schemas"]["PostgresDestinationCreate"];
+        DestinationUpdate: {
+            name: string;
+            description?: string;
+            /** @description The settings to change (a project, a bucket, a dataset), where its integration allows it. */
+            settings?: {
+                [key: string]: unknown;
+            };
+            /** @description With changed settings: the credential of a new successful connection test. */
+            credential_id?: string;
+            /** @description With changed settings: the token that test answered. */
+            validation_token?: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -418,24 +682,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            type: string;
-                            integration_id: string;
-                            integration_name: string;
-                            integration_label: string;
-                            credentialId: string | null;
-                            status: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                            required_integration_categories: string[];
-                            source_metadata: {
-                                [key: string]: unknown;
-                            };
-                        }[];
+                        data: components["schemas"]["Source"][];
                         next_cursor: string | null;
                     };
                 };
@@ -518,17 +765,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Required (checked with the app's messages). */
-                    name?: string;
-                    description?: string;
-                    /** @enum {string} */
-                    integration_name: "zoom" | "teams" | "gmail" | "datagen";
-                    credentialId?: string;
-                    source_metadata?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["SourceCreate"];
             };
         };
         responses: {
@@ -538,24 +775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        type: string;
-                        integration_id: string;
-                        integration_name: string;
-                        integration_label: string;
-                        credentialId: string | null;
-                        status: string | null;
-                        created_at: string;
-                        updated_at: string | null;
-                        connector_count: number;
-                        required_integration_categories: string[];
-                        source_metadata: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    "application/json": components["schemas"]["Source"];
                 };
             };
             /** @description The request is not valid (the message says what to change). */
@@ -722,24 +942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        type: string;
-                        integration_id: string;
-                        integration_name: string;
-                        integration_label: string;
-                        credentialId: string | null;
-                        status: string | null;
-                        created_at: string;
-                        updated_at: string | null;
-                        connector_count: number;
-                        required_integration_categories: string[];
-                        source_metadata: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    "application/json": components["schemas"]["Source"];
                 };
             };
             /** @description The request is not valid (the message says what to change). */
@@ -956,24 +1159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        type: string;
-                        integration_id: string;
-                        integration_name: string;
-                        integration_label: string;
-                        credentialId: string | null;
-                        status: string | null;
-                        created_at: string;
-                        updated_at: string | null;
-                        connector_count: number;
-                        required_integration_categories: string[];
-                        source_metadata: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    "application/json": components["schemas"]["Source"];
                 };
             };
             /** @description The request is not valid (the message says what to change). */
@@ -1127,28 +1313,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            category: string;
-                            integration_name: string;
-                            integration_label: string;
-                            status: string | null;
-                            config: {
-                                project_id?: string;
-                                bucket_name?: string;
-                                dataset_name?: string;
-                                account?: string;
-                                warehouse?: string;
-                                database?: string;
-                                schema?: string;
-                            };
-                            credential_id: string | null;
-                            created_at: string;
-                            updated_at: string | null;
-                            connector_count: number;
-                        }[];
+                        data: components["schemas"]["Destination"][];
                         next_cursor: string | null;
                     };
                 };
@@ -1231,11 +1396,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string;
-                    integration_name?: string;
-                };
+                "application/json": components["schemas"]["DestinationCreate"];
             };
         };
         responses: {
@@ -1245,28 +1406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        category: string;
-                        integration_name: string;
-                        integration_label: string;
-                        status: string | null;
-                        config: {
-                            project_id?: string;
-                            bucket_name?: string;
-                            dataset_name?: string;
-                            account?: string;
-                            warehouse?: string;
-                            database?: string;
-                            schema?: string;
-                        };
-                        credential_id: string | null;
-                        created_at: string;
-                        updated_at: string | null;
-                        connector_count: number;
-                    };
+                    "application/json": components["schemas"]["Destination"];
                 };
             };
             /** @description The request is not valid (the message says what to change). */
@@ -1433,28 +1573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        category: string;
-                        integration_name: string;
-                        integration_label: string;
-                        status: string | null;
-                        config: {
-                            project_id?: string;
-                            bucket_name?: string;
-                            dataset_name?: string;
-                            account?: string;
-                            warehouse?: string;
-                            database?: string;
-                            schema?: string;
-                        };
-                        credential_id: string | null;
-                        created_at: string;
-                        updated_at: string | null;
-                        connector_count: number;
-                    };
+                    "application/json": components["schemas"]["Destination"];
                 };
             };
             /** @description The request is not valid (the message says what to change). */
@@ -1658,17 +1777,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string;
-                    project_id?: string;
-                    bucket_name?: string;
-                    dataset_name?: string;
-                    /** @enum {string} */
-                    permission_type?: "dataset_write" | "dataset_query_access";
-                    credential_id?: string;
-                    validation_token?: string;
-                };
+                "application/json": components["schemas"]["DestinationUpdate"];
             };
         };
         responses: {
@@ -1678,28 +1787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        category: string;
-                        integration_name: string;
-                        integration_label: string;
-                        status: string | null;
-                        config: {
-                            project_id?: string;
-                            bucket_name?: string;
-                            dataset_name?: string;
-                            account?: string;
-                            warehouse?: string;
-                            database?: string;
-                            schema?: string;
-                        };
-                        credential_id: string | null;
-                        created_at: string;
-                        updated_at: string | null;
-                        connector_count: number;
-                    };
+                    "application/json": components["schemas"]["Destination"];
                 };
             };
             /** @description The request is not valid (the message says what to change). */

@@ -116,8 +116,8 @@ export function publicApi(t: { url: string }): PublicApiCall {
 /** A data-generator source's body for POST /api/v1/sources (no credential needed: the API makes it). */
 export const datagenSourceBody = (name: string, metadata: Record<string, unknown> = {}) => ({
   name,
-  integration_name: "datagen",
-  source_metadata: { company: "Acme", format: "zoom", ...metadata },
+  integration: "datagen",
+  settings: { company: "Acme", format: "zoom", ...metadata },
 });
 
 /**
@@ -130,7 +130,7 @@ export async function seedApiConnector(call: PublicApiCall, key: string, name: s
   if (source.status !== 201) throw new Error(`POST /sources answered ${source.status}: ${source.text}`);
   let destinationId = options.destinationId;
   if (!destinationId) {
-    const destination = await call(null, key, "POST", "/destinations", { name: `${name} disk`, integration_name: "local" });
+    const destination = await call(null, key, "POST", "/destinations", { name: `${name} disk`, integration: "local" });
     if (destination.status !== 201) throw new Error(`POST /destinations answered ${destination.status}: ${destination.text}`);
     destinationId = destination.raw.id as string;
   }
