@@ -14,6 +14,11 @@ export interface SessionUser {
   picture: string | null;
 }
 
+/** A signed-in user and the workspace whose records they act on now (backend/services/actor.ts). */
+export interface SessionMember extends SessionUser {
+  workspaceId: string;
+}
+
 export function toUserInfo(user: SessionUser): UserInfo {
   return { id: user.id, name: user.name, email: user.email, given_name: user.givenName, picture: user.picture };
 }
@@ -37,7 +42,7 @@ export async function createSession(db: Database, userId: string, ttlHours: numb
   return { token, expiresAt };
 }
 
-export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
+export async function findSessionUser(db: Database, token: string): Promise<SessionMember | null> {
   if (!token || token.length > 200) return null;
   return sessionUserRow(db, sha256(token));
 }

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, exists, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "./client.js";
-import { apiKeys } from "./schema.js";
+import { apiKeys, workspaceMembers } from "./schema.js";
 import { isUuid } from "./values.js";
 import { sha256 } from "../lib/crypto.js";
 
@@ -83,11 +83,12 @@ const live = (now: Date): SQL => and(isNull(apiKeys.revokedAt), or(isNull(apiKey
 export async function createApiKey(
   db: Database,
   ownerId: string,
-  input: { name: string; scope: ApiKeyScope; expiresAt: Date | null },
+  input: { name: string; scope: ApiKeyScope; expiresAt: Date | null; createdBy?: string },
   options: { maxLive?: number } = {},
 ): Promise<{ key: ApiKeyRecord; token: string }> {
   const token = newApiToken();
-  const values = { ownerId, name: input.name, scope: input.scope, expiresAt: input.expiresAt, prefix: token.slice(0, SHOWN_CHARS), hash: sha256(token) };
+  // Its maker: by default the user whose personal workspace owns it (a personal workspace has its user's id).
+  const values = { ownerId, createdBy: input.createdBy ?? ownerId, name: input.name, scope: input.scope, expiresAt: input.expiresAt, prefix: token.slice(0, SHOWN_CHARS), hash: sha256(token) };
   const row = await db.transaction(async (tx) => {
     if (options.maxLive !== undefined) {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`api-keys:${ownerId}`}))`);
@@ -117,18 +118,31 @@ export async function revokeApiKey(db: Database, ownerId: string, keyId: string)
   return rows.length > 0;
 }
 
-/** The key a bearer token is, when it is live (not revoked, not expired at `now`); records its last use. null otherwise. */
-export async function verifyApiKey(db: Database, token: string, now: Date = new Date()): Promise<{ keyId: string; ownerId: string; scope: ApiKeyScope } | null> {
+/**
+ * The key a bearer token is, when it is live (not revoked, not expired at `now`) and its maker still belongs to its
+ * workspace (a member who leaves takes their keys' access with them); records its last use. null otherwise.
+ */
+export async function verifyApiKey(
+  db: Database,
+  token: string,
+  now: Date = new Date(),
+): Promise<{ keyId: string; ownerId: string; createdBy: string; scope: ApiKeyScope } | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
   const hash = sha256(token);
+  const maker = exists(
+    db
+      .select({ one: sql`1` })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, apiKeys.ownerId), eq(workspaceMembers.userId, apiKeys.createdBy))),
+  );
   const [row] = await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.hash, hash), live(now)))
-    .returning({ id: apiKeys.id, ownerId: apiKeys.ownerId, scope: apiKeys.scope, hash: apiKeys.hash });
+    .where(and(eq(apiKeys.hash, hash), live(now), maker))
+    .returning({ id: apiKeys.id, ownerId: apiKeys.ownerId, createdBy: apiKeys.createdBy, scope: apiKeys.scope, hash: apiKeys.hash });
   if (!row) return null;
   const found = Buffer.from(row.hash);
   const given = Buffer.from(hash);
   if (found.length !== given.length || !timingSafeEqual(found, given)) return null;
-  return { keyId: row.id, ownerId: row.ownerId, scope: row.scope as ApiKeyScope };
+  return { keyId: row.id, ownerId: row.ownerId, createdBy: row.createdBy, scope: row.scope as ApiKeyScope };
 }

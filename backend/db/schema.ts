@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
   uuid,
+  type AnyPgColumn,
   type ExtraConfigColumn,
 } from "drizzle-orm/pg-core";
 
@@ -27,9 +28,29 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   givenName: text("given_name"),
   picture: text("picture"),
+  /** The workspace the user works in now (remembered across sessions); null or one they left: their personal one. */
+  currentWorkspaceId: uuid("current_workspace_id").references((): AnyPgColumn => workspaces.id, { onDelete: "set null" }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex("users_issuer_subject_key").on(t.issuer, t.subject)]);
+
+/**
+ * A workspace (issue 51): a team's sources, destinations, connectors, transforms, alert settings and API keys, shared
+ * by its members. Every record's `owner_id` names its workspace. A user's personal workspace, made with the user, has
+ * the user's own id: records made before workspaces existed (their owner_id a user's id) are that workspace's unchanged.
+ */
+export const workspaces = pgTable("workspaces", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Who belongs to a workspace: every member may do everything in it (the spec has no roles). */
+export const workspaceMembers = pgTable("workspace_members", {
+  workspaceId: uuid("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_members_user_idx").on(t.userId)]);
 
 /**
  * A browser session. The cookie holds an opaque random token; only its SHA-256
@@ -45,7 +66,7 @@ export const sessions = pgTable("sessions", {
 /** Encrypted secrets (OAuth tokens, passwords, keys) that sources and destinations refer to. */
 export const credentials = pgTable("credentials", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   integrationName: text("integration_name").notNull(),
   /** AES-256-GCM ciphertext of a JSON document; never returned by the API. */
   secret: text("secret"),
@@ -57,7 +78,7 @@ export const credentials = pgTable("credentials", {
 
 export const sources = pgTable("sources", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
   integrationName: text("integration_name").notNull(),
@@ -72,7 +93,7 @@ export const sources = pgTable("sources", {
 
 export const destinations = pgTable("destinations", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
   integrationName: text("integration_name").notNull(),
@@ -87,7 +108,7 @@ export const destinations = pgTable("destinations", {
 
 export const connectors = pgTable("connectors", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
   sourceId: uuid("source_id").notNull().references(() => sources.id, { onDelete: "restrict" }),
@@ -123,7 +144,7 @@ export const connectorDestinations = pgTable("connector_destinations", {
 
 export const transforms = pgTable("transforms", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
   transformType: text("transform_type").notNull(),
@@ -149,7 +170,7 @@ export const transforms = pgTable("transforms", {
 
 /** What every run (a sync or a transform run) records: written by the runs engine (backend/runs/). */
 const runColumns = () => ({
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   /** queued | running | succeeded | failed | cancelled */
   status: text("status").notNull().default("queued"),
   /** manual | schedule | backfill (and create, for a transform's first run) */
@@ -220,7 +241,7 @@ export const runLogLines = pgTable("run_log_lines", {
 
 /** A user's alert settings (issue 27 item 6): where failure and recovery notices go, and after how many failures. */
 export const alertSettings = pgTable("alert_settings", {
-  ownerId: uuid("owner_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").primaryKey().references(() => workspaces.id, { onDelete: "cascade" }),
   email: text("email").notNull().default(""),
   webhookUrl: text("webhook_url").notNull().default(""),
   /** When the address's owner confirmed it (finding F3): alerts go to a confirmed address only; null until then. */
@@ -245,7 +266,7 @@ export const rateLimits = pgTable("rate_limits", {
 /** One alert sent (or tried) to one channel: what, where, and how it went. */
 export const alertDeliveries = pgTable("alert_deliveries", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   /** sync.failed, sync.warning, sync.recovered, connector.paused, transform.* (contract/alerts.ts) */
   event: text("event").notNull(),
   /** email | webhook */
@@ -270,7 +291,9 @@ export const alertDeliveries = pgTable("alert_deliveries", {
  */
 export const apiKeys = pgTable("api_keys", {
   id: uuid("id").primaryKey().defaultRandom(),
-  ownerId: uuid("owner_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  /** The member who made it: it acts for the workspace while they belong to it. */
+  createdBy: uuid("created_by").notNull().references(() => users.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   /** read | read_write (contract/api-keys.ts) */
   scope: text("scope").notNull(),

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
-import { sessions, users } from "./schema.js";
+import { sessions, users, workspaceMembers } from "./schema.js";
 import { prepared } from "./prepared.js";
 
 /** Users and their sessions. Tokens never reach this module: only their SHA-256 (backend/auth/sessions.ts). */
@@ -28,15 +28,24 @@ export async function insertSession(db: Database, values: { tokenHash: string; u
 const sessionUserQuery = (db: Database) =>
   prepared(db, "session_user", (d) =>
     d
-      .select({ id: users.id, name: users.name, email: users.email, givenName: users.givenName, picture: users.picture })
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        givenName: users.givenName,
+        picture: users.picture,
+        // The workspace they chose, while they belong to it; else their personal one (their own id).
+        workspaceId: sql<string>`coalesce(${workspaceMembers.workspaceId}, ${users.id})`,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, users.currentWorkspaceId), eq(workspaceMembers.userId, users.id)))
       .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql`now()`)))
       .limit(1)
       .prepare("session_user"),
   );
 
-/** The user of an unexpired session, by the token's hash, or null. */
+/** The user of an unexpired session and the workspace they work in, by the token's hash, or null. */
 export async function sessionUserRow(db: Database, tokenHash: string) {
   const rows = await sessionUserQuery(db).execute({ hash: tokenHash });
   return rows[0] ?? null;

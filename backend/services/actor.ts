@@ -2,21 +2,21 @@ import type { ApiKeyScope } from "../db/api-keys.js";
 
 /**
  * Who acts, and whose records they act on: a signed-in member through the app, or an API key through /api/v1. Every
- * use case takes one; the records it reads and writes are those of `ownerId` (one person's today; a workspace's once
- * records belong to workspaces), so that "whose" is decided here and nowhere else.
+ * use case takes one; the records it reads and writes are those of `ownerId`, the workspace it acts in (a record's
+ * owner_id names its workspace: backend/db/schema.ts), so that "whose" is decided here and nowhere else.
  */
 export type Actor =
   | { via: "session"; userId: string; ownerId: string }
   | { via: "key"; keyId: string; scope: ApiKeyScope; userId: string; ownerId: string };
 
-/** A member signed in through the app. */
-export const memberActor = (userId: string): Actor => ({ via: "session", userId, ownerId: userId });
+/** A member signed in through the app, working in `workspaceId`. */
+export const memberActor = (userId: string, workspaceId: string): Actor => ({ via: "session", userId, ownerId: workspaceId });
 
-/** An API key: it acts for the records of the user who made it. */
-export const keyActor = (key: { keyId: string; ownerId: string; scope: ApiKeyScope }): Actor => ({
+/** An API key: it acts for its workspace's records, on behalf of the member who made it. */
+export const keyActor = (key: { keyId: string; ownerId: string; createdBy: string; scope: ApiKeyScope }): Actor => ({
   via: "key",
   keyId: key.keyId,
   scope: key.scope,
-  userId: key.ownerId,
+  userId: key.createdBy,
   ownerId: key.ownerId,
 });

@@ -13,7 +13,7 @@ export async function createKey(deps: Services, actor: Actor, raw: unknown): Pro
   const made = await createApiKey(
     deps.db,
     actor.ownerId,
-    { name: body.name, scope: body.scope, expiresAt: body.expires_at ? new Date(body.expires_at) : null },
+    { name: body.name, scope: body.scope, expiresAt: body.expires_at ? new Date(body.expires_at) : null, createdBy: actor.userId },
     { maxLive: API_KEYS_PER_USER_MAX },
   ).catch((error: unknown) => {
     if (error instanceof ApiKeyLimitError) throw conflict(M.tooMany);

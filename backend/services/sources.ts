@@ -45,6 +45,7 @@ export async function createSource(deps: Services, actor: Actor, raw: unknown): 
 
 /** A source renamed (its name and description). */
 export async function updateSource(deps: Services, actor: Actor, id: string, raw: unknown): Promise<SourceRecord> {
+  await getSource(deps, actor, id);
   const body = parse(updateSourceBodySchema, raw);
   const source = await updateSourceRow(deps.db, actor.ownerId, id, body);
   if (!source) throw notFound(M.notFound);

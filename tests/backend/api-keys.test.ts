@@ -118,11 +118,11 @@ describe("live keys per user (issue 50 item 7)", () => {
 });
 
 describe("verifying a token", () => {
-  it("answers the key, its owner and scope for a live key, and records its last use", async () => {
+  it("answers the key, its owner, its maker and scope for a live key, and records its last use", async () => {
     const made = await create(alice.cookie, { name: "Live", scope: "read" });
     const { key, token } = made.body as { key: ApiKey; token: string };
     const at = new Date(Date.now() + 1000);
-    expect(await verifyApiKey(t.handle.db, token, at)).toEqual({ keyId: key.id, ownerId: alice.userId, scope: "read" });
+    expect(await verifyApiKey(t.handle.db, token, at)).toEqual({ keyId: key.id, ownerId: alice.userId, createdBy: alice.userId, scope: "read" });
     const listed = (await listOf(alice.cookie)).find((k) => k.id === key.id)!;
     expect(listed.last_used_at).toBe(at.toISOString());
     const write = await create(alice.cookie, { name: "Writer", scope: "read_write" });

@@ -271,3 +271,14 @@ export async function waitForRun<R extends RunSeen>(
     { timeoutMs: options.timeoutMs ?? 120_000, explain: () => `last seen: ${JSON.stringify(seen)}` },
   );
 }
+
+/** A blank database of this test file's own (no migration applied): for a migration's own test. Answers its URL. */
+export async function emptyDatabase(): Promise<string> {
+  const adminUrl = inject("pgAdminUrl");
+  const name = `e_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return adminUrl.replace(/\/postgres$/, `/${name}`);
+}
