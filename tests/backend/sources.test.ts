@@ -205,7 +205,11 @@ describe("POST /sources/create refuses bad bodies with 4xx and a message", () =>
       expect(response.status, raw).toBe(400);
       expect(typeof (await response.json()).message).toBe("string");
     }
-    const update = await send("PUT", "/sources/update/00000000-0000-4000-8000-000000000000", alice.cookie, undefined, "[1]");
+    // An update finds its record first (another's or a missing one is a 404 whatever the body), then checks the body.
+    const own = await createDatagen(alice.cookie, "Body check");
+    const update = await send("PUT", `/sources/update/${own.id}`, alice.cookie, undefined, "[1]");
     expect(update.status).toBe(400);
+    expect(typeof (await update.json()).message).toBe("string");
+    expect((await send("PUT", "/sources/update/00000000-0000-4000-8000-000000000000", alice.cookie, undefined, "[1]")).status).toBe(404);
   });
 });
