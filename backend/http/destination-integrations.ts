@@ -6,10 +6,10 @@ import { parse } from "../services/errors.js";
 import type { IntegrationOption, TestConnectionResult } from "../../contract/destinations.js";
 import { checkDestinationSettings } from "../../contract/integrations/destinations.js";
 import { authPaths, destinationPlugin, DESTINATION_PLUGINS } from "../integrations/destinations/registry.js";
-import { ConnectionTestError, type DestinationCall, type DestinationPlugin } from "../integrations/destinations/plugin.js";
+import type { DestinationCall, DestinationPlugin } from "../integrations/destinations/plugin.js";
 import { validationTokens } from "../integrations/destinations/tokens.js";
 import { connectionTestSlot, TooManyConnectionTests } from "../lib/outbound.js";
-import { noteSecrets, redactValues } from "../lib/redact.js";
+import { noteSecrets } from "../lib/redact.js";
 
 /**
  * Spec §7 "Destinations": the integration list and the /externalauth calls of every destination plug-in that has
@@ -38,16 +38,6 @@ async function body(c: Context<ApiEnv>): Promise<unknown> {
 }
 
 const call = (c: Context<ApiEnv>): DestinationCall => ({ ownerId: c.var.actor.ownerId, services: c.var.services });
-
-/** A plug-in's refusal as the user reads it; anything else is the server's error. */
-export async function answer<T>(work: () => Promise<T> | T): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ConnectionTestError) throw new ApiError(error.status, redactValues(error.message));
-    throw error;
-  }
-}
 
 const envelope = z.object({ integration_name: z.string().optional(), category: z.string().optional(), credential_id: z.string().optional() }).passthrough();
 
@@ -83,7 +73,7 @@ for (const [path, pathPlugin] of PATHS) {
   if (pathPlugin.serviceAccount) {
     destinationIntegrationsRoutes.post(`/externalauth/${path}/service_account`, async (c) => {
       const plugin = pluginFor(pathPlugin, await body(c));
-      return c.json(await answer(() => plugin.serviceAccount!(call(c))));
+      return c.json(await plugin.serviceAccount!(call(c)));
     });
   }
 
@@ -92,7 +82,7 @@ for (const [path, pathPlugin] of PATHS) {
       const raw = await body(c);
       const plugin = pluginFor(pathPlugin, raw);
       const settings = settingsOf(plugin, raw, "instructions");
-      return c.json(await answer(() => plugin.instructions!(settings, call(c))));
+      return c.json(await plugin.instructions!(settings, call(c)));
     });
   }
 
@@ -102,7 +92,7 @@ for (const [path, pathPlugin] of PATHS) {
       const plugin = pluginFor(pathPlugin, raw);
       const settings = settingsOf(plugin, raw, "test");
       const credentialId = (raw as { credential_id?: string }).credential_id;
-      const tested = await answer(() => withinTestSlot(c, () => plugin.test!(settings, call(c), { credentialId })));
+      const tested = await withinTestSlot(c, () => plugin.test!(settings, call(c), { credentialId }));
       const name = plugin.manifest.name;
       const result: TestConnectionResult = {
         status: "success",

@@ -12,12 +12,13 @@ import {
 import type { CancelResult } from "../db/runs.js";
 import { findConnector } from "../db/connectors.js";
 import { TRANSFORM_MESSAGES as M, transformCreateSchema, transformDraftSchema, updateTransformBodySchema } from "../../contract/transforms.js";
-import { checkedInputs, connectorAndWarehouse, requireTemplate, toWarehouseTarget } from "../transforms/requests.js";
+import { checkedInputs, connectorAndWarehouse, toWarehouseTarget } from "../transforms/requests.js";
+import { templateDefinition } from "../transforms/catalogue.js";
 import { requireOffered } from "../transforms/offer.js";
 import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
 import type { Actor } from "./actor.js";
 import type { Services } from "./deps.js";
-import { conflict, invalid, notFound, parse, parseFields, ServiceError } from "./errors.js";
+import { conflict, invalid, notFound, parse, parseFields } from "./errors.js";
 import { cancelOpenRun, stopBeforeDelete } from "./runs.js";
 import { scheduleUseCases } from "./schedules.js";
 
@@ -42,20 +43,12 @@ export async function checkTransformDraft(deps: Services, actor: Actor, raw: unk
   if (await transformNameTaken(deps.db, actor.ownerId, draft.name)) throw conflict(M.nameTaken, "name");
 }
 
-function requireTemplateInBody(id: string) {
-  try {
-    return requireTemplate(id);
-  } catch (error) {
-    if (error instanceof ServiceError) throw invalid(M.templateNotFound, "template_id");
-    throw error;
-  }
-}
-
 /** A transform made from a template, and its first run queued. */
 export async function createTransform(deps: Services, actor: Actor, raw: unknown) {
   const { db } = deps;
   const body = parseFields(transformCreateSchema, raw);
-  const d = requireTemplateInBody(body.template_id);
+  const d = templateDefinition(body.template_id);
+  if (!d) throw invalid(M.templateNotFound, "template_id");
   const { connector, destination } = await connectorAndWarehouse(db, actor.ownerId, body.connector_id);
   if (!destination) throw invalid(M.noWarehouse, "connector_id");
   requireOffered(d, await connectorDataOf(db, connector.id));
