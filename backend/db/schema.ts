@@ -53,6 +53,52 @@ export const workspaceMembers = pgTable("workspace_members", {
 }, (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_members_user_idx").on(t.userId)]);
 
 /**
+ * An invitation to a workspace (issue 51): a link with a random token, of which only the SHA-256 is stored, for one
+ * e-mail address (lowercased). It is used once (accepted_at), lapses at expires_at, and may be revoked; resending it
+ * makes a new token and a new expiry, so the link sent before stops working.
+ */
+export const workspaceInvitations = pgTable("workspace_invitations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  workspaceId: uuid("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  email: text("email").notNull(),
+  tokenHash: text("token_hash").notNull(),
+  invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+  acceptedBy: uuid("accepted_by").references(() => users.id, { onDelete: "set null" }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+}, (t) => [
+  uniqueIndex("workspace_invitations_token_key").on(t.tokenHash),
+  index("workspace_invitations_workspace_idx").on(t.workspaceId, t.createdAt.desc()),
+]);
+
+/**
+ * Who did what in a workspace (issue 51): every write and every manual sync, backfill and cancel, by a member or an
+ * API key (its name at the time), on which record (its type, id and name at the time). Pruned with run history.
+ */
+export const activity = pgTable("activity", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  workspaceId: uuid("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  /** member | key */
+  actorKind: text("actor_kind").notNull(),
+  actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+  actorKeyId: uuid("actor_key_id"),
+  /** The member's name, or the key's name, when they acted. */
+  actorName: text("actor_name").notNull(),
+  /** created | updated | deleted | synced | backfilled | cancelled | ran | … (the labels: one map, app-side) */
+  action: text("action").notNull(),
+  /** source | destination | connector | transform | alert_settings | api_key | member | invitation | workspace */
+  recordType: text("record_type").notNull(),
+  recordId: text("record_id"),
+  recordName: text("record_name"),
+}, (t) => [
+  index("activity_workspace_at_idx").on(t.workspaceId, t.at.desc(), t.id.desc()),
+  index("activity_record_idx").on(t.recordId),
+]);
+
+/**
  * A browser session. The cookie holds an opaque random token; only its SHA-256
  * is stored, so a database leak does not leak live sessions.
  */
@@ -175,6 +221,8 @@ const runColumns = () => ({
   status: text("status").notNull().default("queued"),
   /** manual | schedule | backfill (and create, for a transform's first run) */
   trigger: text("trigger").notNull().default("manual"),
+  /** Who asked for a manual run or backfill: the member's or the API key's name at the time (null: the schedule, creation). */
+  triggeredBy: text("triggered_by"),
   jobId: text("job_id"),
   attempts: integer("attempts").notNull().default(0),
   /** Records read (meetings, e-mails). */
