@@ -126,7 +126,7 @@ export async function verifyApiKey(
   db: Database,
   token: string,
   now: Date = new Date(),
-): Promise<{ keyId: string; ownerId: string; createdBy: string; scope: ApiKeyScope } | null> {
+): Promise<{ keyId: string; name: string; ownerId: string; createdBy: string; scope: ApiKeyScope } | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
   const hash = sha256(token);
   const maker = exists(
@@ -139,10 +139,10 @@ export async function verifyApiKey(
     .update(apiKeys)
     .set({ lastUsedAt: now })
     .where(and(eq(apiKeys.hash, hash), live(now), maker))
-    .returning({ id: apiKeys.id, ownerId: apiKeys.ownerId, createdBy: apiKeys.createdBy, scope: apiKeys.scope, hash: apiKeys.hash });
+    .returning({ id: apiKeys.id, name: apiKeys.name, ownerId: apiKeys.ownerId, createdBy: apiKeys.createdBy, scope: apiKeys.scope, hash: apiKeys.hash });
   if (!row) return null;
   const found = Buffer.from(row.hash);
   const given = Buffer.from(hash);
   if (found.length !== given.length || !timingSafeEqual(found, given)) return null;
-  return { keyId: row.id, ownerId: row.ownerId, createdBy: row.createdBy, scope: row.scope as ApiKeyScope };
+  return { keyId: row.id, name: row.name, ownerId: row.ownerId, createdBy: row.createdBy, scope: row.scope as ApiKeyScope };
 }

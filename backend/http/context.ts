@@ -17,7 +17,7 @@ export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const user = token ? await findSessionUser(c.var.services.db, token) : null;
   if (!user) return c.json({ message: "User not authenticated" }, 401);
   c.set("user", user);
-  const actor = memberActor(user.id, user.workspaceId);
+  const actor = memberActor(user.id, user.workspaceId, user.name);
   c.set("actor", actor);
   if (c.req.method === "GET") c.header(DATA_VERSION_HEADER, c.var.services.changes.version(actor.ownerId));
   await next();

@@ -6,17 +6,18 @@ import type { ApiKeyScope } from "../db/api-keys.js";
  * owner_id names its workspace: backend/db/schema.ts), so that "whose" is decided here and nowhere else.
  */
 export type Actor =
-  | { via: "session"; userId: string; ownerId: string }
-  | { via: "key"; keyId: string; scope: ApiKeyScope; userId: string; ownerId: string };
+  | { via: "session"; userId: string; ownerId: string; name: string }
+  | { via: "key"; keyId: string; scope: ApiKeyScope; userId: string; ownerId: string; name: string };
 
-/** A member signed in through the app, working in `workspaceId`. */
-export const memberActor = (userId: string, workspaceId: string): Actor => ({ via: "session", userId, ownerId: workspaceId });
+/** A member signed in through the app, working in `workspaceId`; `name` is theirs (who acted, in the activity log). */
+export const memberActor = (userId: string, workspaceId: string, name: string): Actor => ({ via: "session", userId, ownerId: workspaceId, name });
 
-/** An API key: it acts for its workspace's records, on behalf of the member who made it. */
-export const keyActor = (key: { keyId: string; ownerId: string; createdBy: string; scope: ApiKeyScope }): Actor => ({
+/** An API key: it acts for its workspace's records, on behalf of the member who made it; its name says who acted. */
+export const keyActor = (key: { keyId: string; name: string; ownerId: string; createdBy: string; scope: ApiKeyScope }): Actor => ({
   via: "key",
   keyId: key.keyId,
   scope: key.scope,
   userId: key.createdBy,
   ownerId: key.ownerId,
+  name: key.name,
 });
