@@ -105,6 +105,8 @@ export const apiKeySchema = z.object({
   expires_at: z.string().nullable(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** The member who made it (a key acts for the workspace while they belong to it), by name. */
+  created_by: z.string().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

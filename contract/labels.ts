@@ -38,6 +38,9 @@ export const apiKeyScopeLabel = lookup({ read: "Read only", read_write: "Read an
 /** Whether an API key still works (contract/api-keys.ts). */
 export const apiKeyStatusLabel = lookup({ active: "Active", expired: "Expired", revoked: "Revoked" });
 
+/** Where a workspace invitation stands (contract/workspaces.ts). */
+export const invitationStatusLabel = lookup({ pending: "Pending", expired: "Expired" });
+
 /** Each template's transform type as people read it: the catalogue's labels, the lists, the details page. */
 export const TRANSFORM_TYPE_LABELS = {
   topic_modeling: "Topic Modeling",
@@ -69,4 +72,60 @@ export const optionLabel = lookup({
 export function inWords(items: readonly string[], last: "or" | "and" = "or"): string {
   if (items.length <= 1) return items[0] ?? "";
   return `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`;
+}
+
+/** What an activity log entry did (contract/activity.ts ACTIVITY_ACTIONS). */
+export const activityActionLabel = lookup({
+  created: "Created",
+  updated: "Updated",
+  deleted: "Deleted",
+  synced: "Started a sync",
+  backfilled: "Started a backfill",
+  cancelled: "Cancelled the run",
+  ran: "Started a run",
+  paused: "Paused",
+  resumed: "Resumed",
+  schedule_changed: "Changed the schedule",
+  stream_turned_off: "Stopped syncing a stream",
+  stream_turned_on: "Synced a stream again",
+  email_confirmation_resent: "Resent the e-mail confirmation",
+  signing_secret_rolled: "Replaced the webhook signing secret",
+  revoked: "Revoked",
+  invited: "Invited",
+  invitation_resent: "Resent the invitation to",
+  joined: "Joined",
+  removed: "Removed",
+  left: "Left",
+});
+
+/** The kind of record an activity log entry is about (contract/activity.ts ACTIVITY_RECORD_TYPES). */
+export const activityRecordTypeLabel = lookup({
+  source: "Source",
+  destination: "Destination",
+  connector: "Connector",
+  transform: "Transform",
+  alert_settings: "Alert settings",
+  api_key: "API key",
+  member: "Member",
+  invitation: "Invitation",
+  workspace: "Workspace",
+});
+
+/** Who acted, in a sentence ("Created by Ada", "Updated by the key CI"): a member by name, an API key as "the key <name>". */
+export const actorWords = (actor: { kind: string; name: string }): string => (actor.kind === "key" ? `the key ${actor.name}` : actor.name);
+
+/**
+ * Who or what started a run: the member ("Ben"), the API key ("The key CI"), the schedule, or the record's creation
+ * (its first run). A manual run of before the log existed says only that it was started by hand.
+ */
+export function runTriggeredByLabel(run: { trigger: string; triggered_by?: string | null; triggered_via?: string | null }): string {
+  if (run.triggered_by) return run.triggered_via === "key" ? `The key ${run.triggered_by}` : run.triggered_by;
+  return lookup({ schedule: "Schedule", create: "Its creation", manual: "By hand", backfill: "By hand" })(run.trigger);
+}
+
+/** A record's "Created by Ada · Updated by the key CI" (either part left out when the log has none), or "" for neither. */
+export function recordAuthorsWords(authors: { created: { kind: string; name: string } | null; updated: { kind: string; name: string } | null } | null | undefined): string {
+  if (!authors) return "";
+  const parts = [authors.created ? `Created by ${actorWords(authors.created)}` : null, authors.updated ? `Updated by ${actorWords(authors.updated)}` : null];
+  return parts.filter(Boolean).join(" · ");
 }

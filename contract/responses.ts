@@ -58,6 +58,8 @@ import {
 } from "./transforms.js";
 import { alertSettingsSavedSchema, alertSettingsSchema, confirmationSentSchema, emailConfirmedSchema } from "./alerts.js";
 import { apiKeyListSchema, createdApiKeySchema, revokedApiKeySchema } from "./api-keys.js";
+import { activityPageSchema, recordAuthorsSchema, runTriggeredByFields } from "./activity.js";
+import { invitationDoneSchema, invitationOfferSchema, membersPageSchema, messageOnlySchema, workspaceDoneSchema, workspacesSchema } from "./workspaces.js";
 
 /**
  * What each route of the session backend (backend/http, spec §7) answers, in one table (issue 38 item 1): the key is
@@ -161,8 +163,8 @@ export const BACKEND_RESPONSES = {
   "POST /connectors/:id/backfill": syncQueuedResponseSchema,
   "POST /connectors/:id/pause": pausedResponseSchema,
   "POST /connectors/:id/resume": pausedResponseSchema,
-  "GET /connectors/:id/runs": runsPageSchema(syncRunSchema),
-  "GET /connectors/:id/runs/:runId": runAnswerSchema(syncRunDetailsSchema),
+  "GET /connectors/:id/runs": runsPageSchema(syncRunSchema.extend(runTriggeredByFields)),
+  "GET /connectors/:id/runs/:runId": runAnswerSchema(syncRunDetailsSchema.extend(runTriggeredByFields)),
   "POST /connectors/:id/streams": streamSwitchedResponseSchema,
   "PUT /connectors/:id/schedule": connectorSavedSchema,
   "POST /connectors/:id/schedule/preview": schedulePreviewSchema,
@@ -175,8 +177,8 @@ export const BACKEND_RESPONSES = {
   "DELETE /transforms/delete/:id": messageSchema,
   "POST /transforms/:id/run": transformRunQueuedSchema,
   "POST /transforms/:id/cancel": cancelResponseSchema,
-  "GET /transforms/:id/runs": runsPageSchema(transformRunSchema),
-  "GET /transforms/:id/runs/:runId": runAnswerSchema(transformRunDetailsSchema),
+  "GET /transforms/:id/runs": runsPageSchema(transformRunSchema.extend(runTriggeredByFields)),
+  "GET /transforms/:id/runs/:runId": runAnswerSchema(transformRunDetailsSchema.extend(runTriggeredByFields)),
   "GET /transforms/:id/results": transformResultsSchema,
   "PUT /transforms/:id/schedule": transformSavedSchema,
   "POST /transforms/:id/schedule/preview": schedulePreviewSchema,
@@ -206,6 +208,24 @@ export const BACKEND_RESPONSES = {
   "GET /api-keys": apiKeyListSchema,
   "POST /api-keys": createdApiKeySchema,
   "POST /api-keys/:id/revoke": revokedApiKeySchema,
+
+  // Who did what (issue 51).
+  "GET /activity": activityPageSchema,
+  "GET /activity/record": recordAuthorsSchema,
+
+  // Workspaces, members and invitations.
+  "GET /workspaces": workspacesSchema,
+  "POST /workspaces": workspaceDoneSchema,
+  "POST /workspaces/:id/switch": workspaceDoneSchema,
+  "PUT /workspace": workspaceDoneSchema,
+  "GET /workspace/members": membersPageSchema,
+  "POST /workspace/invitations": invitationDoneSchema,
+  "POST /workspace/invitations/:id/resend": invitationDoneSchema,
+  "POST /workspace/invitations/:id/revoke": messageOnlySchema,
+  "POST /workspace/members/:userId/remove": messageOnlySchema,
+  "POST /workspace/leave": messageOnlySchema,
+  "POST /invitations/check": invitationOfferSchema,
+  "POST /invitations/accept": workspaceDoneSchema,
 } as const satisfies Record<string, z.ZodTypeAny>;
 
 /** Routes whose answer is not JSON: an event stream, a CSV file, a run's log as text. */

@@ -43,7 +43,10 @@ export function ApiKeyList({ keys }: { keys: ApiKey[] }) {
               </span>
             </p>
             <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-xs text-slate-600">
-              <Fact label="Created">{when(key.created_at, "")}</Fact>
+              <Fact label="Created">
+                {when(key.created_at, "")}
+                {key.created_by ? ` by ${key.created_by}` : ""}
+              </Fact>
               <Fact label={key.status === "expired" ? "Expired" : "Expires"}>{when(key.expires_at, "Never")}</Fact>
               <Fact label="Last used">{when(key.last_used_at, "Not used yet")}</Fact>
               {key.revoked_at ? <Fact label="Revoked">{when(key.revoked_at, "")}</Fact> : null}

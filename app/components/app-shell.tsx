@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import type { UserInfo } from "@contract/auth";
+import type { WorkspaceRef } from "@contract/workspaces";
 import { Logo } from "./logo";
 
 const NAV = [
@@ -26,8 +27,51 @@ function NavIcon({ d }: { d: string }) {
   );
 }
 
+/**
+ * The workspaces the member belongs to: the current one marked, each other one a button that switches to it (a form:
+ * it works without JavaScript), and a link to make a new one. The choice is remembered across sessions.
+ */
+function WorkspaceSwitcher({ workspace, workspaces }: { workspace: WorkspaceRef; workspaces: WorkspaceRef[] }) {
+  return (
+    <div className="pb-1">
+      <p id="workspaces-heading" className="px-3 pt-1 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+        Workspaces
+      </p>
+      <ul aria-labelledby="workspaces-heading">
+        {workspaces.map((w) =>
+          w.id === workspace.id ? (
+            <li key={w.id} aria-current="true" className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-brand-800">
+              <svg viewBox="0 0 20 20" className="h-4 w-4 shrink-0" fill="currentColor" aria-hidden="true">
+                <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" clipRule="evenodd" />
+              </svg>
+              <span className="truncate">{w.name}</span>
+              <span className="sr-only"> (current)</span>
+            </li>
+          ) : (
+            <li key={w.id}>
+              <Form method="post" action="/workspaces/switch">
+                <input type="hidden" name="workspace_id" value={w.id} />
+                <button type="submit" className="flex w-full items-center gap-2 rounded-lg py-2 pr-3 pl-9 text-left text-sm font-medium text-slate-700 hover:bg-slate-100">
+                  <span className="truncate">
+                    <span className="sr-only">Switch to </span>
+                    {w.name}
+                  </span>
+                </button>
+              </Form>
+            </li>
+          ),
+        )}
+      </ul>
+      <Link to="/settings/members?new=1" className="block rounded-lg py-2 pr-3 pl-9 text-sm font-medium text-brand-700 hover:bg-slate-100">
+        New workspace
+      </Link>
+      <hr className="my-1 border-slate-100" />
+    </div>
+  );
+}
+
 /** A <details> menu: works without JS; with JS it also closes on Escape and outside clicks. */
-function ProfileMenu({ user }: { user: UserInfo }) {
+function ProfileMenu({ user, workspace, workspaces }: { user: UserInfo; workspace: WorkspaceRef | null; workspaces: WorkspaceRef[] }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const { key } = useLocation();
   // A link of the menu (Alert settings) navigates without a page load: the menu closes behind it.
@@ -63,6 +107,13 @@ function ProfileMenu({ user }: { user: UserInfo }) {
           <p className="truncate text-sm text-slate-600">{user.email}</p>
         </div>
         <hr className="my-1 border-slate-100" />
+        {workspace ? <WorkspaceSwitcher workspace={workspace} workspaces={workspaces} /> : null}
+        <Link to="/settings/members" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          Members
+        </Link>
+        <Link to="/activity" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          Activity
+        </Link>
         <Link to="/settings/alerts" className="block rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
           Alert settings
         </Link>
@@ -106,7 +157,17 @@ function useFocusAfterSubmit() {
   }, [location.key, navigation.state]);
 }
 
-export function AppShell({ user, children }: { user: UserInfo; children: React.ReactNode }) {
+export function AppShell({
+  user,
+  workspace,
+  workspaces,
+  children,
+}: {
+  user: UserInfo;
+  workspace: WorkspaceRef | null;
+  workspaces: WorkspaceRef[];
+  children: React.ReactNode;
+}) {
   useFocusAfterSubmit();
   return (
     <div className="flex min-h-full flex-col">
@@ -114,10 +175,18 @@ export function AppShell({ user, children }: { user: UserInfo; children: React.R
         Skip to content
       </a>
       <header className="sticky top-0 z-10 flex h-16 items-center justify-between border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
-        <Link to="/connectors" aria-label="Tributary home" className="rounded-md">
-          <Logo className="h-8" />
-        </Link>
-        <ProfileMenu user={user} />
+        <div className="flex min-w-0 items-center gap-3">
+          <Link to="/connectors" aria-label="Tributary home" className="shrink-0 rounded-md">
+            <Logo className="h-8" />
+          </Link>
+          {workspace ? (
+            <span className="truncate rounded-full border border-slate-200 bg-slate-50 px-3 py-1 text-xs font-medium text-slate-700 sm:text-sm" data-current-workspace="">
+              <span className="sr-only">Workspace: </span>
+              {workspace.name}
+            </span>
+          ) : null}
+        </div>
+        <ProfileMenu user={user} workspace={workspace} workspaces={workspaces} />
       </header>
       <div className="flex flex-1 flex-col md:flex-row">
         <nav aria-label="Main" className="border-b border-slate-200 bg-white md:w-60 md:shrink-0 md:border-r md:border-b-0">

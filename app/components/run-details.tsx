@@ -9,6 +9,7 @@ import { DateTime, formatDateTime } from "./date-time";
 import { RefreshWithoutScript } from "./refresh-without-script";
 import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
+import { runTriggeredByLabel } from "@contract/labels";
 
 /**
  * A run's details page (a sync's or a transform's): its status and counts, each attempt, what it wrote (a sync's
@@ -21,6 +22,9 @@ export interface RunView {
   id: string;
   status: string;
   trigger: string;
+  /** Who asked for it (issue 51): a member's or an API key's name, and which; null: the schedule, its creation. */
+  triggered_by?: string | null;
+  triggered_via?: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -205,6 +209,9 @@ export function RunDetailsPage<R extends RunView>(props: {
                 <span data-run-status={run.status}>{titleCase(shownRunStatus(run))}</span>
               </DetailRow>
               <DetailRow label="Trigger">{titleCase(run.trigger)}</DetailRow>
+              <DetailRow label="Triggered by">
+                <span data-triggered-by>{runTriggeredByLabel(run)}</span>
+              </DetailRow>
               <DetailRow label="Created">
                 <DateTime value={run.created_at} timeZone={timeZone} />
               </DetailRow>

@@ -5,6 +5,7 @@ import { runDuration, useRefreshWhile } from "./run-timing";
 import { TableHead } from "./table-head";
 import { useTimeZone } from "~/root";
 import { shownRunStatus, StatusBadge } from "~/components/ui/status-badge";
+import { runTriggeredByLabel } from "@contract/labels";
 
 /** What the run histories of connectors (sync runs) and transforms share: one run of the runs engine. */
 export interface RunRow {
@@ -14,6 +15,10 @@ export interface RunRow {
   finished_at: string | null;
   records: number;
   error: string | null;
+  /** manual | schedule | backfill | create; with who asked for it (issue 51): a member's or an API key's name, and which. */
+  trigger?: string;
+  triggered_by?: string | null;
+  triggered_via?: string | null;
 }
 
 /**
@@ -80,7 +85,7 @@ export function RunHistory<R extends RunRow>(props: {
         <div className="card overflow-x-auto" {...region}>
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">{props.caption}</caption>
-            <TableHead cell="px-4 py-3" labels={["Status", "Started", "Duration", "Records", ...columns.map((c) => c.label), "Error"]} />
+            <TableHead cell="px-4 py-3" labels={["Status", "Started", "Duration", "Records", ...columns.map((c) => c.label), "Triggered by", "Error"]} />
             <tbody className="divide-y divide-slate-100">
               {runs.map((run) => {
                 const outcome = props.outcome?.(run) ?? null;
@@ -99,6 +104,9 @@ export function RunHistory<R extends RunRow>(props: {
                         {column.value(run)}
                       </td>
                     ))}
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-600" data-triggered-by>
+                      {run.trigger ? runTriggeredByLabel({ trigger: run.trigger, triggered_by: run.triggered_by, triggered_via: run.triggered_via }) : "—"}
+                    </td>
                     {outcome && !run.error ? (
                       <td className="max-w-xs px-4 py-3 break-words text-slate-700">{outcome.note}</td>
                     ) : (

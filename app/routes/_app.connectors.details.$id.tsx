@@ -19,6 +19,8 @@ import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { useTimeZone } from "~/root";
+import { recordAuthorsWords } from "@contract/labels";
+import { loadRecordAuthors } from "~/services/activity.server";
 import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
 import { ScheduleRows } from "~/components/schedule-rows";
 
@@ -31,15 +33,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // page looks again (a refresh without JavaScript). The other way round, the page could show the run succeeded
   // beside "Last synced: Never", and keep it.
   const history = isRecordId(id) ? await loadRunsPage(request, (before) => loadRuns(request, id, before)) : null;
-  const outcome = history ? await loadConnector(request, id) : ({ ok: false, status: 404 } as const);
+  const [outcome, authors] = history ? await Promise.all([loadConnector(request, id), loadRecordAuthors(request, "connector", id)]) : ([{ ok: false, status: 404 } as const, null] as const);
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
     return pageData(
-      { connector: null, runs: [] as SyncRun[], failing: null as RunFailure | null, history: null as RunsPage<SyncRun> | null, runsError: null as string | null, error: notFound ? M.notFound : M.fetchConnectorFailed },
+      { connector: null, runs: [] as SyncRun[], failing: null as RunFailure | null, history: null as RunsPage<SyncRun> | null, runsError: null as string | null, authors: "", error: notFound ? M.notFound : M.fetchConnectorFailed },
       notFound,
     );
   }
-  return pageData({ connector: outcome.data, ...history!, error: null }, false);
+  return pageData({ connector: outcome.data, ...history!, authors: recordAuthorsWords(authors), error: null }, false);
 }
 
 /** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */
@@ -99,7 +101,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 const frequencyLabel = (f: string) => (f === "daily" ? "Daily" : f === "hourly" ? "Hourly" : f);
 
-function Details({ connector }: { connector: Connector }) {
+function Details({ connector, authors }: { connector: Connector; authors: string }) {
   const timeZone = useTimeZone();
   return (
     <DetailsCard record={connector}>
@@ -118,6 +120,7 @@ function Details({ connector }: { connector: Connector }) {
         </DetailRow>
       ) : null}
       <TimestampRows createdAt={connector.created_at} updatedAt={connector.updated_at} timeZone={timeZone} />
+      {authors ? <DetailRow label="Who">{authors}</DetailRow> : null}
     </DetailsCard>
   );
 }
@@ -126,7 +129,7 @@ const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whites
 const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 whitespace-nowrap text-slate-600", value: (run) => <RunTrigger run={run} /> };
 
 export default function ConnectorDetails() {
-  const { connector, runs, failing, history, runsError, error } = useLoaderData<typeof loader>();
+  const { connector, runs, failing, history, runsError, authors, error } = useLoaderData<typeof loader>();
   const result = useActionData<{ error?: string; intent?: string; stream?: string }>();
   const streamError = result?.intent === "stream" && result.error ? { stream: result.stream ?? "", message: result.error } : null;
   return (
@@ -169,7 +172,7 @@ export default function ConnectorDetails() {
               href={(run) => runHref(run.id)}
             />
             <h2 className="mt-8 mb-3 text-lg font-semibold text-slate-900">Details</h2>
-            <Details connector={record} />
+            <Details connector={record} authors={authors} />
             <ConnectorSchema streams={record.streams ?? []} error={streamError} />
             <BackfillForm />
           </>

@@ -14,6 +14,8 @@ import { deleteDestination, loadDestination } from "~/services/destinations.serv
 import { readForm, STALE_FORM } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { useTimeZone } from "~/root";
+import { recordAuthorsWords } from "@contract/labels";
+import { loadRecordAuthors } from "~/services/activity.server";
 import { DetailRow, DetailsCard, TimestampRows } from "~/components/ui/detail-row";
 import { StatusBadge } from "~/components/ui/status-badge";
 
@@ -21,9 +23,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  const outcome = isRecordId(params.id) ? await loadDestination(request, params.id) : ({ ok: false, status: 404 } as const);
-  if (outcome.ok) return pageData({ destination: outcome.data as Destination | null, error: null as string | null }, false);
-  return pageData({ destination: null, error: outcome.status === 404 ? M.notFound : M.fetchOneFailed }, outcome.status === 404);
+  const [outcome, authors] = isRecordId(params.id)
+    ? await Promise.all([loadDestination(request, params.id), loadRecordAuthors(request, "destination", params.id)])
+    : ([{ ok: false, status: 404 } as const, null] as const);
+  if (outcome.ok) return pageData({ destination: outcome.data as Destination | null, authors: recordAuthorsWords(authors), error: null as string | null }, false);
+  return pageData({ destination: null, authors: "", error: outcome.status === 404 ? M.notFound : M.fetchOneFailed }, outcome.status === 404);
 }
 
 /** The delete dialog's form: the id of the destination it was drawn for, which must be this page's. */
@@ -67,7 +71,7 @@ function configRows(destination: Destination): [string, string, string][] {
   return [...labels].filter(([key]) => shown(config[key])).map(([key, label]) => [key, label, String(config[key])]);
 }
 
-function Details({ destination }: { destination: Destination }) {
+function Details({ destination, authors }: { destination: Destination; authors: string }) {
   const timeZone = useTimeZone();
   return (
     <DetailsCard record={destination}>
@@ -83,12 +87,13 @@ function Details({ destination }: { destination: Destination }) {
       ))}
       <DetailRow label="Connectors">{destination.connector_count}</DetailRow>
       <TimestampRows createdAt={destination.created_at} updatedAt={destination.updated_at} timeZone={timeZone} />
+      {authors ? <DetailRow label="Who">{authors}</DetailRow> : null}
     </DetailsCard>
   );
 }
 
 export default function DestinationDetails() {
-  const { destination, error } = useLoaderData<typeof loader>();
+  const { destination, authors, error } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ error: string }>();
   const [params] = useSearchParams();
   return (
@@ -108,7 +113,7 @@ export default function DestinationDetails() {
           </div>
         ) : null}
       </div>
-      {destination ? <Details destination={destination} /> : <ErrorBlock message={error ?? M.fetchOneFailed} />}
+      {destination ? <Details destination={destination} authors={authors} /> : <ErrorBlock message={error ?? M.fetchOneFailed} />}
       {destination && params.get("delete") ? (
         <DeleteDialog noun="destination" record={destination} consequences=" will be deleted. Connectors that use it must be changed first. This cannot be undone." hidden={{ id: destination.id }} error={actionData?.error ?? null} />
       ) : null}

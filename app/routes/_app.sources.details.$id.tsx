@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { SOURCE_MESSAGES } from "@contract/sources";
 import { dataStyleLabel, scopeLabel } from "@contract/labels";
@@ -14,13 +14,18 @@ import { api, loadSource } from "~/services/sources.server";
 import { readForm, STALE_FORM } from "~/services/form.server";
 import { requireUser } from "~/services/session.server";
 import { useTimeZone } from "~/root";
+import { recordAuthorsWords } from "@contract/labels";
+import { loadRecordAuthors } from "~/services/activity.server";
+import { isRecordId } from "~/services/records.server";
 import { DetailRow, NameRows, TimestampRows } from "~/components/ui/detail-row";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.source?.name ?? "Source"} · Tributary` }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireUser(request);
-  return loadSource(request, params.id ?? "");
+  const id = params.id ?? "";
+  const [page, authors] = await Promise.all([loadSource(request, id), isRecordId(id) ? loadRecordAuthors(request, "source", id) : null]);
+  return data({ ...page.data, authors: recordAuthorsWords(authors) }, page.init ?? undefined);
 }
 
 /** The delete dialog's form: the id of the source it was drawn for, which must be this page's. */
@@ -50,7 +55,7 @@ const METADATA_LABELS: Record<string, string> = {
 };
 
 export default function SourceDetails() {
-  const { source, error } = useLoaderData<typeof loader>();
+  const { source, authors, error } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const timeZone = useTimeZone();
@@ -88,6 +93,7 @@ export default function SourceDetails() {
         ))}
         <DetailRow label="Connectors">{source.connector_count}</DetailRow>
         <TimestampRows createdAt={source.created_at} updatedAt={source.updated_at} timeZone={timeZone} />
+        {authors ? <DetailRow label="Who">{authors}</DetailRow> : null}
       </dl>
       {params.get("delete") ? (
         <DeleteDialog noun="source" record={source} consequences=" and its stored authorization will be deleted. This cannot be undone." hidden={{ id: source.id }} error={actionData?.error} />

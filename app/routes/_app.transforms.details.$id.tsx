@@ -21,6 +21,8 @@ import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { requireUser } from "~/services/session.server";
 import { cancelTransformRun, deleteTransform, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
+import { recordAuthorsWords } from "@contract/labels";
+import { loadRecordAuthors } from "~/services/activity.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.transform?.name ?? "Transform"} · Tributary` }];
 
@@ -35,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The runs first, then the transform: a run that ends between the two reads is still open in the first, so the
   // page looks again, instead of showing the run succeeded beside the transform's status from before it.
   const page = isRecordId(id) ? await loadRunsPage(request, (before) => loadTransformRuns(request, id, before)) : null;
-  const transform = page ? await loadTransform(request, id) : ({ ok: false, status: 404 } as const);
+  const [transform, authors] = page ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id)]) : ([{ ok: false, status: 404 } as const, null] as const);
   if (!transform.ok)
     return pageData(
       {
@@ -64,7 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       )
     : [];
-  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, shown, error: null as string | null }, false);
+  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, shown, authors: recordAuthorsWords(authors), error: null as string | null }, false);
 }
 
 /** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
@@ -135,7 +137,7 @@ function NoInputNotice({ transform }: { transform: Transform }) {
   );
 }
 
-function Details({ transform }: { transform: Transform }) {
+function Details({ transform, authors }: { transform: Transform; authors: string }) {
   const timeZone = useTimeZone();
   return (
     <DetailsCard record={transform}>
@@ -164,12 +166,15 @@ function Details({ transform }: { transform: Transform }) {
       <DetailRow label="Created">
         <DateTime value={transform.created_at} timeZone={timeZone} />
       </DetailRow>
+      {authors ? <DetailRow label="Who">{authors}</DetailRow> : null}
     </DetailsCard>
   );
 }
 
 export default function TransformDetails() {
-  const { transform, runs, failing, history, runsError, results, shown, error } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { transform, runs, failing, history, runsError, results, shown, error } = data;
+  const authors = "authors" in data ? data.authors : "";
   const timeZone = useTimeZone();
   return (
     <RunnableDetails
@@ -196,7 +201,7 @@ export default function TransformDetails() {
       {(record) => (
         <>
           <FailureBanner failing={failing} noun="transform" retry="Run now" runHref={(runId) => `/transforms/details/${record.id}/runs/${runId}`} />
-          <Details transform={record} />
+          <Details transform={record} authors={authors} />
           {runs[0] && foundNoInput(runs[0]) ? <NoInputNotice transform={record} /> : null}
           <RunHistory
             runs={history?.runs ?? runs}

@@ -13,8 +13,10 @@ import { findSyncRunDetails, listRuns } from "../db/connectors.js";
 import { findTransformRunDetails, listTransformRuns } from "../db/transforms.js";
 import { listConnectors, listTransforms } from "../db/lists.js";
 import { logWasPruned } from "../db/history.js";
-import { connectorSchema, createConnectorBodySchema, syncRunSchema, updateConnectorBodySchema } from "../../contract/connectors.js";
-import { transformCreateSchema, transformRunSchema, transformSchema, updateTransformBodySchema } from "../../contract/transforms.js";
+import { connectorSchema, createConnectorBodySchema, updateConnectorBodySchema } from "../../contract/connectors.js";
+import { transformCreateSchema, transformSchema, updateTransformBodySchema } from "../../contract/transforms.js";
+import { runTriggeredByFields } from "../../contract/activity.js";
+import { apiSyncRunSchema, apiTransformRunSchema } from "./schemas.js";
 import { RUN_MESSAGES, runLogText, syncRunDetailsSchema, transformRunDetailsSchema } from "../../contract/runs.js";
 import { backfillRequestSchema, cancelResponseSchema } from "../../contract/run-operations.js";
 import { scheduleBodySchema, type Schedule } from "../../contract/schedules.js";
@@ -66,7 +68,7 @@ export function addConnectorRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "post", path: "/connectors/{id}/sync", operationId: "triggerSync", tags, summary: "Sync now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: syncRunSchema }), "The sync, queued.") } }),
+    apiRoute({ method: "post", path: "/connectors/{id}/sync", operationId: "triggerSync", tags, summary: "Sync now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: apiSyncRunSchema }), "The sync, queued.") } }),
     async (c) => c.json({ run: presentSyncRun(await syncConnector(c.var.services, c.var.actor, c.req.valid("param").id)) }, 202),
   );
   app.openapi(
@@ -77,7 +79,7 @@ export function addConnectorRoutes(app: App) {
       tags,
       summary: "Backfill a date range",
       request: { params: idParamsSchema, headers: idempotencyHeaders, body: jsonRequest(backfillRequestSchema) },
-      responses: { 202: json(z.object({ run: syncRunSchema }), "The backfill, queued.") },
+      responses: { 202: json(z.object({ run: apiSyncRunSchema }), "The backfill, queued.") },
     }),
     async (c) => c.json({ run: presentSyncRun(await backfillConnector(c.var.services, c.var.actor, c.req.valid("param").id, await jsonBody(c))) }, 202),
   );
@@ -86,8 +88,8 @@ export function addConnectorRoutes(app: App) {
     list: listRuns,
     details: findSyncRunDetails,
     present: SYNC_RUN_VIEWS,
-    runSchema: syncRunSchema,
-    detailsSchema: syncRunDetailsSchema,
+    runSchema: apiSyncRunSchema,
+    detailsSchema: syncRunDetailsSchema.extend(runTriggeredByFields),
     cancel: cancelSync,
     noun: "sync",
   });
@@ -142,7 +144,7 @@ export function addTransformRoutes(app: App) {
     },
   );
   app.openapi(
-    apiRoute({ method: "post", path: "/transforms/{id}/run", operationId: "triggerTransformRun", tags, summary: "Run now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: transformRunSchema }), "The run, queued.") } }),
+    apiRoute({ method: "post", path: "/transforms/{id}/run", operationId: "triggerTransformRun", tags, summary: "Run now", request: { params: idParamsSchema, headers: idempotencyHeaders }, responses: { 202: json(z.object({ run: apiTransformRunSchema }), "The run, queued.") } }),
     async (c) => c.json({ run: presentTransformRun(await runTransform(c.var.services, c.var.actor, c.req.valid("param").id)) }, 202),
   );
   addRunRoutes(app, "transforms", tags, {
@@ -150,8 +152,8 @@ export function addTransformRoutes(app: App) {
     list: listTransformRuns,
     details: findTransformRunDetails,
     present: TRANSFORM_RUN_VIEWS,
-    runSchema: transformRunSchema,
-    detailsSchema: transformRunDetailsSchema,
+    runSchema: apiTransformRunSchema,
+    detailsSchema: transformRunDetailsSchema.extend(runTriggeredByFields),
     cancel: cancelTransformRun,
     noun: "run",
   });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { runTriggeredByFields } from "../../contract/activity.js";
 import { SOURCE_MANIFESTS } from "../../contract/integrations/sources.js";
 import type { SourceManifest } from "../../contract/integrations/types.js";
 import { DESTINATION_MANIFESTS } from "../../contract/integrations/destinations.js";
@@ -125,8 +126,8 @@ export const apiUpdateDestinationSchema = z
   .openapi("DestinationUpdate");
 export type ApiUpdateDestination = z.infer<typeof apiUpdateDestinationSchema>;
 
-/** The records the API answers as the app does, named in the document. */
+/** The records the API answers as the app does, named in the document (a run says who asked for it: a member's or a key's name, null for the schedule). */
 export const apiConnectorSchema = connectorSchema.openapi("Connector");
-export const apiSyncRunSchema = syncRunSchema.openapi("SyncRun");
+export const apiSyncRunSchema = syncRunSchema.extend(runTriggeredByFields).openapi("SyncRun");
 export const apiTransformSchema = transformSchema.openapi("Transform");
-export const apiTransformRunSchema = transformRunSchema.openapi("TransformRun");
+export const apiTransformRunSchema = transformRunSchema.extend(runTriggeredByFields).openapi("TransformRun");

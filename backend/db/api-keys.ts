@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, exists, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "./client.js";
-import { apiKeys, workspaceMembers } from "./schema.js";
+import { apiKeys, users, workspaceMembers } from "./schema.js";
 import { isUuid } from "./values.js";
 import { sha256 } from "../lib/crypto.js";
 
@@ -23,6 +23,8 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** The member who made it, by name (null: no longer known). */
+  createdByName: string | null;
 }
 
 export const API_TOKEN_PREFIX = "trb_";
@@ -52,7 +54,7 @@ const ownedBy = (ownerId: string): SQL => eq(apiKeys.ownerId, ownerId);
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-function toRecord(row: ApiKeyRow): ApiKeyRecord {
+function toRecord(row: ApiKeyRow, createdByName: string | null = null): ApiKeyRecord {
   return {
     id: row.id,
     name: row.name,
@@ -62,6 +64,7 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
     expiresAt: row.expiresAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
+    createdByName,
   };
 }
 
@@ -96,15 +99,21 @@ export async function createApiKey(
       if (held!.n >= options.maxLive) throw new ApiKeyLimitError(options.maxLive);
     }
     const [inserted] = await tx.insert(apiKeys).values(values).returning();
-    return inserted!;
+    const [maker] = await tx.select({ name: users.name }).from(users).where(eq(users.id, values.createdBy));
+    return { inserted: inserted!, maker: maker?.name ?? null };
   });
-  return { key: toRecord(row), token };
+  return { key: toRecord(row.inserted, row.maker), token };
 }
 
 /** The owner's keys, newest first, revoked and expired ones included (the page says which). */
 export async function listApiKeys(db: Database, ownerId: string): Promise<ApiKeyRecord[]> {
-  const rows = await db.select().from(apiKeys).where(ownedBy(ownerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(toRecord);
+  const rows = await db
+    .select({ key: apiKeys, maker: users.name })
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
+    .where(ownedBy(ownerId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((row) => toRecord(row.key, row.maker));
 }
 
 /** Revokes the owner's key (a second revoke keeps the first time): false when the owner has no such key. */

@@ -59,7 +59,8 @@ export async function startChangeFeed(options: { databaseUrl: string; log: Logge
   let next: Barrier | null = null;
 
   const unknown = () => `${boot}-${epoch}x.${++count}`;
-  const version = (ownerId: string) => (client ? `${boot}-${epoch}.${versions.get(ownerId) ?? 0}` : unknown());
+  // The owner is in the version: a member who switches workspace (same session, same cookie) never matches a page of the other.
+  const version = (ownerId: string) => (client ? `${boot}-${epoch}.${ownerId}.${versions.get(ownerId) ?? 0}` : unknown());
 
   function barrier(): Barrier {
     let resolve!: (counted: boolean) => void;

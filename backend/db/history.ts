@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "./client.js";
+import { pruneActivity } from "./activity.js";
 
 /** How long finished runs and run log lines are kept, in days (config: RUN_HISTORY_DAYS, RUN_LOG_DAYS). */
 export interface Retention {
@@ -12,6 +13,8 @@ export interface Pruned {
   transformRuns: number;
   logLines: number;
   alertDeliveries: number;
+  /** Activity log entries (issue 51), kept as long as run history; present when any went. */
+  activity?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -89,5 +92,8 @@ export async function pruneHistory(db: Database, retention: Retention, now = new
     sql`DELETE FROM alert_deliveries WHERE id IN (
       SELECT id FROM alert_deliveries WHERE created_at < ${runCutoff} AND status <> 'pending' LIMIT ${BATCH})`,
   );
+  // Who did what is kept as long as the runs it tells of.
+  const activity = await pruneActivity(db, runCutoff, BATCH);
+  if (activity > 0) pruned.activity = activity;
   return pruned;
 }

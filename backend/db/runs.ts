@@ -3,6 +3,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "./client.js";
 import { connectors, syncRuns, transformRuns, transforms } from "./schema.js";
 import { isUuid } from "./values.js";
+import type { ActorKind } from "./activity.js";
 
 /**
  * The SQL of the runs engine (backend/runs/), over either run table: sync_runs (keyed by connector) and
@@ -92,6 +93,14 @@ export interface RunInsert {
   ownerId: string;
   trigger: string;
   range?: { from: Date; to: Date };
+  /** Who asked for it (a manual run or a backfill): a member or an API key, by name; none for the schedule. */
+  triggeredBy?: RunAsker | null;
+}
+
+/** Who asked for a run: the member's or the API key's name at the time, and which of the two. */
+export interface RunAsker {
+  name: string;
+  via: ActorKind;
 }
 
 /** What the engine writes on a run: the shared columns, plus the kind's own results (bytes, outputs). */
@@ -157,7 +166,7 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
       const range = values.range ? { rangeFrom: values.range.from, rangeTo: values.range.to } : {};
       const [inserted] = await db
         .insert(t)
-        .values({ [keyField]: values.key, ownerId: values.ownerId, trigger: values.trigger, ...range } as unknown as typeof syncRuns.$inferInsert)
+        .values({ [keyField]: values.key, ownerId: values.ownerId, trigger: values.trigger, triggeredBy: values.triggeredBy?.name ?? null, triggeredVia: values.triggeredBy?.via ?? null, ...range } as unknown as typeof syncRuns.$inferInsert)
         .returning();
       return row(inserted!);
     },

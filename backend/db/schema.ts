@@ -223,6 +223,8 @@ const runColumns = () => ({
   trigger: text("trigger").notNull().default("manual"),
   /** Who asked for a manual run or backfill: the member's or the API key's name at the time (null: the schedule, creation). */
   triggeredBy: text("triggered_by"),
+  /** How they asked: member | key (null with triggered_by). */
+  triggeredVia: text("triggered_via"),
   jobId: text("job_id"),
   attempts: integer("attempts").notNull().default(0),
   /** Records read (meetings, e-mails). */

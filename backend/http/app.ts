@@ -17,6 +17,8 @@ import { templatesRoutes } from "./templates.js";
 import { alertsRoutes, emailConfirmationRoutes } from "./alerts.js";
 import { runsRoutes } from "./runs.js";
 import { apiKeysRoutes } from "./api-keys.js";
+import { activityRoutes } from "./activity.js";
+import { openRecordsOfTheirWorkspaces, workspacesRoutes } from "./workspaces.js";
 import { redactValues, withSecretScope } from "../lib/redact.js";
 import { responseCheck } from "./response-check.js";
 
@@ -135,6 +137,7 @@ export function createApi(services: Services) {
     const reason = await c.var.services.unready();
     return reason ? c.json({ status: "unavailable", message: reason }, 503) : c.json({ status: "ready" });
   });
+  app.use(openRecordsOfTheirWorkspaces(app));
   app.route("/", authRoutes);
   app.route("/", sourcesRoutes);
   app.route("/", sourceIntegrationRoutes);
@@ -147,6 +150,8 @@ export function createApi(services: Services) {
   app.route("/", emailConfirmationRoutes);
   app.route("/", runsRoutes);
   app.route("/", apiKeysRoutes);
+  app.route("/", activityRoutes);
+  app.route("/", workspacesRoutes);
   app.notFound((c) => c.json({ message: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof ServiceError) return c.json({ message: redactValues(error.message), ...(error.field ? { field: error.field } : {}) }, STATUS_OF_KIND[error.kind]);

@@ -55,4 +55,4 @@ export async function jsonBody(c: Context): Promise<unknown> {
 }
 
 /** The HTTP status both edges answer a use case's refusal with (backend/services/errors.ts). */
-export const STATUS_OF_KIND = { invalid: 400, not_found: 404, conflict: 409, too_large: 413, rate_limited: 429, upstream: 502 } as const satisfies Record<ServiceErrorKind, number>;
+export const STATUS_OF_KIND = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409, too_large: 413, rate_limited: 429, upstream: 502 } as const satisfies Record<ServiceErrorKind, number>;

@@ -15,5 +15,6 @@ export function presentApiKey(key: ApiKeyRecord, now = new Date()): ApiKey {
     expires_at: iso(key.expiresAt),
     last_used_at: iso(key.lastUsedAt),
     revoked_at: iso(key.revokedAt),
+    created_by: key.createdByName,
   };
 }

@@ -1,4 +1,5 @@
 import type { ConnectorRecord } from "../db/connectors.js";
+import type { RunTriggeredBy } from "../../contract/activity.js";
 import type { SyncRunRow } from "../db/runs.js";
 import type { SyncRunDetailsRecord } from "../db/connectors.js";
 import type { Connector, SyncRun } from "../../contract/connectors.js";
@@ -38,7 +39,7 @@ export function presentConnector(c: ConnectorRecord): Connector {
 }
 
 /** A sync run as the API answers it (the history, Sync now, backfill). */
-export function presentSyncRun(r: SyncRunRow): SyncRun {
+export function presentSyncRun(r: SyncRunRow): SyncRun & RunTriggeredBy {
   return { ...runFields(r), connector_id: r.connectorId, bytes: r.bytes, range_from: iso(r.rangeFrom), range_to: iso(r.rangeTo) };
 }
 

@@ -1,4 +1,5 @@
 import type { CancelResult, LatestRun, RunFailureRecord, RunStatus, SyncRunRow, TransformRunRow } from "../db/runs.js";
+import type { ActorKind } from "../db/activity.js";
 import type { RunLogRecord } from "../db/run-logs.js";
 import type { RunFailure, RunLogLine } from "../../contract/runs.js";
 import { cancelMessage, type CancelResponse } from "../../contract/run-operations.js";
@@ -19,6 +20,9 @@ export function runFields(r: SyncRunRow | TransformRunRow) {
     finished_at: iso(r.finishedAt),
     records: r.records,
     error: r.error,
+    // Who asked for it (issue 51): a member's or an API key's name, and which (null: the schedule, its creation).
+    triggered_by: r.triggeredBy ?? null,
+    triggered_via: r.triggeredBy ? ((r.triggeredVia as ActorKind | null) ?? null) : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { TransformRecord, TransformRunDetailsRecord } from "../db/transforms.js";
+import type { RunTriggeredBy } from "../../contract/activity.js";
 import type { TransformRunRow } from "../db/runs.js";
 import type { Transform, TransformRun } from "../../contract/transforms.js";
 import type { TransformRunDetails } from "../../contract/runs.js";
@@ -34,7 +35,7 @@ export function presentTransform(t: TransformRecord): Transform {
 }
 
 /** A transform run as the API answers it (the history, Run now). */
-export function presentTransformRun(r: TransformRunRow): TransformRun {
+export function presentTransformRun(r: TransformRunRow): TransformRun & RunTriggeredBy {
   return { ...runFields(r), transform_id: r.transformId, outputs: r.outputs };
 }
 

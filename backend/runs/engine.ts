@@ -1,6 +1,6 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
-import { lockRuns, lockRunsMany, OPEN, type Executor, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
+import { lockRuns, lockRunsMany, OPEN, type Executor, type RunAsker, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
 import { appendRunLog, appendRunLogMany, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";
 import { redactSecrets } from "../lib/redact.js";
 import { RunCancelledError, watchCancel } from "./cancel.js";
@@ -63,14 +63,25 @@ function tell(listener: OutcomeListener | undefined, outcome: RunOutcome, log?: 
   }
 }
 
-/** Records a queued run and sends its job; null when the key already has a run queued or running. `range`: a backfill's. */
-export async function enqueueRun<Row extends { id: string }>(kind: RunKind<Row>, db: Database, jobs: JobQueue, owner: { key: string; ownerId: string }, trigger: string, range?: RunInsert["range"]): Promise<Row | null> {
+/**
+ * Records a queued run and sends its job; null when the key already has a run queued or running. `range`: a backfill's;
+ * `triggeredBy`: who asked for it (a member or an API key, by name), none for the schedule or a record's creation.
+ */
+export async function enqueueRun<Row extends { id: string }>(
+  kind: RunKind<Row>,
+  db: Database,
+  jobs: JobQueue,
+  owner: { key: string; ownerId: string },
+  trigger: string,
+  range?: RunInsert["range"],
+  triggeredBy?: RunAsker | null,
+): Promise<Row | null> {
   const run = await db.transaction(async (tx) => {
     await lockRuns(tx, `${kind.name}-run:${owner.key}`);
     if (await kind.runs.hasOpen(tx, owner.key)) return null;
     // The key's own row first, then the run's: the same order as settle, so the two never wait on each other.
     await kind.onStatus?.(tx, owner.key, "queued", new Date());
-    const inserted = await kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger, range });
+    const inserted = await kind.runs.insert(tx, { key: owner.key, ownerId: owner.ownerId, trigger, range, triggeredBy });
     await appendRunLog(tx, kind.name, inserted.id, "info", queuedBy(trigger));
     return inserted;
   });

@@ -12,6 +12,9 @@ export type Actor =
 /** A member signed in through the app, working in `workspaceId`; `name` is theirs (who acted, in the activity log). */
 export const memberActor = (userId: string, workspaceId: string, name: string): Actor => ({ via: "session", userId, ownerId: workspaceId, name });
 
+/** Who asked for a run, as the run keeps it: the actor's name, and whether a member or a key. */
+export const runAsker = (actor: Actor) => ({ name: actor.name, via: actor.via === "key" ? ("key" as const) : ("member" as const) });
+
 /** An API key: it acts for its workspace's records, on behalf of the member who made it; its name says who acted. */
 export const keyActor = (key: { keyId: string; name: string; ownerId: string; createdBy: string; scope: ApiKeyScope }): Actor => ({
   via: "key",

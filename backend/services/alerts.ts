@@ -5,6 +5,10 @@ import { ALERT_MESSAGES as M, alertSettingsBodySchema, confirmEmailBodySchema } 
 import type { Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { conflict, invalid, parse, ServiceError } from "./errors.js";
+import { recordActivity } from "./activity.js";
+
+/** The alert settings as the activity log names them: one record per workspace. */
+const ALERT_SETTINGS = { type: "alert_settings" as const, id: null, name: null };
 
 /** The actor's alert settings as their page shows them: the row, its signing secret opened (for them alone), the sends. */
 export interface AlertSettingsView {
@@ -51,6 +55,7 @@ export async function saveAlerts(deps: Services, actor: Actor, raw: unknown): Pr
     { email: body.email, webhookUrl: body.webhook_url, warnAfter: body.warn_after, pauseAfter: body.pause_after, ...(changed ? { emailTokenHash: token?.hash ?? null } : {}) },
     secrets.seal(newSigningSecret()),
   );
+  await recordActivity(deps, actor, before ? "updated" : "created", ALERT_SETTINGS);
   // Without SMTP_URL no e-mail is sent at all: the address waits, unconfirmed, for a server that can mail it.
   const confirmation = token && deps.config.SMTP_URL ? await sendConfirmation(deps, actor.ownerId, body.email, token.token) : undefined;
   return { ...(await view(deps, actor, row)), ...(confirmation ? { confirmation } : {}) };
@@ -69,6 +74,7 @@ export async function resendEmailConfirmation(deps: Services, actor: Actor): Pro
   if (confirmation === "failed") throw config.SMTP_URL ? new ServiceError("upstream", M.confirmationFailed) : conflict(M.emailUnavailable);
   const row = await renewEmailToken(db, actor.ownerId, waiting.email, token.hash);
   if (!row) throw conflict(M.nothingToConfirm);
+  await recordActivity(deps, actor, "email_confirmation_resent", ALERT_SETTINGS);
   return { ...(await view(deps, actor, row)), row, confirmation };
 }
 
@@ -77,6 +83,7 @@ export async function rollWebhookSecret(deps: Services, actor: Actor): Promise<A
   const row = await rollSigningSecret(deps.db, actor.ownerId, deps.secrets.seal(newSigningSecret()));
   if (!row) throw conflict(M.noSecretYet);
   deps.log.info({ userId: actor.userId }, "webhook signing secret rolled");
+  await recordActivity(deps, actor, "signing_secret_rolled", ALERT_SETTINGS);
   return view(deps, actor, row);
 }
 

@@ -3,6 +3,7 @@ import { API_KEY_MESSAGES as M, API_KEYS_PER_USER_MAX, createApiKeyBodySchema } 
 import type { Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { conflict, notFound, parse } from "./errors.js";
+import { recordActivity } from "./activity.js";
 
 /** The keys of the public API the actor's records can be reached with. */
 export const listKeys = (deps: Services, actor: Actor): Promise<ApiKeyRecord[]> => listApiKeys(deps.db, actor.ownerId);
@@ -20,11 +21,15 @@ export async function createKey(deps: Services, actor: Actor, raw: unknown): Pro
     throw error;
   });
   deps.log.info({ userId: actor.userId, keyId: made.key.id, scope: made.key.scope }, "API key created");
+  await recordActivity(deps, actor, "created", { type: "api_key", id: made.key.id, name: made.key.name });
   return made;
 }
 
 /** A key revoked: it answers 401 from now on. Not found when it is not the actor's. */
 export async function revokeKey(deps: Services, actor: Actor, id: string): Promise<void> {
+  const key = (await listApiKeys(deps.db, actor.ownerId)).find((k) => k.id === id);
   if (!(await revokeApiKey(deps.db, actor.ownerId, id))) throw notFound(M.notFound);
   deps.log.info({ userId: actor.userId, keyId: id }, "API key revoked");
+  // Revoking a revoked key again changes nothing: not another act.
+  if (!key?.revokedAt) await recordActivity(deps, actor, "revoked", { type: "api_key", id, name: key?.name ?? null });
 }

@@ -16,11 +16,14 @@ import { CONNECTOR_MESSAGES as M, createConnectorBodySchema, platformsFor, updat
 import { backfillBodySchema, BACKFILL_MESSAGES } from "../../contract/run-operations.js";
 import { isSourceIntegration } from "../../contract/sources.js";
 import { enqueueSyncRun, SYNC_RUNS } from "../sync/index.js";
-import type { Actor } from "./actor.js";
+import { runAsker, type Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { conflict, invalid, notFound, parse } from "./errors.js";
 import { cancelOpenRun, stopBeforeDelete } from "./runs.js";
 import { scheduleUseCases } from "./schedules.js";
+import { recordActivity } from "./activity.js";
+
+const target = (c: { id: string; name: string }) => ({ type: "connector" as const, id: c.id, name: c.name });
 
 /** The actor's connector, or not found. */
 export async function getConnector(deps: Services, actor: Actor, id: string): Promise<ConnectorRecord> {
@@ -67,6 +70,7 @@ export async function createConnector(deps: Services, actor: Actor, raw: unknown
   // The first sync, at once (issue 35 item 3), unless the connector is manual only or the caller asks not to
   // (`first_sync: false`, for a client that syncs on its own).
   const created = (await findConnector(deps.db, actor.ownerId, id))!;
+  await recordActivity(deps, actor, "created", target(created));
   if (body.first_sync !== false && created.schedule?.kind !== "manual") await enqueueSyncRun(deps.db, deps.queue, { id, ownerId: actor.ownerId }, "create");
   return (await findConnector(deps.db, actor.ownerId, id))!;
 }
@@ -85,6 +89,7 @@ export async function updateConnector(deps: Services, actor: Actor, id: string, 
     { name: body.name, description: body.description, sourceId: source.id, platform, frequency: body.frequency, lookbackDays: body.lookback_days ?? existing.lookbackDays },
     destinations.map((d) => d.id),
   );
+  await recordActivity(deps, actor, "updated", { type: "connector", id: existing.id, name: body.name });
   return (await findConnector(deps.db, actor.ownerId, existing.id))!;
 }
 
@@ -94,7 +99,7 @@ export async function deleteConnector(deps: Services, actor: Actor, id: string):
   const connector = await findConnector(deps.db, actor.ownerId, id);
   if (connector && (await transformsUsing(deps.db, connector.id)).length === 0) await stopBeforeDelete(deps, SYNC_RUNS, connector.id, "sync");
   const result = await deleteConnectorRow(deps.db, actor.ownerId, id);
-  if (result.deleted) return;
+  if (result.deleted) return recordActivity(deps, actor, "deleted", connector ? target(connector) : { type: "connector", id, name: null });
   if (result.reason === "not_found") throw notFound(M.notFound);
   const names = result.transforms.map((x) => `"${x.name}"`).join(", ");
   const noun = result.transforms.length === 1 ? "transform uses" : "transforms use";
@@ -104,8 +109,9 @@ export async function deleteConnector(deps: Services, actor: Actor, id: string):
 /** Sync now: a conflict while a sync is queued or running. */
 export async function syncConnector(deps: Services, actor: Actor, id: string) {
   const connector = await getConnector(deps, actor, id);
-  const run = await enqueueSyncRun(deps.db, deps.queue, { id: connector.id, ownerId: actor.ownerId }, "manual");
+  const run = await enqueueSyncRun(deps.db, deps.queue, { id: connector.id, ownerId: actor.ownerId }, "manual", undefined, runAsker(actor));
   if (!run) throw conflict("A sync of this connector is already queued or running.");
+  await recordActivity(deps, actor, "synced", target(connector));
   return run;
 }
 
@@ -113,19 +119,23 @@ export async function syncConnector(deps: Services, actor: Actor, id: string) {
 export async function backfillConnector(deps: Services, actor: Actor, id: string, raw: unknown) {
   const connector = await getConnector(deps, actor, id);
   const range = parse(backfillBodySchema(), raw);
-  const run = await enqueueSyncRun(deps.db, deps.queue, { id: connector.id, ownerId: actor.ownerId }, "backfill", range);
+  const run = await enqueueSyncRun(deps.db, deps.queue, { id: connector.id, ownerId: actor.ownerId }, "backfill", range, runAsker(actor));
   if (!run) throw conflict(BACKFILL_MESSAGES.open);
+  await recordActivity(deps, actor, "backfilled", target(connector));
   return run;
 }
 
 /** The actor's connector's queued sync cancelled, or its running one asked to stop. */
 export async function cancelSync(deps: Services, actor: Actor, id: string): Promise<CancelResult> {
   const connector = await getConnector(deps, actor, id);
-  return cancelOpenRun(deps, SYNC_RUNS, connector.id);
+  const result = await cancelOpenRun(deps, SYNC_RUNS, connector.id);
+  // Only a cancel that stopped something is an act; a second click on a run already stopping is not another.
+  if (result.outcome === "cancelled" || result.outcome === "stopping") await recordActivity(deps, actor, "cancelled", target(connector));
+  return result;
 }
 
 /** The actor's connector's schedule: read, set, previewed. */
-export const connectorSchedules = scheduleUseCases({ find: findConnector, set: setConnectorSchedule, notFound: M.notFound });
+export const connectorSchedules = scheduleUseCases({ find: findConnector, set: setConnectorSchedule, notFound: M.notFound, recordType: "connector" });
 
 /**
  * The platforms of a source integration; with a source id, those of that very source (a data generator produces only
@@ -151,4 +161,5 @@ export async function compatibleDestinations(deps: Services, actor: Actor, sourc
 export async function pauseConnector(deps: Services, actor: Actor, id: string, paused: boolean): Promise<void> {
   const connector = await getConnector(deps, actor, id);
   await setPaused(deps.db, actor.ownerId, connector.id, paused);
+  await recordActivity(deps, actor, paused ? "paused" : "resumed", target(connector));
 }

@@ -16,6 +16,9 @@ import { validationTokens } from "../integrations/destinations/tokens.js";
 import type { Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { conflict, invalid, notFound, parse, ServiceError } from "./errors.js";
+import { recordActivity } from "./activity.js";
+
+const target = (d: { id: string; name: string }) => ({ type: "destination" as const, id: d.id, name: d.name });
 
 /*
  * A plug-in's own refusal (ConnectionTestError: a host it may not reach, credentials a provider refused) passes through
@@ -62,7 +65,7 @@ export async function createDestination(deps: Services, actor: Actor, raw: unkno
   const credential = plugin.manifest.needsConnectionTest ? await testedCredential(deps, actor, plugin, { ...v, ...settings }) : null;
   const id = randomUUID();
   const config = await plugin.config(settings, { ownerId: actor.ownerId, services: deps, destinationId: id, credential });
-  return insertDestination(deps.db, actor.ownerId, {
+  const destination = await insertDestination(deps.db, actor.ownerId, {
     id,
     name: v.name!,
     description: v.description ?? "",
@@ -73,6 +76,8 @@ export async function createDestination(deps: Services, actor: Actor, raw: unkno
     config,
     credentialId: credential?.id ?? null,
   });
+  await recordActivity(deps, actor, "created", target(destination));
+  return destination;
 }
 
 /** The actor's destination updated: its name and description, and what its type lets change (tested again where it must be). */
@@ -88,13 +93,15 @@ export async function updateDestination(deps: Services, actor: Actor, id: string
   const { config, credentialId } = plugin.update ? await plugin.update(existing, v, retest) : { config: existing.config, credentialId: existing.credentialId };
   const updated = await updateDestinationRow(deps.db, actor.ownerId, existing.id, { name: v.name, description: v.description ?? "", config, credentialId });
   if (!updated) throw notFound(M.notFound);
+  await recordActivity(deps, actor, "updated", target(updated));
   return updated;
 }
 
 /** A destination deleted: not found when not the actor's, a conflict while connectors use it. */
 export async function deleteDestination(deps: Services, actor: Actor, id: string): Promise<void> {
+  const destination = await findDestination(deps.db, actor.ownerId, id);
   const result = await deleteDestinationRow(deps.db, actor.ownerId, id);
-  if (result.deleted) return;
+  if (result.deleted) return recordActivity(deps, actor, "deleted", destination ? target(destination) : { type: "destination", id, name: null });
   if (result.reason === "missing") throw notFound(M.notFound);
   const names = result.connectors.map((x) => `"${x.name}"`).join(", ");
   const one = result.connectors.length === 1;

@@ -2,10 +2,10 @@ import type { z } from "zod";
 
 /**
  * Why a use case refused: the input is not valid (with the field it names, where there is one), the record is not the
- * actor's to see, it conflicts with another record or run, it is too large to answer, the actor asked too often, or a
+ * actor's to see, it is not theirs to take (an invitation sent to another address), it conflicts with another record or run, it is too large to answer, the actor asked too often, or a
  * provider failed. Each edge maps the kind to its own status and error shape (backend/http/app.ts, backend/api/errors.ts).
  */
-export type ServiceErrorKind = "invalid" | "not_found" | "conflict" | "too_large" | "rate_limited" | "upstream";
+export type ServiceErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "too_large" | "rate_limited" | "upstream";
 
 export class ServiceError extends Error {
   constructor(
@@ -20,6 +20,7 @@ export class ServiceError extends Error {
 
 export const invalid = (message: string, field?: string) => new ServiceError("invalid", message, field);
 export const notFound = (message: string) => new ServiceError("not_found", message);
+export const forbidden = (message: string) => new ServiceError("forbidden", message);
 export const conflict = (message: string, field?: string) => new ServiceError("conflict", message, field);
 
 /** Parses with a zod schema; the first issue's message is the refusal. */

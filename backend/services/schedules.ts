@@ -4,12 +4,15 @@ import { scheduleBodySchema, scheduleOf, type Schedule } from "../../contract/sc
 import type { Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { invalid, notFound } from "./errors.js";
+import { recordActivity } from "./activity.js";
 
 /** What the schedule use cases need of a connector or a transform: its lookup, its schedule's setter, its not-found sentence. */
 export interface ScheduleTarget<T extends { id: string; frequency?: string }> {
   find(db: Database, ownerId: string, id: string): Promise<T | null>;
   set(db: Database, ownerId: string, id: string, schedule: Schedule | null): Promise<boolean>;
   notFound: string;
+  /** What the activity log calls such a record. */
+  recordType: "connector" | "transform";
 }
 
 /** The body as a schedule (null: back to the frequency), or refused with its sentence, naming the field at fault. */
@@ -35,6 +38,8 @@ export function scheduleUseCases<T extends { id: string; frequency?: string }>(t
     async set(deps: Services, actor: Actor, id: string, raw: unknown): Promise<T> {
       const record = await get(deps, actor, id);
       if (!(await target.set(deps.db, actor.ownerId, record.id, parseSchedule(raw)))) throw notFound(target.notFound);
+      const name = (record as { name?: unknown }).name;
+      await recordActivity(deps, actor, "schedule_changed", { type: target.recordType, id: record.id, name: typeof name === "string" ? name : null });
       return get(deps, actor, record.id);
     },
     async preview(deps: Services, actor: Actor, id: string, raw: unknown): Promise<Date | null> {

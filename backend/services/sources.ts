@@ -5,6 +5,9 @@ import { credentialVerified, sourcePlugin } from "../integrations/sources/index.
 import type { Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { conflict, invalid, notFound, parse } from "./errors.js";
+import { recordActivity } from "./activity.js";
+
+const target = (s: { id: string; name: string }) => ({ type: "source" as const, id: s.id, name: s.name });
 
 /** The actor's source, or not found. */
 export async function getSource(deps: Services, actor: Actor, id: string): Promise<SourceRecord> {
@@ -32,7 +35,7 @@ export async function createSource(deps: Services, actor: Actor, raw: unknown): 
   if (unique && metadata[unique.key] && (await settingInUse(db, actor.ownerId, body.integration_name, unique.key, String(metadata[unique.key])))) {
     throw conflict(unique.message);
   }
-  return insertSource(db, actor.ownerId, {
+  const source = await insertSource(db, actor.ownerId, {
     name: body.name,
     description: body.description,
     integrationName: body.integration_name,
@@ -41,6 +44,8 @@ export async function createSource(deps: Services, actor: Actor, raw: unknown): 
     status: "active",
     metadata,
   });
+  await recordActivity(deps, actor, "created", target(source));
+  return source;
 }
 
 /** A source renamed (its name and description). */
@@ -49,13 +54,15 @@ export async function updateSource(deps: Services, actor: Actor, id: string, raw
   const body = parse(updateSourceBodySchema, raw);
   const source = await updateSourceRow(deps.db, actor.ownerId, id, body);
   if (!source) throw notFound(M.notFound);
+  await recordActivity(deps, actor, "updated", target(source));
   return source;
 }
 
 /** A source deleted: not found when not the actor's, a conflict while connectors use it. */
 export async function deleteSource(deps: Services, actor: Actor, id: string): Promise<void> {
+  const source = await findSource(deps.db, actor.ownerId, id);
   const result = await deleteSourceRow(deps.db, actor.ownerId, id);
-  if (result.deleted) return;
+  if (result.deleted) return recordActivity(deps, actor, "deleted", source ? target(source) : { type: "source", id, name: null });
   if (result.reason === "not_found") throw notFound(M.notFound);
   const names = result.connectors.map((x) => `"${x.name}"`).join(", ");
   const noun = result.connectors.length === 1 ? "connector uses" : "connectors use";

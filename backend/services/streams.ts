@@ -6,10 +6,11 @@ import { enqueueSyncRun } from "../sync/index.js";
 import { CONNECTOR_MESSAGES as M, connectorStreamBodySchema, STREAM_MESSAGES, type ConnectorStream } from "../../contract/connectors.js";
 import type { StreamManifest } from "../../contract/integrations/streams.js";
 import type { SyncRunRow } from "../db/runs.js";
-import type { Actor } from "./actor.js";
+import { runAsker, type Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { invalid, notFound, parse } from "./errors.js";
 import { getConnector } from "./connectors.js";
+import { recordActivity } from "./activity.js";
 
 /**
  * Issue 37, the Schema section: a connector's streams as its source's manifest declares them, where each lands at each
@@ -59,7 +60,12 @@ export async function setStreamEnabled(deps: Services, actor: Actor, id: string,
   const skipped = await setStreamSkipped(db, actor.ownerId, connector.id, stream.name, !body.enabled, streams.map((s) => s.name));
   if (skipped === null) throw notFound(M.notFound);
   if (skipped === "last") throw invalid(STREAM_MESSAGES.lastOne);
-  if (!body.enabled) return { enabled: false, run: null, message: STREAM_MESSAGES.off(stream.label) };
-  const run = !wasOn && !connector.paused ? await enqueueSyncRun(db, queue, { id: connector.id, ownerId: actor.ownerId }, "manual") : null;
+  const target = { type: "connector" as const, id: connector.id, name: connector.name };
+  if (!body.enabled) {
+    if (wasOn) await recordActivity(deps, actor, "stream_turned_off", target);
+    return { enabled: false, run: null, message: STREAM_MESSAGES.off(stream.label) };
+  }
+  const run = !wasOn && !connector.paused ? await enqueueSyncRun(db, queue, { id: connector.id, ownerId: actor.ownerId }, "manual", undefined, runAsker(actor)) : null;
+  if (!wasOn) await recordActivity(deps, actor, "stream_turned_on", target);
   return { enabled: true, run, message: run ? STREAM_MESSAGES.onQueued(stream.label) : STREAM_MESSAGES.onNext(stream.label) };
 }

@@ -16,11 +16,14 @@ import { checkedInputs, connectorAndWarehouse, toWarehouseTarget } from "../tran
 import { templateDefinition } from "../transforms/catalogue.js";
 import { requireOffered } from "../transforms/offer.js";
 import { enqueueTransformRun, TRANSFORM_RUNS } from "../transforms/runs.js";
-import type { Actor } from "./actor.js";
+import { runAsker, type Actor } from "./actor.js";
 import type { Services } from "./deps.js";
 import { conflict, invalid, notFound, parse, parseFields } from "./errors.js";
 import { cancelOpenRun, stopBeforeDelete } from "./runs.js";
 import { scheduleUseCases } from "./schedules.js";
+import { recordActivity } from "./activity.js";
+
+const target = (t: { id: string; name: string }) => ({ type: "transform" as const, id: t.id, name: t.name });
 
 /** The actor's transform (its row), or not found. */
 export async function getTransformRow(deps: Services, actor: Actor, id: string) {
@@ -66,6 +69,7 @@ export async function createTransform(deps: Services, actor: Actor, raw: unknown
     permissionsSetup: body.permissions_setup,
   });
   if (!row) throw conflict(M.nameTaken, "name");
+  await recordActivity(deps, actor, "created", target(row));
   // The first run, at once.
   const run = await enqueueTransformRun(db, deps.queue, { id: row.id, ownerId: actor.ownerId }, "create");
   return { row, run };
@@ -77,7 +81,9 @@ export async function renameTransform(deps: Services, actor: Actor, id: string, 
   const outcome = await renameTransformRow(deps.db, actor.ownerId, id, body);
   if (outcome === "missing") throw notFound(M.notFound);
   if (outcome === "taken") throw conflict(M.nameTaken);
-  return getTransform(deps, actor, id);
+  const transform = await getTransform(deps, actor, id);
+  await recordActivity(deps, actor, "updated", target(transform));
+  return transform;
 }
 
 /** A transform deleted, its run stopped first: nothing lands after the delete. */
@@ -85,21 +91,26 @@ export async function deleteTransform(deps: Services, actor: Actor, id: string):
   const transform = await ownedTransformRow(deps.db, actor.ownerId, id);
   if (transform) await stopBeforeDelete(deps, TRANSFORM_RUNS, transform.id, "run");
   if (!(await deleteTransformRow(deps.db, actor.ownerId, id))) throw notFound(M.notFound);
+  await recordActivity(deps, actor, "deleted", transform ? target(transform) : { type: "transform", id, name: null });
 }
 
 /** Run now: a conflict while a run is queued or running. */
 export async function runTransform(deps: Services, actor: Actor, id: string) {
   const transform = await getTransformRow(deps, actor, id);
-  const run = await enqueueTransformRun(deps.db, deps.queue, { id: transform.id, ownerId: actor.ownerId }, "manual");
+  const run = await enqueueTransformRun(deps.db, deps.queue, { id: transform.id, ownerId: actor.ownerId }, "manual", runAsker(actor));
   if (!run) throw conflict(M.runOpen);
+  await recordActivity(deps, actor, "ran", target(transform));
   return run;
 }
 
 /** The actor's transform's queued run cancelled, or its running one asked to stop. */
 export async function cancelTransformRun(deps: Services, actor: Actor, id: string): Promise<CancelResult> {
   const transform = await getTransformRow(deps, actor, id);
-  return cancelOpenRun(deps, TRANSFORM_RUNS, transform.id);
+  const result = await cancelOpenRun(deps, TRANSFORM_RUNS, transform.id);
+  // Only a cancel that stopped something is an act; a second click on a run already stopping is not another.
+  if (result.outcome === "cancelled" || result.outcome === "stopping") await recordActivity(deps, actor, "cancelled", target(transform));
+  return result;
 }
 
 /** The actor's transform's schedule: read, set, previewed. */
-export const transformSchedules = scheduleUseCases({ find: findTransform, set: setTransformSchedule, notFound: M.notFound });
+export const transformSchedules = scheduleUseCases({ find: findTransform, set: setTransformSchedule, notFound: M.notFound, recordType: "transform" });

@@ -1,7 +1,7 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import { markSynced, placeConnectorBookmarks, takeDueConnectors } from "../db/connectors.js";
-import { SYNC_RUN_TABLE, type SyncRunRow } from "../db/runs.js";
+import { SYNC_RUN_TABLE, type RunAsker, type SyncRunRow } from "../db/runs.js";
 import { READABLE_INTEGRATIONS } from "../integrations/sources/index.js";
 import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
 
@@ -26,10 +26,18 @@ export const SYNC_RUNS: RunKind<SyncRunRow> = {
 
 /**
  * Records a queued run and sends its job; null when the connector already has a run queued or running. A backfill
- * reads its `range` [from, to) instead of the lookback window.
+ * reads its `range` [from, to) instead of the lookback window. `triggeredBy`: who asked for it (a name), none for the
+ * schedule or the connector's creation.
  */
-export function enqueueSyncRun(db: Database, jobs: JobQueue, connector: { id: string; ownerId: string }, trigger: "create" | "manual" | "schedule" | "backfill", range?: { from: Date; to: Date }): Promise<SyncRunRow | null> {
-  return enqueueRun(SYNC_RUNS, db, jobs, { key: connector.id, ownerId: connector.ownerId }, trigger, range);
+export function enqueueSyncRun(
+  db: Database,
+  jobs: JobQueue,
+  connector: { id: string; ownerId: string },
+  trigger: "create" | "manual" | "schedule" | "backfill",
+  range?: { from: Date; to: Date },
+  triggeredBy?: RunAsker | null,
+): Promise<SyncRunRow | null> {
+  return enqueueRun(SYNC_RUNS, db, jobs, { key: connector.id, ownerId: connector.ownerId }, trigger, range, triggeredBy);
 }
 
 /** Every minute: queue a run for each active connector whose slot has come. */

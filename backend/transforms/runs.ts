@@ -1,6 +1,6 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
-import { TRANSFORM_RUN_TABLE, type RunStatus, type TransformRunRow } from "../db/runs.js";
+import { TRANSFORM_RUN_TABLE, type RunAsker, type RunStatus, type TransformRunRow } from "../db/runs.js";
 import { placeTransformBookmarks, setTransformStatus, takeDueTransforms } from "../db/transforms.js";
 import { enqueueDue, enqueueRun, recoverDead, recoverLost, type RunKind } from "../runs/engine.js";
 
@@ -24,9 +24,12 @@ export const TRANSFORM_RUNS: RunKind<TransformRunRow> = {
   placeBookmarks: placeTransformBookmarks,
 };
 
-/** Records a queued run and sends its job; null when the transform already has a run queued or running. */
-export function enqueueTransformRun(db: Database, jobs: JobQueue, transform: { id: string; ownerId: string }, trigger: RunTrigger): Promise<TransformRunRow | null> {
-  return enqueueRun(TRANSFORM_RUNS, db, jobs, { key: transform.id, ownerId: transform.ownerId }, trigger);
+/**
+ * Records a queued run and sends its job; null when the transform already has a run queued or running. `triggeredBy`:
+ * who asked for it (a name), none for the schedule or the transform's creation.
+ */
+export function enqueueTransformRun(db: Database, jobs: JobQueue, transform: { id: string; ownerId: string }, trigger: RunTrigger, triggeredBy?: RunAsker | null): Promise<TransformRunRow | null> {
+  return enqueueRun(TRANSFORM_RUNS, db, jobs, { key: transform.id, ownerId: transform.ownerId }, trigger, undefined, triggeredBy);
 }
 
 /** Every minute: queue a run for each transform (of an active connector) whose slot has come. */

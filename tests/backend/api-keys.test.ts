@@ -118,13 +118,15 @@ describe("live keys per user (issue 50 item 7)", () => {
 });
 
 describe("verifying a token", () => {
-  it("answers the key, its owner, its maker and scope for a live key, and records its last use", async () => {
+  it("answers the key, its name, its owner, its maker and scope for a live key, and records its last use", async () => {
     const made = await create(alice.cookie, { name: "Live", scope: "read" });
     const { key, token } = made.body as { key: ApiKey; token: string };
     const at = new Date(Date.now() + 1000);
-    expect(await verifyApiKey(t.handle.db, token, at)).toEqual({ keyId: key.id, ownerId: alice.userId, createdBy: alice.userId, scope: "read" });
+    expect(await verifyApiKey(t.handle.db, token, at)).toEqual({ keyId: key.id, name: "Live", ownerId: alice.userId, createdBy: alice.userId, scope: "read" });
     const listed = (await listOf(alice.cookie)).find((k) => k.id === key.id)!;
     expect(listed.last_used_at).toBe(at.toISOString());
+    // The settings page says who made it.
+    expect([key.created_by, listed.created_by]).toEqual(["Alice Keys", "Alice Keys"]);
     const write = await create(alice.cookie, { name: "Writer", scope: "read_write" });
     expect((await verifyApiKey(t.handle.db, write.body.token))?.scope).toBe("read_write");
   });

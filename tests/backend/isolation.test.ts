@@ -21,11 +21,12 @@ const ids: Record<string, string> = {};
 function recordOf(path: string, param: string): string | undefined {
   if (param === "runId") return path.startsWith("/connectors") ? ids.syncRun : ids.transformRun;
   if (param === "source_id") return ids.source;
+  if (param === "userId") return ids.member;
   if (param !== "id") return undefined;
   const prefix = Object.keys(RESOURCES).find((p) => path.startsWith(p));
   return prefix ? ids[RESOURCES[prefix]!] : undefined;
 }
-const RESOURCES: Record<string, string> = { "/sources": "source", "/destinations": "destination", "/connectors": "connector", "/transforms": "transform", "/api-keys": "apiKey" };
+const RESOURCES: Record<string, string> = { "/sources": "source", "/destinations": "destination", "/connectors": "connector", "/transforms": "transform", "/api-keys": "apiKey", "/workspaces": "workspace", "/workspace/invitations": "invitation" };
 /** Path parameters that name no record of a workspace. */
 const NOT_RECORDS: Record<string, string> = {
   integration: "a source or destination integration (zoom, gcs, …), the same for everyone",
@@ -51,7 +52,10 @@ const API_BODIES: Record<string, unknown> = {
 async function snapshot(): Promise<string> {
   const tables = ["sources", "destinations", "connectors", "transforms", "sync_runs", "transform_runs", "api_keys"];
   const rows = await Promise.all(tables.map(async (table) => (await t.db.query(`SELECT * FROM ${table} WHERE owner_id = $1 ORDER BY id`, [ada.userId])).rows));
-  return JSON.stringify(rows);
+  const team = await Promise.all(
+    ["workspace_members", "workspace_invitations"].map(async (table) => (await t.db.query(`SELECT * FROM ${table} WHERE workspace_id = $1 ORDER BY 1, 2`, [ada.userId])).rows),
+  );
+  return JSON.stringify([rows, team]);
 }
 
 beforeAll(async () => {
@@ -65,6 +69,10 @@ beforeAll(async () => {
   ids.syncRun = (await api(t, ada.cookie, "POST", `/connectors/${ids.connector}/sync`)).body.run.id;
   ids.transformRun = (await api(t, ada.cookie, "POST", `/transforms/${ids.transform}/run`)).body.run.id;
   ids.apiKey = (await createApiKey(t.handle.db, ada.userId, { name: "ada", scope: "read", expiresAt: null })).key.id;
+  // Ada's workspace (her personal one), Ada as its member, and an invitation of it.
+  ids.workspace = ada.userId;
+  ids.member = ada.userId;
+  ids.invitation = (await api(t, ada.cookie, "POST", "/workspace/invitations", { email: "carol@example.com" })).body.invitation.id;
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 }, 60_000);
 afterAll(() => t?.stop());

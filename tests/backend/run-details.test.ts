@@ -265,7 +265,7 @@ describe("a sync run's details", () => {
 
   it("moves its owner's data version (the run event stream's signal) as it is written", async () => {
     const before = (await call(ada(), "GET", "/runs/version")).body.version as string;
-    expect(before).toMatch(/^[\w-]+\.\d+$/);
+    expect(before).toMatch(/^[\w-]+\.[0-9a-f-]{36}\.\d+$/);
     const c = await connector(ada(), "Versioned");
     const queued = await call(ada(), "POST", `/connectors/${c.id}/sync`, {});
     await waitForRun(ada(), c.id, queued.body.run.id);

@@ -652,6 +652,53 @@ export interface components {
             /** @description With changed settings: the token that test answered. */
             validation_token?: string;
         };
+        SyncRun: {
+            id: string;
+            connector_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            trigger: string;
+            cancel_requested_at?: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            records: number;
+            bytes: number;
+            error: string | null;
+            range_from?: string | null;
+            range_to?: string | null;
+            /** @default null */
+            triggered_by: string | null;
+            /**
+             * @default null
+             * @enum {string|null}
+             */
+            triggered_via: "member" | "key" | null;
+        };
+        TransformRun: {
+            id: string;
+            transform_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            trigger: string;
+            cancel_requested_at?: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            records: number;
+            outputs: {
+                table: string;
+                rows: number;
+            }[];
+            error: string | null;
+            /** @default null */
+            triggered_by: string | null;
+            /**
+             * @default null
+             * @enum {string|null}
+             */
+            triggered_via: "member" | "key" | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -2774,22 +2821,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        run: {
-                            id: string;
-                            connector_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            bytes: number;
-                            error: string | null;
-                            range_from?: string | null;
-                            range_to?: string | null;
-                        };
+                        run: components["schemas"]["SyncRun"];
                     };
                 };
             };
@@ -2940,22 +2972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        run: {
-                            id: string;
-                            connector_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            bytes: number;
-                            error: string | null;
-                            range_from?: string | null;
-                            range_to?: string | null;
-                        };
+                        run: components["schemas"]["SyncRun"];
                     };
                 };
             };
@@ -3290,22 +3307,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            connector_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            bytes: number;
-                            error: string | null;
-                            range_from?: string | null;
-                            range_to?: string | null;
-                        }[];
+                        data: components["schemas"]["SyncRun"][];
                         next_cursor: string | null;
                     };
                 };
@@ -3433,6 +3435,13 @@ export interface operations {
                             bytes: number;
                             location: string;
                         }[];
+                        /** @default null */
+                        triggered_by: string | null;
+                        /**
+                         * @default null
+                         * @enum {string|null}
+                         */
+                        triggered_via: "member" | "key" | null;
                     };
                 };
             };
@@ -4690,23 +4699,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        run: {
-                            id: string;
-                            transform_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            outputs: {
-                                table: string;
-                                rows: number;
-                            }[];
-                            error: string | null;
-                        };
+                        run: components["schemas"]["TransformRun"];
                     };
                 };
             };
@@ -5009,23 +5002,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            transform_id: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            trigger: string;
-                            cancel_requested_at?: string | null;
-                            created_at: string;
-                            started_at: string | null;
-                            finished_at: string | null;
-                            records: number;
-                            outputs: {
-                                table: string;
-                                rows: number;
-                            }[];
-                            error: string | null;
-                        }[];
+                        data: components["schemas"]["TransformRun"][];
                         next_cursor: string | null;
                     };
                 };
@@ -5147,6 +5124,13 @@ export interface operations {
                         }[];
                         log_kept_days: number | null;
                         transform_name: string;
+                        /** @default null */
+                        triggered_by: string | null;
+                        /**
+                         * @default null
+                         * @enum {string|null}
+                         */
+                        triggered_via: "member" | "key" | null;
                     };
                 };
             };

@@ -26,7 +26,9 @@ CREATE TABLE "workspace_invitations" (
 );
 --> statement-breakpoint
 ALTER TABLE "sync_runs" ADD COLUMN "triggered_by" text;--> statement-breakpoint
+ALTER TABLE "sync_runs" ADD COLUMN "triggered_via" text;--> statement-breakpoint
 ALTER TABLE "transform_runs" ADD COLUMN "triggered_by" text;--> statement-breakpoint
+ALTER TABLE "transform_runs" ADD COLUMN "triggered_via" text;--> statement-breakpoint
 ALTER TABLE "activity" ADD CONSTRAINT "activity_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "activity" ADD CONSTRAINT "activity_actor_user_id_users_id_fk" FOREIGN KEY ("actor_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "workspace_invitations" ADD CONSTRAINT "workspace_invitations_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
