@@ -297,6 +297,30 @@ test.describe("at 1280 and 390 px", () => {
     axe.done();
   });
 
+  test("members with a pending invitation and its link, the invitation page refusing another address, the profile menu's workspaces, and the activity log", async ({ page, user, allowConsoleErrors }) => {
+    // The invitation page's refusal of another address answers 403.
+    allowConsoleErrors(CLIENT_ERROR, /Failed to load resource: the server responded with a status of 403/);
+    const axe = checker(page);
+    await login(page, user, { from: "/settings/members" });
+    await page.getByLabel("E-mail address").fill("teammate@example.com");
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    const link = await page.getByTestId("invitation-link").inputValue();
+    await axe.check("members, an invitation sent");
+    await page.getByLabel("Name of the new workspace").fill("Second team");
+    await page.getByRole("button", { name: "Create workspace" }).click();
+    await expect(page.getByRole("status")).toContainText("Workspace created: Second team.");
+    await page.locator("summary[data-profile-menu]").click();
+    await axe.check("members, the profile menu with two workspaces", { ready: () => expect(page.getByRole("button", { name: /^Switch to/ })).toBeVisible() });
+    // The link is for another address: refused with its sentence.
+    await page.goto(new URL(link).pathname);
+    await expect(page.getByRole("alert")).toContainText("This invitation is for teammate@example.com.");
+    await axe.check("invitation, another address");
+    await page.goto("/activity");
+    await expect(page.getByRole("main").getByRole("table")).toBeVisible();
+    await axe.check("activity with entries");
+    axe.done();
+  });
+
   test("records: every details page, its delete confirmation and its edit page", async ({ page, user }) => {
     const axe = checker(page);
     await login(page, user);
