@@ -127,8 +127,12 @@ export const alertDeliverySchema = z.object({
 });
 export type AlertDelivery = z.infer<typeof alertDeliverySchema>;
 
-/** GET /alerts/settings (and PUT's answer): the user's own settings, signing secret included (theirs alone). */
+/**
+ * GET /alerts/settings (and PUT's answer): the workspace's webhook and thresholds, shared by its members (its signing
+ * secret included, shown to them alone), and the signed-in member's own address for this workspace's alerts.
+ */
 export const alertSettingsSchema = z.object({
+  /** The signed-in member's own address for this workspace's alerts (issue 51 item 5: each member sets their own). */
   email: z.string(),
   webhook_url: z.string(),
   warn_after: z.number().int(),

@@ -148,6 +148,10 @@ function EmailConfirmation({ settings, confirmation }: { settings: AlertSettings
   );
 }
 
+/** Issue 51 item 5: the address is the member's own; the webhook and thresholds are the workspace's. */
+const OWN_ADDRESS = "Alerts about this workspace go to this address, for you only; each member sets their own.";
+const SHARED = "Shared by every member of this workspace.";
+
 export default function AlertSettingsPage() {
   const { settings, error, saved, rolled, confirmRoll, confirmation } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ result?: SubmissionResult<string[]>; rollError?: string }>();
@@ -197,13 +201,13 @@ export default function AlertSettingsPage() {
           autoComplete="email"
           defaultValue={value("email")}
           error={errorOf("email")}
-          hint={
+          hint={`${
             !settings.email_available
               ? M.emailUnavailable
               : settings.email && settings.email_confirmed
                 ? "Alerts are e-mailed here (confirmed). Leave it empty for no e-mails."
                 : "Alerts are e-mailed here once you confirm the address from the link we send it. Leave it empty for no e-mails."
-          }
+          } ${OWN_ADDRESS}`}
         />
         <Field
           name="webhook_url"
@@ -213,7 +217,7 @@ export default function AlertSettingsPage() {
           placeholder="https://example.com/hooks/tributary"
           defaultValue={value("webhook_url")}
           error={errorOf("webhook_url")}
-          hint="Alerts are posted here as JSON. It must be an https URL on the public internet. Leave it empty for no webhook."
+          hint={`Alerts are posted here as JSON. It must be an https URL on the public internet. Leave it empty for no webhook. ${SHARED}`}
         />
         <div className="grid gap-5 sm:grid-cols-2">
           <Field
@@ -223,7 +227,7 @@ export default function AlertSettingsPage() {
             inputMode="numeric"
             defaultValue={value("warn_after")}
             error={errorOf("warn_after")}
-            hint="A warning is sent when a sync or transform has failed this many times in a row."
+            hint={`A warning is sent when a sync or transform has failed this many times in a row. ${SHARED}`}
           />
           <Field
             name="pause_after"
@@ -232,7 +236,7 @@ export default function AlertSettingsPage() {
             inputMode="numeric"
             defaultValue={value("pause_after")}
             error={errorOf("pause_after")}
-            hint="The connector's schedule is paused after this many failed syncs in a row, and you are told so."
+            hint={`The connector's schedule is paused after this many failed syncs in a row, and you are told so. ${SHARED}`}
           />
         </div>
         <div className="flex justify-end border-t border-slate-200 pt-5">

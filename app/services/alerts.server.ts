@@ -1,7 +1,7 @@
 import { ALERT_MESSAGES as M, type AlertSettingsBody } from "@contract/alerts";
 import { callBackend } from "./backend.server";
 
-/** The alert settings calls (issue 27 item 6): the signed-in user's own settings, read and saved. */
+/** The alert settings calls (issue 27 item 6): the workspace's, with the signed-in member's own address, read and saved. */
 
 export function loadAlertSettings(request: Request) {
   return callBackend(request, "GET /alerts/settings", {}, M.fetchFailed);

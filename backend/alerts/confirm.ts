@@ -25,10 +25,10 @@ export function newEmailToken(): { token: string; hash: string } {
 export const emailTokenHash = (token: string) => sha256(token);
 
 /** Mails the confirmation link, within the hour's limit: sent, limited (nothing sent), or failed (the SMTP server's fault). */
-export async function sendConfirmation(services: ConfirmServices, ownerId: string, email: string, token: string, retryMs?: number): Promise<"sent" | "limited" | "failed"> {
+export async function sendConfirmation(services: ConfirmServices, userId: string, email: string, token: string, retryMs?: number): Promise<"sent" | "limited" | "failed"> {
   const { db, log, config } = services;
   if (!config.SMTP_URL) return "failed";
-  if (!(await mayConfirm(db, ownerId, email))) return "limited";
+  if (!(await mayConfirm(db, userId, email))) return "limited";
   const link = new URL(`/settings/alerts/confirm?token=${encodeURIComponent(token)}`, config.APP_URL).href;
   const text = [
     "Someone asked Tributary to send alerts about failing connectors and transforms to this address.",
@@ -42,7 +42,7 @@ export async function sendConfirmation(services: ConfirmServices, ownerId: strin
     await sendEmail({ smtpUrl: config.SMTP_URL, from: config.SMTP_FROM || defaultFrom(config.APP_URL) }, { to: email, subject: "Confirm your address for Tributary alerts", text }, async () => {}, retryMs);
     return "sent";
   } catch (error) {
-    log.warn({ userId: ownerId, err: (error as Error).message }, "alert address confirmation not sent");
+    log.warn({ userId, err: (error as Error).message }, "alert address confirmation not sent");
     return "failed";
   }
 }

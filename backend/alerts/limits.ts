@@ -51,7 +51,7 @@ export function mailbox(email: string): string {
 }
 
 /** May one more confirmation link go to `email` for this user this hour? (Per user, and per mailbox across users.) */
-export const mayConfirm = (db: Database, ownerId: string, email: string) => take(of(db).confirm, [`user:${ownerId}`, `to:${mailbox(email)}`]);
+export const mayConfirm = (db: Database, userId: string, email: string) => take(of(db).confirm, [`user:${userId}`, `to:${mailbox(email)}`]);
 
-/** May one more alert e-mail go from this user's alerts to `email` this hour? */
-export const mayAlert = (db: Database, ownerId: string, email: string) => take(of(db).alert, [`${ownerId}:${mailbox(email)}`]);
+/** May one more alert e-mail go from this workspace's alerts to `email` this hour? */
+export const mayAlert = (db: Database, workspaceId: string, email: string) => take(of(db).alert, [`${workspaceId}:${mailbox(email)}`]);

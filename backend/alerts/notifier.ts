@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.js";
-import { connectorSubject, failuresInARow, findAlertSettings, insertDelivery, transformSubject, updateDelivery, type RunSubject } from "../db/alerts.js";
+import { connectorSubject, failuresInARow, findAlertSettings, insertDelivery, listRecipients, transformSubject, updateDelivery, type RunSubject } from "../db/alerts.js";
 import { setPaused } from "../db/connectors.js";
 import type { SecretBox } from "../lib/crypto.js";
 import type { Logger } from "../lib/log.js";
@@ -13,7 +13,7 @@ import { deliverWebhook } from "./webhook.js";
  * The runs engine's one alerts hook: told every run's final outcome once it is stored, it works in the background
  * (the run is already over and never waits for it), and logs what goes wrong instead of throwing. It decides what
  * happened — failed, a warning after N failures in a row, recovered, or an auto-pause after M (through the
- * connector's pause) — and sends it to the owner's e-mail and webhook, recording each delivery.
+ * connector's pause) — and sends it to the workspace's webhook and to every member's own address for its alerts, recording each delivery.
  */
 
 export interface AlertServices {
@@ -102,28 +102,34 @@ async function handle(services: AlertServices, outcome: RunOutcome): Promise<voi
     paused = await setPaused(db, subject.ownerId, outcome.key, true);
     if (paused) log.warn({ connectorId: outcome.key, failures }, "connector paused after failing in a row");
   }
-  if (!settings || (!settings.email && !settings.webhookUrl)) return;
+  // Issue 51 item 5: e-mail goes to each member who set their own address for this workspace's alerts.
+  const { SMTP_URL } = services.config;
+  const recipients = SMTP_URL ? await listRecipients(db, subject.ownerId) : [];
+  const webhookUrl = settings?.webhookUrl ?? "";
+  if (recipients.length === 0 && !webhookUrl) return;
   const message = composeAlert({ kind, outcome, subject, failures, warnAfter, paused, url: runUrl(services.config.APP_URL, kind, outcome) });
   if (!message) return;
   const sends: Promise<void>[] = [];
-  const { SMTP_URL } = services.config;
   // Finding F3: e-mail goes to a confirmed address only (an unconfirmed one is skipped, said once per alert in the
-  // deliveries), and at most ALERT_EMAILS_PER_HOUR an hour per user and address (beyond: recorded as not sent).
-  if (settings.email && SMTP_URL) {
-    sends.push(
-      deliver(services, subject.ownerId, outcome.runId, message, "email", settings.email, async (record) => {
-        if (!settings.emailConfirmedAt) throw new NotSent(ALERT_MESSAGES.notConfirmed);
-        if (!(await mayAlert(db, subject.ownerId, settings.email))) throw new NotSent(ALERT_MESSAGES.alertEmailsLimited(ALERT_EMAILS_PER_HOUR));
-        await sendEmail({ smtpUrl: SMTP_URL, from: services.config.SMTP_FROM || defaultFrom(services.config.APP_URL) }, { to: settings.email, subject: message.subject, text: message.text }, record);
-      }),
-    );
+  // deliveries), and at most ALERT_EMAILS_PER_HOUR an hour per workspace and address (beyond: recorded as not sent).
+  if (SMTP_URL) {
+    const from = services.config.SMTP_FROM || defaultFrom(services.config.APP_URL);
+    for (const recipient of recipients) {
+      sends.push(
+        deliver(services, subject.ownerId, outcome.runId, message, "email", recipient.email, async (record) => {
+          if (!recipient.emailConfirmedAt) throw new NotSent(ALERT_MESSAGES.notConfirmed);
+          if (!(await mayAlert(db, subject.ownerId, recipient.email))) throw new NotSent(ALERT_MESSAGES.alertEmailsLimited(ALERT_EMAILS_PER_HOUR));
+          await sendEmail({ smtpUrl: SMTP_URL, from }, { to: recipient.email, subject: message.subject, text: message.text }, record);
+        }),
+      );
+    }
   }
-  if (settings.webhookUrl) {
+  if (settings && webhookUrl) {
     const secret = services.secrets.open<string>(settings.signingSecret);
     sends.push(
-      deliver(services, subject.ownerId, outcome.runId, message, "webhook", settings.webhookUrl, (record, id) => {
+      deliver(services, subject.ownerId, outcome.runId, message, "webhook", webhookUrl, (record, id) => {
         const body = JSON.stringify({ id, type: message.event, created_at: new Date().toISOString(), subject: message.subject, data: message.data });
-        return deliverWebhook({ id, event: message.event, url: settings.webhookUrl, secret, body }, record);
+        return deliverWebhook({ id, event: message.event, url: webhookUrl, secret, body }, record);
       }),
     );
   }

@@ -1,67 +1,109 @@
-import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import type { Database } from "./client.js";
-import { alertDeliveries, alertSettings, connectors, syncRuns, transformRuns, transforms } from "./schema.js";
+import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { alertDeliveries, alertRecipients, alertSettings, connectors, syncRuns, transformRuns, transforms, workspaceMembers } from "./schema.js";
 import { isUuid } from "./values.js";
 import type { Executor } from "./runs.js";
 
-/** The SQL of alerts (backend/alerts/): a user's settings and the deliveries sent for them, always by owner. */
+/**
+ * The SQL of alerts (backend/alerts/): a workspace's settings (webhook, thresholds) and the deliveries sent for it,
+ * always by workspace; a member's own address for a workspace's alerts, always by workspace and member.
+ */
 
 export type AlertSettingsRow = typeof alertSettings.$inferSelect;
+export type AlertRecipientRow = typeof alertRecipients.$inferSelect;
 /** One alert sent (or being sent) by e-mail or webhook, as stored (the API's shape: backend/present/alerts.ts). */
 export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
 
-/** The owner's settings, or null when they never saved any. */
+/** The workspace's settings, or null when they were never saved. */
 export async function findAlertSettings(db: Executor, ownerId: string): Promise<AlertSettingsRow | null> {
   const [row] = await db.select().from(alertSettings).where(eq(alertSettings.ownerId, ownerId));
   return row ?? null;
 }
 
 export interface AlertSettingsValues {
-  email: string;
   webhookUrl: string;
   warnAfter: number;
   pauseAfter: number;
-  /** Given when the address changed: it is unconfirmed again, with this token's hash (null for no address). */
-  emailTokenHash?: string | null;
 }
 
-/** Saves the owner's settings; `sealedSecret` is stored only when the row is new (the secret stays once made). */
-export async function saveAlertSettings(db: Database, ownerId: string, values: AlertSettingsValues, sealedSecret: string): Promise<AlertSettingsRow> {
-  const { emailTokenHash, ...rest } = values;
-  const confirmation = emailTokenHash !== undefined ? { emailTokenHash, emailConfirmedAt: null } : {};
+/** Saves the workspace's settings; `sealedSecret` is stored only when the row is new (the secret stays once made). */
+export async function saveAlertSettings(db: Executor, ownerId: string, values: AlertSettingsValues, sealedSecret: string): Promise<AlertSettingsRow> {
   const [row] = await db
     .insert(alertSettings)
-    .values({ ownerId, ...rest, ...confirmation, signingSecret: sealedSecret })
-    .onConflictDoUpdate({ target: alertSettings.ownerId, set: { ...rest, ...confirmation, updatedAt: new Date() } })
+    .values({ ownerId, ...values, signingSecret: sealedSecret })
+    .onConflictDoUpdate({ target: alertSettings.ownerId, set: { ...values, updatedAt: new Date() } })
     .returning();
   return row!;
 }
 
+const recipientOf = (workspaceId: string, userId: string) => and(eq(alertRecipients.workspaceId, workspaceId), eq(alertRecipients.userId, userId));
+
+/** The member's own address for the workspace's alerts, or null when they never saved one. */
+export async function findRecipient(db: Executor, workspaceId: string, userId: string): Promise<AlertRecipientRow | null> {
+  const [row] = await db.select().from(alertRecipients).where(recipientOf(workspaceId, userId));
+  return row ?? null;
+}
+
 /**
- * A new confirmation token's hash for the owner's address `email` while it is unconfirmed (Send a new link); null when
- * it is not waiting any more (confirmed, or changed meanwhile).
+ * Saves the member's own address for the workspace's alerts. `emailTokenHash` is given when the address changed: it is
+ * unconfirmed again, with this token's hash (null for no address). Null when the user is not a member (any more).
  */
-export async function renewEmailToken(db: Database, ownerId: string, email: string, tokenHash: string): Promise<AlertSettingsRow | null> {
+export async function saveRecipient(db: Executor, workspaceId: string, userId: string, email: string, emailTokenHash?: string | null): Promise<AlertRecipientRow | null> {
+  const confirmation = emailTokenHash !== undefined ? { emailTokenHash, emailConfirmedAt: null } : {};
   const [row] = await db
-    .update(alertSettings)
+    .insert(alertRecipients)
+    .select(
+      db
+        .select({
+          workspaceId: workspaceMembers.workspaceId,
+          userId: workspaceMembers.userId,
+          email: sql`${email}`.as("email"),
+          emailConfirmedAt: sql`null::timestamptz`.as("email_confirmed_at"),
+          emailTokenHash: sql`${emailTokenHash ?? null}::text`.as("email_token_hash"),
+          createdAt: sql`now()`.as("created_at"),
+          updatedAt: sql`null::timestamptz`.as("updated_at"),
+        })
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId))),
+    )
+    .onConflictDoUpdate({ target: [alertRecipients.workspaceId, alertRecipients.userId], set: { email, ...confirmation, updatedAt: new Date() } })
+    .returning();
+  return row ?? null;
+}
+
+/** Every member's address for the workspace's alerts (confirmed or not); members without one are not listed. */
+export function listRecipients(db: Executor, workspaceId: string): Promise<AlertRecipientRow[]> {
+  return db
+    .select()
+    .from(alertRecipients)
+    .where(and(eq(alertRecipients.workspaceId, workspaceId), ne(alertRecipients.email, "")))
+    .orderBy(asc(alertRecipients.createdAt), asc(alertRecipients.userId));
+}
+
+/**
+ * A new confirmation token's hash for the member's address `email` while it is unconfirmed (Send a new link); null
+ * when it is not waiting any more (confirmed, or changed meanwhile).
+ */
+export async function renewEmailToken(db: Executor, workspaceId: string, userId: string, email: string, tokenHash: string): Promise<AlertRecipientRow | null> {
+  const [row] = await db
+    .update(alertRecipients)
     .set({ emailTokenHash: tokenHash })
-    .where(and(eq(alertSettings.ownerId, ownerId), eq(alertSettings.email, email), ne(alertSettings.email, ""), isNull(alertSettings.emailConfirmedAt)))
+    .where(and(recipientOf(workspaceId, userId), eq(alertRecipients.email, email), ne(alertRecipients.email, ""), isNull(alertRecipients.emailConfirmedAt)))
     .returning();
   return row ?? null;
 }
 
 /** Confirms the address whose latest link holds this token's hash: its address, or null for a link that is not valid. */
-export async function confirmEmailToken(db: Database, tokenHash: string): Promise<string | null> {
+export async function confirmEmailToken(db: Executor, tokenHash: string): Promise<string | null> {
   const [row] = await db
-    .update(alertSettings)
+    .update(alertRecipients)
     .set({ emailConfirmedAt: new Date(), emailTokenHash: null })
-    .where(and(eq(alertSettings.emailTokenHash, tokenHash), ne(alertSettings.email, "")))
-    .returning({ email: alertSettings.email });
+    .where(and(eq(alertRecipients.emailTokenHash, tokenHash), ne(alertRecipients.email, "")))
+    .returning({ email: alertRecipients.email });
   return row?.email ?? null;
 }
 
 /** Replaces the owner's signing secret (Roll signing secret); null when they never saved settings (no secret yet). */
-export async function rollSigningSecret(db: Database, ownerId: string, sealedSecret: string): Promise<AlertSettingsRow | null> {
+export async function rollSigningSecret(db: Executor, ownerId: string, sealedSecret: string): Promise<AlertSettingsRow | null> {
   const [row] = await db.update(alertSettings).set({ signingSecret: sealedSecret, updatedAt: new Date() }).where(eq(alertSettings.ownerId, ownerId)).returning();
   return row ?? null;
 }

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  foreignKey,
   index,
   uniqueIndex,
   integer,
@@ -289,15 +290,13 @@ export const runLogLines = pgTable("run_log_lines", {
   check("run_log_lines_one_run", sql`num_nonnulls("sync_run_id", "transform_run_id") = 1`),
 ]);
 
-/** A user's alert settings (issue 27 item 6): where failure and recovery notices go, and after how many failures. */
+/**
+ * A workspace's alert settings (issue 27 item 6, issue 51 item 5): its webhook and after how many failures to warn and
+ * to pause, shared by every member. The e-mail addresses are each member's own: alert_recipients.
+ */
 export const alertSettings = pgTable("alert_settings", {
   ownerId: uuid("owner_id").primaryKey().references(() => workspaces.id, { onDelete: "cascade" }),
-  email: text("email").notNull().default(""),
   webhookUrl: text("webhook_url").notNull().default(""),
-  /** When the address's owner confirmed it (finding F3): alerts go to a confirmed address only; null until then. */
-  emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
-  /** SHA-256 (base64url) of the token in the latest confirmation e-mail; null once confirmed. */
-  emailTokenHash: text("email_token_hash"),
   /** Sealed (backend/lib/crypto.ts) signing secret of the webhook: made by the server, shown to its owner only. */
   signingSecret: text("signing_secret").notNull(),
   warnAfter: integer("warn_after").notNull().default(3),
@@ -305,6 +304,26 @@ export const alertSettings = pgTable("alert_settings", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A member's own address for the alerts of a workspace (issue 51 item 5): each member asks for them, or not. It goes
+ * with the membership: a removed member's row is deleted with it (the composite foreign key), so they get no more.
+ */
+export const alertRecipients = pgTable("alert_recipients", {
+  workspaceId: uuid("workspace_id").notNull(),
+  userId: uuid("user_id").notNull(),
+  email: text("email").notNull().default(""),
+  /** When the address's owner confirmed it (finding F3): alerts go to a confirmed address only; null until then. */
+  emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+  /** SHA-256 (base64url) of the token in the latest confirmation e-mail; null once confirmed. */
+  emailTokenHash: text("email_token_hash"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  primaryKey({ columns: [t.workspaceId, t.userId] }),
+  foreignKey({ columns: [t.workspaceId, t.userId], foreignColumns: [workspaceMembers.workspaceId, workspaceMembers.userId], name: "alert_recipients_membership_fk" }).onDelete("cascade"),
+  index("alert_recipients_token_idx").on(t.emailTokenHash),
+]);
 
 /** rate-limiter-flexible's store (RateLimiterDrizzle): points used per key until `expire`, shared by every process. */
 export const rateLimits = pgTable("rate_limits", {

@@ -20,7 +20,7 @@ alertsRoutes.put("/alerts/settings", async (c) => {
 /** POST /alerts/email/confirmation: mails a new confirmation link to the saved address that waits for one. */
 alertsRoutes.post("/alerts/email/confirmation", async (c) => {
   const sent = await resendEmailConfirmation(c.var.services, c.var.actor);
-  return c.json({ ...presentAlertSettings(sent), confirmation: sent.confirmation, message: M.confirmationSent(sent.row.email) });
+  return c.json({ ...presentAlertSettings(sent), confirmation: sent.confirmation, message: M.confirmationSent(sent.recipient.email) });
 });
 
 /**

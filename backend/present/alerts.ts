@@ -19,19 +19,24 @@ export function presentDelivery(r: AlertDeliveryRow): AlertDelivery {
   };
 }
 
-/** The alert settings page's answer (the signing secret is the actor's own, shown to them alone). */
+/**
+ * The alert settings page's answer: the workspace's webhook and thresholds (the signing secret shown to its members
+ * alone) and the actor's own address for this workspace's alerts.
+ */
 export function presentAlertSettings(view: AlertSettingsView): AlertSettings {
-  const { row } = view;
+  const { row, recipient } = view;
+  const changed = [row?.updatedAt ?? row?.createdAt, recipient?.updatedAt ?? recipient?.createdAt].filter((d): d is Date => !!d);
+  const updatedAt = changed.length ? new Date(Math.max(...changed.map((d) => d.getTime()))) : null;
   return {
-    email: row?.email ?? "",
+    email: recipient?.email ?? "",
     webhook_url: row?.webhookUrl ?? "",
     warn_after: row?.warnAfter ?? DEFAULT_WARN_AFTER,
     pause_after: row?.pauseAfter ?? DEFAULT_PAUSE_AFTER,
     signing_secret: view.signingSecret,
     signature_header: SIGNATURE_HEADER,
     email_available: view.emailAvailable,
-    email_confirmed: !!row?.email && !!row.emailConfirmedAt,
-    updated_at: row ? iso(row.updatedAt ?? row.createdAt) : null,
+    email_confirmed: !!recipient?.email && !!recipient.emailConfirmedAt,
+    updated_at: updatedAt ? iso(updatedAt) : null,
     deliveries: view.deliveries.map((d) => presentDelivery(d)),
   };
 }

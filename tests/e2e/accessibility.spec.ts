@@ -279,7 +279,8 @@ test.describe("at 1280 and 390 px", () => {
     const token = randomBytes(32).toString("base64url");
     await withDb(async (client) => {
       const hash = createHash("sha256").update(token).digest("base64url");
-      await client.query("UPDATE alert_settings SET email_token_hash = $2 WHERE owner_id = $1", [await userIdByEmail(client, user.email), hash]);
+      // The member's own address in their personal workspace (which has their own id).
+      await client.query("UPDATE alert_recipients SET email_token_hash = $2 WHERE workspace_id = $1 AND user_id = $1", [await userIdByEmail(client, user.email), hash]);
     });
     const confirm = page.getByRole("button", { name: "Confirm", exact: true });
     await page.goto(`/settings/alerts/confirm?token=${token}`);
