@@ -39,4 +39,19 @@ export default tseslint.config(
       ],
     },
   },
+  // Which workspace a query reads or writes is decided in one place: backend/db/scope.ts.
+  {
+    files: ["backend/db/**"],
+    ignores: ["backend/db/scope.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          // A filter on a table's owner (eq(sources.ownerId, …)); a join on it (eq(x.workspaceId, sources.ownerId)) is not one.
+          selector: "CallExpression[callee.name='eq'][arguments.0.property.name='ownerId']",
+          message: "Scope a query to its workspace with inWorkspace or workspaceRecord (backend/db/scope.ts).",
+        },
+      ],
+    },
+  },
 );

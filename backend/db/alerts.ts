@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { alertDeliveries, alertRecipients, alertSettings, connectors, syncRuns, transformRuns, transforms, workspaceMembers } from "./schema.js";
 import { isUuid } from "./values.js";
 import type { Executor } from "./runs.js";
+import { inWorkspace } from "./scope.js";
 
 /**
  * The SQL of alerts (backend/alerts/): a workspace's settings (webhook, thresholds) and the deliveries sent for it,
@@ -15,7 +16,7 @@ export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
 
 /** The workspace's settings, or null when they were never saved. */
 export async function findAlertSettings(db: Executor, ownerId: string): Promise<AlertSettingsRow | null> {
-  const [row] = await db.select().from(alertSettings).where(eq(alertSettings.ownerId, ownerId));
+  const [row] = await db.select().from(alertSettings).where(inWorkspace(alertSettings, ownerId));
   return row ?? null;
 }
 
@@ -104,13 +105,13 @@ export async function confirmEmailToken(db: Executor, tokenHash: string): Promis
 
 /** Replaces the owner's signing secret (Roll signing secret); null when they never saved settings (no secret yet). */
 export async function rollSigningSecret(db: Executor, ownerId: string, sealedSecret: string): Promise<AlertSettingsRow | null> {
-  const [row] = await db.update(alertSettings).set({ signingSecret: sealedSecret, updatedAt: new Date() }).where(eq(alertSettings.ownerId, ownerId)).returning();
+  const [row] = await db.update(alertSettings).set({ signingSecret: sealedSecret, updatedAt: new Date() }).where(inWorkspace(alertSettings, ownerId)).returning();
   return row ?? null;
 }
 
 /** The owner's newest deliveries, newest first. */
 export function listDeliveries(db: Executor, ownerId: string, limit = 20): Promise<AlertDeliveryRow[]> {
-  return db.select().from(alertDeliveries).where(eq(alertDeliveries.ownerId, ownerId)).orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id)).limit(limit);
+  return db.select().from(alertDeliveries).where(inWorkspace(alertDeliveries, ownerId)).orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id)).limit(limit);
 }
 
 export async function insertDelivery(db: Executor, values: { ownerId: string; event: string; channel: string; target: string; subject: string; runId: string }): Promise<string> {

@@ -4,6 +4,7 @@ import type { Database } from "./client.js";
 import { apiKeys, users, workspaceMembers } from "./schema.js";
 import { isUuid } from "./values.js";
 import { sha256 } from "../lib/crypto.js";
+import { inWorkspace } from "./scope.js";
 
 /**
  * Keys of the public API (issue 38). A token is `trb_` and 43 random base62 characters (about 256 bits), shown once when
@@ -50,7 +51,7 @@ export function newApiToken(): string {
 }
 
 /** The one place a key's owner is checked (the owner becomes a workspace later: this is what changes). */
-const ownedBy = (ownerId: string): SQL => eq(apiKeys.ownerId, ownerId);
+const ownedBy = (ownerId: string): SQL => inWorkspace(apiKeys, ownerId);
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 

@@ -7,6 +7,7 @@ import type { ConnectorHealth } from "../../contract/lists.js";
 import { isUuid } from "./values.js";
 import { bookmarks, readLatestRun, SYNC_RUN_TABLE, type Executor, type LatestRun, type LatestRunJson, type RunFailureRecord, type ScheduledKey, type SyncRunRow } from "./runs.js";
 import { readRunLog, type RunLogRecord } from "./run-logs.js";
+import { inWorkspace, workspaceRecord } from "./scope.js";
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 
@@ -63,7 +64,7 @@ export async function findConnector(db: Database, ownerId: string, id: string): 
     .select(connectorSelection)
     .from(connectors)
     .leftJoin(sources, eq(sources.id, connectors.sourceId))
-    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
+    .where(workspaceRecord(connectors, ownerId, id));
   return row ? connectorRecord(row) : null;
 }
 
@@ -97,7 +98,7 @@ export async function setConnectorSchedule(db: Database, ownerId: string, id: st
   const rows = await db
     .update(connectors)
     .set({ schedule: toStored(schedule, at), updatedAt: at })
-    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)))
+    .where(workspaceRecord(connectors, ownerId, id))
     .returning({ id: connectors.id });
   return rows.length > 0;
 }
@@ -121,12 +122,12 @@ export async function connectorSourceRow(db: Database, sourceId: string) {
 export async function ownedDestinations(db: Database, ownerId: string, ids: string[]) {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
-  return db.select().from(destinations).where(and(inArray(destinations.id, valid), eq(destinations.ownerId, ownerId)));
+  return db.select().from(destinations).where(and(inArray(destinations.id, valid), inWorkspace(destinations, ownerId)));
 }
 
 export async function ownedSource(db: Database, ownerId: string, id: string) {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(sources).where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)));
+  const [row] = await db.select().from(sources).where(workspaceRecord(sources, ownerId, id));
   return row ?? null;
 }
 
@@ -154,7 +155,7 @@ export async function updateConnectorRow(db: Database, ownerId: string, id: stri
     const [row] = await tx
       .update(connectors)
       .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)))
+      .where(workspaceRecord(connectors, ownerId, id))
       .returning({ id: connectors.id });
     if (!row) return false;
     await tx.delete(connectorDestinations).where(eq(connectorDestinations.connectorId, id));
@@ -168,7 +169,7 @@ export async function setPaused(db: Database, ownerId: string, id: string, pause
   const rows = await db
     .update(connectors)
     .set({ paused, updatedAt: new Date() })
-    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)))
+    .where(workspaceRecord(connectors, ownerId, id))
     .returning({ id: connectors.id });
   return rows.length > 0;
 }
@@ -180,7 +181,7 @@ export async function connectorStreamState(db: Database, ownerId: string, id: st
     .select({ skipped: connectors.skippedStreams, source: sources })
     .from(connectors)
     .innerJoin(sources, eq(sources.id, connectors.sourceId))
-    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
+    .where(workspaceRecord(connectors, ownerId, id));
   return row ?? null;
 }
 
@@ -194,10 +195,10 @@ export async function setStreamSkipped(db: Database, ownerId: string, id: string
   const rows = await db
     .update(connectors)
     .set({ skippedStreams: next, updatedAt: new Date() })
-    .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId), sql`NOT (${next} @> ARRAY[${sql.join(all.map((name) => sql`${name}::text`), sql`, `)}]::text[])`))
+    .where(and(eq(connectors.id, id), inWorkspace(connectors, ownerId), sql`NOT (${next} @> ARRAY[${sql.join(all.map((name) => sql`${name}::text`), sql`, `)}]::text[])`))
     .returning({ skipped: connectors.skippedStreams });
   if (rows[0]) return rows[0].skipped;
-  const [exists] = await db.select({ id: connectors.id }).from(connectors).where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)));
+  const [exists] = await db.select({ id: connectors.id }).from(connectors).where(workspaceRecord(connectors, ownerId, id));
   return exists ? "last" : null;
 }
 
@@ -215,7 +216,7 @@ export async function deleteConnector(db: Database, ownerId: string, id: string)
     const [row] = await tx
       .select({ id: connectors.id })
       .from(connectors)
-      .where(and(eq(connectors.id, id), eq(connectors.ownerId, ownerId)))
+      .where(workspaceRecord(connectors, ownerId, id))
       .for("update");
     if (!row) return { deleted: false, reason: "not_found" } as const;
     const using = await transformsUsing(tx, id);

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "./client.js";
 import { connectorDestinations, connectors, credentials, destinations } from "./schema.js";
 import { isUuid } from "./values.js";
+import { inWorkspace, workspaceRecord } from "./scope.js";
 
 /**
  * A destination as stored: its settings' non-secret config (a secret lives sealed in its credential). The sync engine
@@ -22,7 +23,7 @@ export async function listAllDestinations(db: Database, ownerId: string): Promis
   const rows = await db
     .select({ d: destinations, connectorCount: destinationConnectorCount })
     .from(destinations)
-    .where(eq(destinations.ownerId, ownerId))
+    .where(inWorkspace(destinations, ownerId))
     .orderBy(desc(destinations.createdAt), desc(destinations.id));
   return rows.map((r) => ({ ...r.d, connectorCount: r.connectorCount }));
 }
@@ -33,7 +34,7 @@ export async function findDestination(db: Database, ownerId: string, id: string)
   const [row] = await db
     .select({ d: destinations, connectorCount: destinationConnectorCount })
     .from(destinations)
-    .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)));
+    .where(workspaceRecord(destinations, ownerId, id));
   return row ? { ...row.d, connectorCount: row.connectorCount } : null;
 }
 
@@ -64,7 +65,7 @@ export async function updateDestinationRow(
   const [row] = await db
     .update(destinations)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)))
+    .where(workspaceRecord(destinations, ownerId, id))
     .returning();
   if (!row) return null;
   return findDestination(db, ownerId, id);
@@ -84,7 +85,7 @@ export async function connectorDestinationList(db: Database, connectorId: string
 /** Whether the destination is the owner's. */
 export async function ownsDestination(db: Database, ownerId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const [own] = await db.select({ id: destinations.id }).from(destinations).where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)));
+  const [own] = await db.select({ id: destinations.id }).from(destinations).where(workspaceRecord(destinations, ownerId, id));
   return own !== undefined;
 }
 
@@ -123,7 +124,7 @@ function deleteLocked(db: Database, ownerId: string, id: string): Promise<Delete
     const [row] = await tx
       .select()
       .from(destinations)
-      .where(and(eq(destinations.id, id), eq(destinations.ownerId, ownerId)))
+      .where(workspaceRecord(destinations, ownerId, id))
       .for("update");
     if (!row) return { deleted: false, reason: "missing" } as const;
     const using = await connectorsUsing(tx as unknown as Database, id);
@@ -137,7 +138,7 @@ export type CredentialRow = typeof credentials.$inferSelect;
 
 export async function findCredential(db: Database, ownerId: string, id: string | undefined): Promise<CredentialRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
+  const [row] = await db.select().from(credentials).where(workspaceRecord(credentials, ownerId, id));
   return row ?? null;
 }
 
@@ -157,7 +158,7 @@ export async function serviceAccountCredential(db: Database, ownerId: string, in
     .from(credentials)
     .where(
       and(
-        eq(credentials.ownerId, ownerId),
+        inWorkspace(credentials, ownerId),
         eq(credentials.integrationName, integrationName),
         sql`${credentials.metadata}->>'service_account_email' = ${email}`,
         sql`${credentials.secret} IS NULL`,

@@ -7,6 +7,7 @@ import { sourceConnectorCount, type SourceRecord } from "./sources.js";
 import { destinationConnectorCount, type DestinationRecord } from "./destinations.js";
 import { transformRecord, transformSelection, type TransformRecord } from "./transforms.js";
 import { prepared } from "./prepared.js";
+import { inWorkspace } from "./scope.js";
 
 /**
  * Every list is one user's records, a page at a time, newest first unless the query sorts otherwise, narrowed by
@@ -77,7 +78,7 @@ async function pageOf<R>(
 }
 
 /** The lists are what every page shows: prepared statements (parsed and planned once per connection, see prepared.ts). */
-const sourcesWhere = () => and(eq(sources.ownerId, owner), nameMatches("sources"), equalsUnlessNull(status, sql`"sources"."status"`), equalsUnlessNull(type, sql`"sources"."integration_name"`));
+const sourcesWhere = () => and(inWorkspace(sources, owner), nameMatches("sources"), equalsUnlessNull(status, sql`"sources"."status"`), equalsUnlessNull(type, sql`"sources"."integration_name"`));
 const sourcesPage = (db: Database) =>
   prepared(db, "list_sources", (d) =>
     d
@@ -97,7 +98,7 @@ export async function listSources(db: Database, ownerId: string, query: ListQuer
   return { total, rows: rows.map(({ s, connectorCount }) => ({ ...s, connectorCount })) };
 }
 
-const destinationsWhere = () => and(eq(destinations.ownerId, owner), nameMatches("destinations"), equalsUnlessNull(type, sql`"destinations"."integration_name"`));
+const destinationsWhere = () => and(inWorkspace(destinations, owner), nameMatches("destinations"), equalsUnlessNull(type, sql`"destinations"."integration_name"`));
 const destinationsPage = (db: Database) =>
   prepared(db, "list_destinations", (d) =>
     d
@@ -118,7 +119,7 @@ export async function listDestinations(db: Database, ownerId: string, query: Lis
 }
 
 const connectorsWhere = () =>
-  and(eq(connectors.ownerId, owner), nameMatches("connectors"), equalsUnlessNull(status, connectorHealth), equalsUnlessNull(type, sql`"sources"."integration_name"`));
+  and(inWorkspace(connectors, owner), nameMatches("connectors"), equalsUnlessNull(status, connectorHealth), equalsUnlessNull(type, sql`"sources"."integration_name"`));
 const connectorsPage = (db: Database) =>
   prepared(db, "list_connectors", (d) =>
     d
@@ -146,7 +147,7 @@ export async function listConnectors(db: Database, ownerId: string, query: ListQ
 const transformLastStatus = sql<string>`COALESCE((SELECT r.status FROM transform_runs r WHERE r.transform_id = "transforms"."id" ORDER BY r.created_at DESC, r.id DESC LIMIT 1), 'never_run')`;
 const transformLastRunAt = sql`(SELECT max(r.created_at) FROM transform_runs r WHERE r.transform_id = "transforms"."id")`;
 const transformsWhere = () =>
-  and(eq(transforms.ownerId, owner), nameMatches("transforms"), equalsUnlessNull(status, transformLastStatus), equalsUnlessNull(type, sql`"transforms"."transform_type"`));
+  and(inWorkspace(transforms, owner), nameMatches("transforms"), equalsUnlessNull(status, transformLastStatus), equalsUnlessNull(type, sql`"transforms"."transform_type"`));
 const transformsPage = (db: Database) =>
   prepared(db, "list_transforms", (d) =>
     d

@@ -4,6 +4,7 @@ import type { Database } from "./client.js";
 import { connectors, syncRuns, transformRuns, transforms } from "./schema.js";
 import { isUuid } from "./values.js";
 import type { ActorKind } from "./activity.js";
+import { inWorkspace } from "./scope.js";
 
 /**
  * The SQL of the runs engine (backend/runs/), over either run table: sync_runs (keyed by connector) and
@@ -278,7 +279,7 @@ export function runTable<T extends RunTable>(table: T, key: PgColumn, keyField: 
     /** One run of the key, of this owner, or null (another user's run, or another key's, is as absent as a missing one). */
     async findOwned(db: Executor, id: string, keyValue: string, ownerId: string): Promise<T["$inferSelect"] | null> {
       if (!isUuid(id) || !isUuid(keyValue)) return null;
-      const [found] = await db.select().from(t).where(and(eq(t.id, id), eq(key, keyValue), eq(t.ownerId, ownerId)));
+      const [found] = await db.select().from(t).where(and(eq(t.id, id), eq(key, keyValue), inWorkspace(t, ownerId)));
       return found ? row(found) : null;
     },
     /**

@@ -3,6 +3,7 @@ import type { Database } from "./client.js";
 import { connectors, credentials, sources } from "./schema.js";
 import type { SourceStatus } from "../../contract/sources.js";
 import { isUuid } from "./values.js";
+import { inWorkspace, workspaceRecord } from "./scope.js";
 
 /** The number of connectors reading from the outer "sources" row. */
 export const sourceConnectorCount = sql<number>`(SELECT count(*)::int FROM connectors c WHERE c.source_id = "sources"."id")`;
@@ -22,7 +23,7 @@ export async function listAllSources(db: Database, ownerId: string): Promise<Sou
   const rows = await db
     .select({ s: sources, connectorCount: sourceConnectorCount })
     .from(sources)
-    .where(eq(sources.ownerId, ownerId))
+    .where(inWorkspace(sources, ownerId))
     .orderBy(desc(sources.createdAt), desc(sources.id));
   return rows.map(({ s, connectorCount }) => ({ ...s, connectorCount }));
 }
@@ -33,7 +34,7 @@ export async function findSource(db: Database, ownerId: string, id: string): Pro
   const [row] = await db
     .select({ s: sources, connectorCount: sourceConnectorCount })
     .from(sources)
-    .where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)));
+    .where(workspaceRecord(sources, ownerId, id));
   return row ? { ...row.s, connectorCount: row.connectorCount } : null;
 }
 
@@ -51,7 +52,7 @@ export async function updateSource(db: Database, ownerId: string, id: string, va
   const [row] = await db
     .update(sources)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)))
+    .where(workspaceRecord(sources, ownerId, id))
     .returning({ id: sources.id });
   return row ? findSource(db, ownerId, row.id) : null;
 }
@@ -61,7 +62,7 @@ export async function connectorsUsingSource(db: Database, ownerId: string, sourc
   return db
     .select({ id: connectors.id, name: connectors.name })
     .from(connectors)
-    .where(and(eq(connectors.sourceId, sourceId), eq(connectors.ownerId, ownerId)))
+    .where(and(eq(connectors.sourceId, sourceId), inWorkspace(connectors, ownerId)))
     .orderBy(asc(connectors.name));
 }
 
@@ -78,7 +79,7 @@ export async function deleteSource(db: Database, ownerId: string, id: string): P
     const [row] = await tx
       .select({ id: sources.id, credentialId: sources.credentialId })
       .from(sources)
-      .where(and(eq(sources.id, id), eq(sources.ownerId, ownerId)))
+      .where(workspaceRecord(sources, ownerId, id))
       .for("update");
     if (!row) return { deleted: false, reason: "not_found" } as const;
     const using = await tx
@@ -102,7 +103,7 @@ export async function setStatusByCredential(db: Database, ownerId: string, crede
   await db
     .update(sources)
     .set({ status, updatedAt: new Date() })
-    .where(and(eq(sources.credentialId, credentialId), eq(sources.ownerId, ownerId), sql`${sources.status} IS DISTINCT FROM ${status}`));
+    .where(and(eq(sources.credentialId, credentialId), inWorkspace(sources, ownerId), sql`${sources.status} IS DISTINCT FROM ${status}`));
 }
 
 // ---- credentials -------------------------------------------------------------------------------
@@ -121,7 +122,7 @@ export async function insertCredential(
 /** One of the owner's credentials of an integration, or null. */
 export async function findCredential(db: Database, ownerId: string, id: string, integrationName?: string): Promise<CredentialRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
+  const [row] = await db.select().from(credentials).where(workspaceRecord(credentials, ownerId, id));
   if (!row || (integrationName && row.integrationName !== integrationName)) return null;
   return row;
 }
@@ -142,7 +143,7 @@ export async function replaceCredentialSecret(
     const [row] = await tx
       .select({ secret: credentials.secret })
       .from(credentials)
-      .where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)))
+      .where(workspaceRecord(credentials, ownerId, id))
       .for("update");
     if (!row) return false;
     const secret = await next(row.secret);
@@ -155,7 +156,7 @@ export async function updateCredential(db: Database, ownerId: string, id: string
   await db
     .update(credentials)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(credentials.id, id), eq(credentials.ownerId, ownerId)));
+    .where(workspaceRecord(credentials, ownerId, id));
 }
 
 /** The values of one setting (a key of `metadata`) among the owner's sources of an integration (e.g. their teams). */
@@ -163,7 +164,7 @@ export async function settingValuesInUse(db: Database, ownerId: string, integrat
   const rows = await db
     .select({ value: sql<string | null>`${sources.metadata}->>${key}` })
     .from(sources)
-    .where(and(eq(sources.ownerId, ownerId), eq(sources.integrationName, integrationName)));
+    .where(and(inWorkspace(sources, ownerId), eq(sources.integrationName, integrationName)));
   return new Set(rows.map((r) => r.value).filter((v): v is string => !!v));
 }
 
@@ -172,7 +173,7 @@ export async function settingInUse(db: Database, ownerId: string, integrationNam
   const [taken] = await db
     .select({ id: sources.id })
     .from(sources)
-    .where(and(eq(sources.ownerId, ownerId), eq(sources.integrationName, integrationName), sql`${sources.metadata}->>${key} = ${value}`))
+    .where(and(inWorkspace(sources, ownerId), eq(sources.integrationName, integrationName), sql`${sources.metadata}->>${key} = ${value}`))
     .limit(1);
   return !!taken;
 }

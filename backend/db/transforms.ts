@@ -6,6 +6,7 @@ import { bookmarks, readLatestRun, TRANSFORM_RUN_TABLE, type Executor, type Late
 import { readRunLog, type RunLogRecord } from "./run-logs.js";
 import { readStored, toStored } from "../runs/schedule.js";
 import type { Schedule } from "../../contract/schedules.js";
+import { inWorkspace, workspaceRecord } from "./scope.js";
 
 export type TransformRow = typeof transforms.$inferSelect;
 
@@ -41,7 +42,7 @@ export async function findTransform(db: Database, ownerId: string, id: string): 
     .select(transformSelection)
     .from(transforms)
     .leftJoin(connectors, eq(connectors.id, transforms.connectorId))
-    .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)));
+    .where(workspaceRecord(transforms, ownerId, id));
   return row ? transformRecord(row) : null;
 }
 
@@ -55,7 +56,7 @@ export async function transformRow(db: Database, id: string): Promise<TransformR
 /** The owner's own transform row (for the runner's HTTP calls), or null. */
 export async function ownedTransformRow(db: Database, ownerId: string, id: string): Promise<TransformRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(transforms).where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)));
+  const [row] = await db.select().from(transforms).where(workspaceRecord(transforms, ownerId, id));
   return row ?? null;
 }
 
@@ -67,7 +68,7 @@ export async function transformNameTaken(db: Executor, ownerId: string, name: st
   const [row] = await db
     .select({ id: transforms.id })
     .from(transforms)
-    .where(and(eq(transforms.ownerId, ownerId), sql`lower(btrim(${transforms.name})) = lower(btrim(${name}))`, except ? ne(transforms.id, except) : undefined))
+    .where(and(inWorkspace(transforms, ownerId), sql`lower(btrim(${transforms.name})) = lower(btrim(${name}))`, except ? ne(transforms.id, except) : undefined))
     .limit(1);
   return !!row;
 }
@@ -84,7 +85,7 @@ export async function renameTransform(db: Database, ownerId: string, id: string,
     const updated = await tx
       .update(transforms)
       .set({ name: values.name, description: values.description, updatedAt: new Date() })
-      .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)))
+      .where(workspaceRecord(transforms, ownerId, id))
       .returning({ id: transforms.id });
     return updated.length > 0 ? "renamed" : "missing";
   });
@@ -115,7 +116,7 @@ export async function insertTransform(db: Database, ownerId: string, values: New
 
 export async function deleteTransform(db: Database, ownerId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const deleted = await db.delete(transforms).where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId))).returning({ id: transforms.id });
+  const deleted = await db.delete(transforms).where(workspaceRecord(transforms, ownerId, id)).returning({ id: transforms.id });
   return deleted.length > 0;
 }
 
@@ -144,7 +145,7 @@ export async function connectorChoices(db: Database, ownerId: string): Promise<C
     .select(connectorData)
     .from(connectors)
     .innerJoin(sources, eq(sources.id, connectors.sourceId))
-    .where(eq(connectors.ownerId, ownerId))
+    .where(inWorkspace(connectors, ownerId))
     .orderBy(asc(connectors.name), asc(connectors.id));
 }
 
@@ -182,7 +183,7 @@ export async function setTransformSchedule(db: Database, ownerId: string, id: st
   const rows = await db
     .update(transforms)
     .set({ schedule: toStored(schedule, at), updatedAt: at })
-    .where(and(eq(transforms.id, id), eq(transforms.ownerId, ownerId)))
+    .where(workspaceRecord(transforms, ownerId, id))
     .returning({ id: transforms.id });
   return rows.length > 0;
 }
