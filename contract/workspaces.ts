@@ -60,6 +60,21 @@ export const renameWorkspaceBodySchema = createWorkspaceBodySchema;
 /** POST /workspace/invitations: who to invite. */
 export const inviteBodySchema = z.object({ email: emailSchema });
 
+/** The Members page's forms, told apart by the button pressed (`intent`); each field checked as its call checks it. */
+export const membersFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("invite"), email: emailSchema }),
+  z.object({ intent: z.literal("rename"), name: workspaceNameSchema }),
+  z.object({ intent: z.literal("create"), new_name: workspaceNameSchema }),
+  z.object({ intent: z.enum(["resend", "revoke", "remove"]), id: z.string().default("") }),
+  z.object({ intent: z.literal("leave") }),
+]);
+/** The field each of those forms has, where its refusal is shown. */
+export const MEMBERS_FORM_FIELDS = { invite: "email", rename: "name", create: "new_name" } as const;
+/** The profile menu's switch: which workspace. */
+export const switchWorkspaceFormSchema = z.object({ workspace_id: z.string().default("") });
+/** The invitation page's Join: no field (the token is the page's address). */
+export const joinWorkspaceFormSchema = z.object({});
+
 export const workspaceRefSchema = z.object({ id: z.string(), name: z.string() });
 export type WorkspaceRef = z.infer<typeof workspaceRefSchema>;
 

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { WORKSPACE_MESSAGES as M } from "@contract/workspaces";
+import { parseWithZod } from "@conform-to/zod";
+import { joinWorkspaceFormSchema, WORKSPACE_MESSAGES as M } from "@contract/workspaces";
 import { DateTime } from "~/components/date-time";
 import { readForm } from "~/services/form.server";
 import { requireUserInfo } from "~/services/session.server";
@@ -31,7 +32,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUserInfo(request);
-  await readForm(request);
+  // Join has no field: the form is read (and refused if it is not one) so that nothing else is taken.
+  parseWithZod(await readForm(request), { schema: joinWorkspaceFormSchema });
   const joined = await acceptInvitation(request, params.token ?? "");
   if (joined.ok) return redirect("/settings/members?done=joined");
   return Response.json({ refusal: joined.message }, { status: refusalStatus(joined.status) });

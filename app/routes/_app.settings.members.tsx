@@ -2,7 +2,8 @@ import { useEffect, useRef } from "react";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { WORKSPACE_MESSAGES as M, type Invitation, type Member } from "@contract/workspaces";
+import { parseWithZod } from "@conform-to/zod";
+import { MEMBERS_FORM_FIELDS, membersFormSchema, WORKSPACE_MESSAGES as M, type Invitation, type Member } from "@contract/workspaces";
 import { invitationStatusLabel } from "@contract/labels";
 import { DateTime } from "~/components/date-time";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -65,33 +66,40 @@ type ActionData = {
 };
 
 const reply = (data: ActionData, status = 200) => Response.json(data satisfies ActionData, { status, headers: { "Cache-Control": "no-store" } });
+const UNREADABLE = "This form could not be read. Please reload the page and try again.";
 const statusOf = (status: number) => (status >= 500 ? 502 : status);
 
 /** Every form of the page posts here, told apart by `intent`. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireUserInfo(request);
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const id = String(form.get("id") ?? "");
-  switch (intent) {
+  const submission = parseWithZod(form, { schema: membersFormSchema });
+  if (submission.status !== "success") {
+    const intent = String(form.get("intent") ?? "");
+    const field: Field | undefined = Object.hasOwn(MEMBERS_FORM_FIELDS, intent) ? MEMBERS_FORM_FIELDS[intent as keyof typeof MEMBERS_FORM_FIELDS] : undefined;
+    const message = field ? submission.error?.[field]?.[0] : undefined;
+    if (field && message) return reply({ error: { form: intent, field, message, typed: String(form.get(field) ?? "") } }, 400);
+    return reply({ error: { form: "page", message: UNREADABLE } }, 400);
+  }
+  const value = submission.value;
+  switch (value.intent) {
     case "invite": {
-      const email = String(form.get("email") ?? "");
-      const sent = await inviteMember(request, email);
-      if (!sent.ok) return reply({ error: { form: "invite", field: "email", message: sent.message, typed: email } }, statusOf(sent.status));
+      const sent = await inviteMember(request, value.email);
+      if (!sent.ok) return reply({ error: { form: "invite", field: "email", message: sent.message, typed: value.email } }, statusOf(sent.status));
       return reply({ notice: sent.data.message, link: { email: sent.data.invitation.email, url: sent.data.link } });
     }
     case "resend": {
-      const sent = await resendInvitation(request, id);
+      const sent = await resendInvitation(request, value.id);
       if (!sent.ok) return reply({ error: { form: "invitations", message: sent.message } }, statusOf(sent.status));
       return reply({ notice: sent.data.message, link: { email: sent.data.invitation.email, url: sent.data.link } });
     }
     case "revoke": {
-      const revoked = await revokeInvitation(request, id);
+      const revoked = await revokeInvitation(request, value.id);
       if (!revoked.ok) return reply({ error: { form: "invitations", message: revoked.message } }, statusOf(revoked.status));
       return reply({ notice: revoked.data.message });
     }
     case "remove": {
-      const removed = await removeMember(request, id);
+      const removed = await removeMember(request, value.id);
       if (!removed.ok) return reply({ error: { form: "remove", message: removed.message } }, statusOf(removed.status));
       return reply({ notice: removed.data.message });
     }
@@ -101,19 +109,15 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect("/settings/members?done=left");
     }
     case "rename": {
-      const name = String(form.get("name") ?? "");
-      const renamed = await renameWorkspace(request, name);
-      if (!renamed.ok) return reply({ error: { form: "rename", field: "name", message: renamed.message, typed: name } }, statusOf(renamed.status));
+      const renamed = await renameWorkspace(request, value.name);
+      if (!renamed.ok) return reply({ error: { form: "rename", field: "name", message: renamed.message, typed: value.name } }, statusOf(renamed.status));
       return redirect("/settings/members?done=renamed");
     }
     case "create": {
-      const name = String(form.get("new_name") ?? "");
-      const made = await createWorkspace(request, name);
-      if (!made.ok) return reply({ error: { form: "create", field: "new_name", message: made.message, typed: name } }, statusOf(made.status));
+      const made = await createWorkspace(request, value.new_name);
+      if (!made.ok) return reply({ error: { form: "create", field: "new_name", message: made.message, typed: value.new_name } }, statusOf(made.status));
       return redirect("/settings/members?done=created");
     }
-    default:
-      return reply({ error: { form: "page", message: "This form could not be read. Please reload the page and try again." } }, 400);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
-import { WORKSPACE_MESSAGES as M } from "@contract/workspaces";
+import { parseWithZod } from "@conform-to/zod";
+import { switchWorkspaceFormSchema, WORKSPACE_MESSAGES as M } from "@contract/workspaces";
 import { readForm } from "~/services/form.server";
 import { requireUserInfo } from "~/services/session.server";
 import { switchWorkspace } from "~/services/workspaces.server";
@@ -14,8 +15,8 @@ export const loader = () => redirect("/connectors");
 /** Works in another workspace of the member's from now on, and opens its connectors. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireUserInfo(request);
-  const form = await readForm(request);
-  const switched = await switchWorkspace(request, String(form.get("workspace_id") ?? ""));
+  const submission = parseWithZod(await readForm(request), { schema: switchWorkspaceFormSchema });
+  const switched = await switchWorkspace(request, submission.status === "success" ? submission.value.workspace_id : "");
   if (switched.ok) return redirect("/connectors");
   return Response.json({ message: switched.status === 404 ? M.notFound : switched.message }, { status: switched.status === 404 ? 404 : 502 });
 }

@@ -12,18 +12,6 @@ import { isUuid } from "./values.js";
 
 export type ActorKind = "member" | "key";
 
-export interface ActivityInsert {
-  workspaceId: string;
-  actorKind: ActorKind;
-  actorUserId: string | null;
-  actorKeyId: string | null;
-  actorName: string;
-  action: string;
-  recordType: string;
-  recordId: string | null;
-  recordName: string | null;
-}
-
 export interface ActivityRecord {
   id: number;
   at: Date;
@@ -36,6 +24,9 @@ export interface ActivityRecord {
   recordId: string | null;
   recordName: string | null;
 }
+
+/** An entry to write: a record's fields but its id and time (the database's), in its workspace. */
+export type ActivityInsert = Omit<ActivityRecord, "id" | "at"> & { workspaceId: string };
 
 /** The one place an entry's workspace is checked. */
 const inWorkspace = (workspaceId: string): SQL => eq(activity.workspaceId, workspaceId);

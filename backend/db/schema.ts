@@ -53,11 +53,7 @@ export const workspaceMembers = pgTable("workspace_members", {
   createdAt: createdAt(),
 }, (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_members_user_idx").on(t.userId)]);
 
-/**
- * An invitation to a workspace (issue 51): a link with a random token, of which only the SHA-256 is stored, for one
- * e-mail address (lowercased). It is used once (accepted_at), lapses at expires_at, and may be revoked; resending it
- * makes a new token and a new expiry, so the link sent before stops working.
- */
+/** An invitation to a workspace (issue 51): its token's SHA-256, one address (lowercased), used once; resent: a new token. */
 export const workspaceInvitations = pgTable("workspace_invitations", {
   id: uuid("id").primaryKey().defaultRandom(),
   workspaceId: uuid("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
