@@ -1,12 +1,11 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { applyMigrations, migrationsFolder } from "../../backend/db/migrate.js";
+import { applyMigrations } from "../../backend/db/migrate.js";
 import { emptyDatabase } from "../support/backend.js";
+import { migrationsUpTo } from "../support/migrations.js";
 
 /**
  * Migration 0017 (issue 51 item 5): on a database of the schema before it (0016), every saved alert address becomes a
@@ -21,18 +20,6 @@ let ben: string;
 let cy: string;
 let team: string;
 
-/** The migrations folder as it was up to `last`: its files and its journal. */
-function foldersUpTo(last: number): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "tributary-migrations-"));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  for (const file of readdirSync(folder)) if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) > last) rmSync(path.join(folder, file));
-  const journalPath = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= last);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
-
 async function seedUser(who: string): Promise<string> {
   const { rows } = await client.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', $1, $1 || '@example.com', $1) RETURNING id", [who]);
   return rows[0]!.id;
@@ -42,7 +29,7 @@ beforeAll(async () => {
   databaseUrl = await emptyDatabase();
   client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const folder = foldersUpTo(16);
+  const folder = migrationsUpTo(16);
   await migrate(drizzle(client), { migrationsFolder: folder });
   rmSync(folder, { recursive: true, force: true });
   ada = await seedUser("ada");

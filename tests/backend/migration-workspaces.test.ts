@@ -1,12 +1,11 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { applyMigrations, migrationsFolder } from "../../backend/db/migrate.js";
+import { applyMigrations } from "../../backend/db/migrate.js";
 import { emptyDatabase } from "../support/backend.js";
+import { migrationsUpTo } from "../support/migrations.js";
 
 /**
  * Migration 0015 (issue 51 item 2): on a database of the schema before it (0014) holding the records of three users,
@@ -17,18 +16,6 @@ const OWNED = ["credentials", "sources", "destinations", "connectors", "transfor
 let client: pg.Client;
 let databaseUrl: string;
 let before: string;
-
-/** The migrations folder as it was before 0015: its files and its journal up to 0014. */
-function foldersUpTo(last: number): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "tributary-migrations-"));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  for (const file of readdirSync(folder)) if (/^\d{4}_/.test(file) && Number(file.slice(0, 4)) > last) rmSync(path.join(folder, file));
-  const journalPath = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= last);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
 
 async function seedUser(who: string, givenName: string | null): Promise<string> {
   const q = async (text: string, values: unknown[]) => (await client.query<{ id: string }>(text, values)).rows[0]?.id;
@@ -62,7 +49,7 @@ beforeAll(async () => {
   databaseUrl = await emptyDatabase();
   client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const folder = foldersUpTo(14);
+  const folder = migrationsUpTo(14);
   await migrate(drizzle(client), { migrationsFolder: folder });
   rmSync(folder, { recursive: true, force: true });
   await seedUser("ada", "Ada");
