@@ -35,7 +35,9 @@ export default defineConfig({
   globalSetup: "./tests/e2e/global-setup.ts",
   globalTeardown: "./tests/e2e/global-teardown.ts",
   fullyParallel: true,
-  workers: 2,
+  // Four at once on CI's two cores: a browser test spends much of its time waiting on the server, a sync or a page's
+  // refresh, so two workers left the cores idle (bench/RESULTS.md: the browser step with 2 and 4). E2E_WORKERS overrides it.
+  workers: Number(process.env.E2E_WORKERS) > 0 ? Number(process.env.E2E_WORKERS) : 4,
   retries: 0,
   forbidOnly: !!process.env.CI,
   // A flow signs in, fills a few pages and runs an accessibility check on each: ~14 s alone on a slow day of this
@@ -56,7 +58,7 @@ export default defineConfig({
     navigationTimeout: 15_000,
   },
   projects: [
-    // First: its tests take milliseconds, and the browsers' long ones then fill both workers to the end.
+    // First: its tests take milliseconds, and the browsers' long ones then fill the workers to the end.
     { name: "http", testDir: "tests/http" },
     { name: "js-on", testDir: "tests/e2e", use: { ...chromium, javaScriptEnabled: true } },
     // A check tagged JS_INDEPENDENT (headers, status codes, raw HTTP) runs once, in js-on.
