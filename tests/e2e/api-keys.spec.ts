@@ -122,7 +122,9 @@ test("the API reference page renders the OpenAPI document", async ({ page, user,
   test.skip(!jsEnabled, "The reference renderer is a script; the document itself is /api/v1/openapi.json.");
   await login(page, user);
   await page.goto("/api/docs");
-  await expect(page.getByRole("heading", { name: /Tributary API/ }).first()).toBeVisible();
+  // Swagger UI parses a 1.4 MB script and then draws the whole document: with four workers on two busy cores that
+  // took longer than the usual 10 s once (the heading was there a moment later), so this first sight waits 30 s.
+  await expect(page.getByRole("heading", { name: /Tributary API/ }).first()).toBeVisible({ timeout: 30_000 });
   // The document's operations, under the server /api/v1.
   await expect(page.getByText("List sources").first()).toBeVisible();
   await expect(page.getByRole("combobox").first()).toHaveValue(/\/api\/v1$/);
