@@ -31,6 +31,11 @@ const schema = z.object({
   /** Folder for local data (the local destination's files and warehouse live under it). */
   DATA_DIR: z.string().default(".data"),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 14),
+  /**
+   * Hours before the last sync's end that the next sync reads again, for what a provider makes ready late (a transcript
+   * hours after its meeting); what landed unchanged there is not downloaded again (issue 52).
+   */
+  SYNC_OVERLAP_HOURS: z.preprocess(emptyAsUnset, z.coerce.number().min(0, "SYNC_OVERLAP_HOURS must be a number of hours, 0 or more").default(24)),
   LOG_LEVEL: z.string().default("info"),
   /** Where alert e-mails are sent through (smtp://user:pass@host:587 or smtps://…); unset: e-mail alerts are unavailable. */
   SMTP_URL: z.preprocess(emptyAsUnset, z.string().url("SMTP_URL must be a URL such as smtp://user:password@smtp.example.com:587").optional()),

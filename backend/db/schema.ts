@@ -185,6 +185,25 @@ export const connectorDestinations = pgTable("connector_destinations", {
   index("connector_destinations_destination_idx").on(t.destinationId),
 ]);
 
+/**
+ * Issue 52: what each stream of a connector has read up to (the sync engine's state, Airbyte's per-stream state). Saved
+ * only after a read's records landed at every destination in `destinationIds`; a backfill leaves it alone, a Re-sync
+ * drops it (the next sync reads the whole lookback window again).
+ */
+export const connectorStreamStates = pgTable("connector_stream_states", {
+  connectorId: uuid("connector_id").notNull().references(() => connectors.id, { onDelete: "cascade" }),
+  stream: text("stream").notNull(),
+  /** The end of the last complete read: the next one starts here, less the late-arrival overlap. */
+  syncedTo: timestamp("synced_to", { withTimezone: true }).notNull(),
+  /** The provider's change token at that point (Gmail's historyId, a Graph delta link), when it has one. */
+  token: text("token"),
+  /** The items that landed and that the next read's overlap may list again: key → [fingerprint, ISO time]. */
+  landed: jsonb("landed").$type<Record<string, [string, string]>>().notNull().default({}),
+  /** The destinations that hold the stream's whole window; one not among them (added since) gets the window once. */
+  destinationIds: uuid("destination_ids").array().notNull().default(sql`'{}'::uuid[]`),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.connectorId, t.stream] })]);
+
 export const transforms = pgTable("transforms", {
   id: uuid("id").primaryKey().defaultRandom(),
   ownerId: uuid("owner_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),

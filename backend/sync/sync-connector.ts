@@ -13,6 +13,8 @@ import type { LandedEntry, RunProgress } from "../db/runs.js";
 import { formatBytes } from "../../contract/runs.js";
 import { batchMaker, type SyncBatch } from "./batch.js";
 import { writeRecords, type NamedWriter, type SyncResult } from "./write.js";
+import { planRead, saveStreamStates, streamStates } from "./state.js";
+import type { ItemCounts } from "../integrations/sources/index.js";
 
 /**
  * The sync engine: reads a connector's source for the lookback window (the source plug-ins' readRecords) and writes
@@ -24,8 +26,11 @@ const DAY_MS = 86_400_000;
 export interface SyncServices {
   db: Database;
   secrets: SecretBox;
-  config: { DATA_DIR: string };
+  config: { DATA_DIR: string; SYNC_OVERLAP_HOURS?: number };
 }
+
+/** How far before the last sync's end a later one reads again, for what arrives late (a transcript ready hours after its meeting). */
+export const DEFAULT_SYNC_OVERLAP_HOURS = 24;
 
 export interface SyncOptions {
   meetingsPerDay?: number;
@@ -45,6 +50,10 @@ export interface SyncOptions {
 /** What a sync did: its counts, and where each destination's data landed. */
 export interface SyncOutcome extends SyncResult {
   landed: LandedEntry[];
+  /** What an incremental reader listed: items read new, read again as changed, and skipped as landed unchanged. */
+  items: ItemCounts;
+  /** Whether the read started at the last sync's end (false: the whole lookback window, or a backfill's range). */
+  incremental: boolean;
 }
 
 /** How often a "batch written" line goes to the run's log, at most (a large sync writes a batch every few ms). */
@@ -101,11 +110,20 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   if (!plugin) {
     throw new PermanentRunError(`Reading from ${sourceLabel} is not available on this server.`);
   }
-  // The reading half: the records whose time falls in the window, one at a time.
-  const window = options.range ?? { from: new Date(until.getTime() - connector.lookbackDays * DAY_MS), to: until };
-  const span = options.range ? "backfill range" : `${connector.lookbackDays}-day lookback`;
+  // The reading half: the records whose time falls in the window, one at a time. A backfill reads its range and leaves
+  // the streams' state alone; a sync reads from where the last one ended (less the overlap) when it can (state.ts).
+  const skipped = new Set(connector.skippedStreams);
+  const streams = plugin.manifest.streams.map((s) => s.name).filter((name) => !skipped.has(name));
+  const destinationIds = destinations.map((d) => d.id);
+  const overlapHours = services.config.SYNC_OVERLAP_HOURS ?? DEFAULT_SYNC_OVERLAP_HOURS;
+  const lookback = { from: new Date(until.getTime() - connector.lookbackDays * DAY_MS), to: until };
+  const plan = options.range
+    ? planRead({ states: [], streams, destinationIds, lookback: options.range, overlapHours, canNarrow: false })
+    : planRead({ states: await streamStates(db, connector.id), streams, destinationIds, lookback, overlapHours, canNarrow: plugin.reader.credential && plugin.reader.incremental === true });
+  const window = plan.window;
+  const span = options.range ? "backfill range" : plan.incremental ? `since the last sync, less ${overlapHours} h for late arrivals` : `${connector.lookbackDays}-day lookback`;
   log?.info(`Reading ${sourceLabel} source "${source.name}" from ${window.from.toISOString()} to ${window.to.toISOString()} (${span}).`);
-  const records = readRecords(services, source, window, { meetingsPerDay: options.meetingsPerDay });
+  const records = readRecords(services, source, window, { meetingsPerDay: options.meetingsPerDay, tracker: plan.tracker });
   const platform = platformOf(source, connector.platform);
   log?.info(`Writing to ${destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}: ${destinations.map((d) => `"${d.name}" (${d.integrationLabel})`).join(", ")}.`);
 
@@ -140,7 +158,13 @@ export async function syncConnector(services: SyncServices, connectorId: string,
       stopRequested: options.stopRequested,
       onProgress: log || options.onProgress ? onProgress : undefined,
     });
-    const outcome = { records: result.records, bytes: result.bytes, landed: landedAt(destinations, result, landed.get()) };
+    // Every record read has landed at every destination: now, and only now, the streams' state moves on.
+    if (!options.range) await saveStreamStates(db, connector.id, streams, { until, overlapHours, tracker: plan.tracker, destinationIds });
+    const items = plan.tracker.counts;
+    const outcome = { records: result.records, bytes: result.bytes, landed: landedAt(destinations, result, landed.get()), items, incremental: plan.incremental };
+    if (items.new + items.changed + items.skipped > 0) {
+      log?.info(`Items: ${items.new.toLocaleString("en-US")} new, ${items.changed.toLocaleString("en-US")} changed, ${items.skipped.toLocaleString("en-US")} skipped as already landed.`);
+    }
     if (result.records === 0) log?.info("No records in the window: nothing to write.");
     logLanded(log, outcome.landed);
     return outcome;

@@ -1,26 +1,16 @@
-import { cloneTemplateDatabase } from "../support/backend.js";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { eq } from "drizzle-orm";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackend, type RunningBackend } from "../../backend/server.js";
-import { createLogger } from "../../backend/lib/log.js";
-import { connectDatabase, type DatabaseHandle } from "../../backend/db/client.js";
-import { sources } from "../../backend/db/schema.js";
-import { randomToken, SecretBox, sha256 } from "../../backend/lib/crypto.js";
 import { generateMeetings } from "../../backend/integrations/sources/datagen/index.js";
-import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, readRecords, type EmailMessage } from "../../backend/integrations/sources/index.js";
+import { messageFiles, messageRow, PermanentReadError, READABLE_INTEGRATIONS, type EmailMessage } from "../../backend/integrations/sources/index.js";
 import { parseVtt, safeId } from "../../backend/integrations/sources/kit/index.js";
-import { SESSION_COOKIE } from "../../contract/auth.js";
 import { syncConnector } from "../../backend/sync/index.js";
-import { LocalWriter, resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import type { Meeting } from "../../backend/integrations/sources/records.js";
 import { startFakeZoom, type FakeZoom, type FakeZoomRecording } from "../fakes/zoom.js";
 import { startFakeMicrosoft, type FakeMicrosoft } from "../fakes/graph.js";
 import { startFakeGoogle, type FakeGoogle } from "../fakes/google-admin.js";
+import { consentPage, startReadingBackend, warehouse, type ReadingBackend } from "../support/reading.js";
 
 /**
  * Reading real sources against the provider fakes: each source is created
@@ -32,70 +22,21 @@ const DAY = 86_400_000;
 /** The fakes place their meetings and messages a few days before this UTC midnight. */
 const ANCHOR = new Date("2026-03-10T00:00:00Z");
 
-let backend: RunningBackend;
+let reading: ReadingBackend;
 let pool: pg.Pool;
-let handle: DatabaseHandle;
-let dataDir: string;
-let url: string;
-let secrets: SecretBox;
-let cookie: string;
 
 beforeAll(async () => {
-  const databaseUrl = await cloneTemplateDatabase();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "tributary-reading-"));
-  const key = randomBytes(32).toString("base64url");
-  backend = await startBackend({
-    role: "api",
-    log: createLogger("silent"),
-    env: { NODE_ENV: "test", DATABASE_URL: databaseUrl, TRIBUTARY_SECRET_KEY: key, BACKEND_PORT: "0", LOCAL_IDP_PORT: "0", APP_URL, DATA_DIR: dataDir },
-  });
-  url = `http://127.0.0.1:${backend.port}`;
-  secrets = new SecretBox(key);
-  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  handle = connectDatabase(databaseUrl, 2);
-  const { rows } = await pool.query<{ id: string }>("INSERT INTO users (issuer, subject, email, name) VALUES ('test', 'reader', 'reader@example.com', 'Reader') RETURNING id");
-  const token = randomToken();
-  await pool.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [sha256(token), rows[0]!.id]);
-  cookie = `${SESSION_COOKIE}=${token}`;
+  reading = await startReadingBackend(APP_URL);
+  ({ pool } = reading);
 }, 60_000);
 afterAll(async () => {
-  await pool?.end();
-  await handle?.close();
-  await backend?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await reading?.stop();
 });
 
-async function call(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${url}${route}`, { method, headers: { cookie, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
-
-/** Plays the browser on a provider's consent page: posts its hidden fields with the given decision; returns the redirect. */
-async function consentPage(authUrl: string, action: string, decision: string): Promise<URL> {
-  const html = await (await fetch(authUrl)).text();
-  const form = new URLSearchParams();
-  for (const [, field, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(field!, value!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))));
-  form.set("decision", decision);
-  const back = await fetch(new URL(action, authUrl), { method: "POST", body: form, redirect: "manual" });
-  return new URL(back.headers.get("location")!);
-}
-
-async function createSource(body: Record<string, unknown>): Promise<string> {
-  const created = await call("POST", "/sources/create", body);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
-
-async function sourceRow(id: string) {
-  const [row] = await handle.db.select().from(sources).where(eq(sources.id, id));
-  return row!;
-}
-
-async function read(sourceId: string, window: { from: Date; to: Date }, options?: { meetingsPerDay?: number }): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const record of readRecords({ db: handle.db, secrets }, await sourceRow(sourceId), window, options)) out.push(record);
-  return out;
-}
+const call = (method: string, route: string, body?: unknown) => reading.call(method, route, body);
+const createSource = (body: Record<string, unknown>) => reading.createSource(body);
+const sourceRow = (id: string) => reading.sourceRow(id);
+const read = (sourceId: string, window: { from: Date; to: Date }, options?: { meetingsPerDay?: number }) => reading.read(sourceId, window, options);
 
 async function readError(sourceId: string, window: { from: Date; to: Date }): Promise<Error> {
   try {
@@ -120,33 +61,15 @@ const sourceStatus = async (sourceId: string) => (await pool.query("SELECT statu
  * and the destination's folder.
  */
 async function syncToLocal(sourceId: string, platform: string, days: number) {
-  const destination = await call("POST", "/destinations/create", { name: `Disk for ${platform} ${randomBytes(3).toString("hex")}`, integration_name: "local" });
-  expect(destination.status, JSON.stringify(destination.body)).toBe(201);
-  const connector = await call("POST", "/connectors/create", { first_sync: false,
-    name: `Sync ${platform} ${randomBytes(3).toString("hex")}`,
-    frequency: "daily",
-    source_id: sourceId,
-    platform,
-    destination_ids: [destination.body.destination.id],
-    lookback_days: days,
-  });
-  expect(connector.status, JSON.stringify(connector.body)).toBe(201);
-  const services = { db: handle.db, secrets, config: { DATA_DIR: dataDir } };
-  const first = await syncConnector(services, connector.body.id, ANCHOR);
-  // Again over the same window: nothing may be there twice.
-  const second = await syncConnector(services, connector.body.id, ANCHOR);
+  const { connectorId, root } = await reading.localConnector(sourceId, platform, { lookbackDays: days });
+  const first = await syncConnector(reading.services(), connectorId, ANCHOR);
+  // Again over the same window (as a backfill of it, which reads its whole range whatever the last sync read): nothing
+  // may be there twice.
+  const second = await syncConnector(reading.services(), connectorId, ANCHOR, { range: { from: new Date(ANCHOR.getTime() - days * DAY), to: ANCHOR } });
   expect(second.records).toBe(first.records);
-  return { first, root: resolveLocalRoot(dataDir, destination.body.destination.config.folder as string) };
+  return { first, root };
 }
 
-async function warehouse<T>(root: string, sql: string): Promise<T[]> {
-  const writer = new LocalWriter(root);
-  try {
-    return (await writer.query(sql)) as T[];
-  } finally {
-    await writer.close();
-  }
-}
 
 describe("the reader module", () => {
   it("reads every integration the product offers", () => {

@@ -238,7 +238,7 @@ function recordingJson(r: FakeZoomRecording, origin: string) {
   const files = [
     { id: createHash("sha256").update(`video:${r.uuid}`).digest("hex").slice(0, 24), file_type: "MP4", file_extension: "MP4", recording_type: "shared_screen_with_speaker_view" },
     ...(r.cues ? [{ id: transcriptFileId(r), file_type: "TRANSCRIPT", file_extension: "VTT", recording_type: "audio_transcript" }] : []),
-  ].map((f) => ({ ...f, meeting_id: r.uuid, recording_start: iso(r.start), recording_end: iso(end), file_size: 4096, status: "completed", play_url: `${origin}/rec/play/${f.id}`, download_url: `${origin}/rec/download/${f.id}` }));
+  ].map((f) => ({ ...f, meeting_id: r.uuid, recording_start: iso(r.start), recording_end: iso(end), file_size: f.file_type === "TRANSCRIPT" ? Buffer.byteLength(zoomVtt(r)) : 4096, status: "completed", play_url: `${origin}/rec/play/${f.id}`, download_url: `${origin}/rec/download/${f.id}` }));
   return {
     uuid: r.uuid,
     id: r.meetingNumber,
@@ -249,7 +249,7 @@ function recordingJson(r: FakeZoomRecording, origin: string) {
     start_time: iso(r.start),
     timezone: "UTC",
     duration: r.durationMinutes,
-    total_size: files.length * 4096,
+    total_size: files.reduce((n, f) => n + f.file_size, 0),
     recording_count: files.length,
     share_url: `${origin}/rec/share/${r.meetingNumber}`,
     recording_files: files,

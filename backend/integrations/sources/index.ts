@@ -8,6 +8,7 @@ export { credentialVerified } from "./kit/verification.js";
 export { hashString } from "./kit/hash.js";
 export { meetingFiles, toGongCall, toText, toVtt, type Meeting, type Person, type Utterance } from "./records.js";
 export { messageFiles, messageRow, type EmailMessage } from "./gmail/records.js";
+export { ReadTracker, type ItemCounts, type LandedItems } from "./tracker.js";
 export type { EmitContext, ReadOptions, ReadWindow, RecordSink, SourcePlugin, SourceRow } from "./plugin.js";
 
 /** The platform a source's records are of: the connector's own choice, else what the source's settings produce. */

@@ -4,6 +4,7 @@ import type { CredentialRow } from "../../db/sources.js";
 import type { SecretBox } from "../../lib/crypto.js";
 import type { SourceIntegration } from "../../../contract/integrations/sources.js";
 import type { DestinationObject, Row } from "../destinations/writer.js";
+import type { ReadTracker } from "./tracker.js";
 
 /**
  * A source plug-in, Airbyte's check / read in spirit: its manifest (contract/integrations/<name>.ts), the setup
@@ -26,6 +27,8 @@ export interface ReadWindow {
 export interface ReadOptions {
   /** The data generator's volume (bench, tests); others ignore it. */
   meetingsPerDay?: number;
+  /** What earlier syncs landed, for an incremental reader (default: nothing, the whole window is read). */
+  tracker?: ReadTracker;
 }
 
 /** What a provider's reader gets: the source, its credential (the owner's), and how to re-seal refreshed tokens. */
@@ -35,6 +38,8 @@ export interface ReaderContext {
   credential: CredentialRow;
   window: ReadWindow;
   options: ReadOptions;
+  /** What earlier syncs landed: an incremental reader skips what it lists that landed unchanged (tracker.ts). */
+  tracker: ReadTracker;
   /** Seals and stores the credential's new secret (a refreshed token). */
   saveSecret(value: unknown): Promise<void>;
 }
@@ -46,7 +51,15 @@ export interface ReaderContext {
  * read); a source that needs none reads from its settings alone.
  */
 export type SourceReader<R = unknown> =
-  | { credential: true; read(context: ReaderContext): AsyncIterable<R> }
+  | {
+      credential: true;
+      /**
+       * Issue 52: the reader asks its context's tracker before downloading what it lists, and so may be given a
+       * window that starts at the last sync's end (less the late-arrival overlap) instead of the lookback window's.
+       */
+      incremental?: boolean;
+      read(context: ReaderContext): AsyncIterable<R>;
+    }
   | { credential: false; read(source: SourceRow, window: ReadWindow, options: ReadOptions): AsyncIterable<R> };
 
 /** What a record is written as: rows of its streams and its files. The sync engine's batch takes them (backend/sync/batch.ts). */

@@ -3,6 +3,7 @@ import { integrationLabel } from "../../../contract/sources.js";
 import { NotConfigured, PermanentReadError } from "./kit/index.js";
 import type { ReaderContext, ReaderServices, ReadOptions, ReadWindow, SourceRow } from "./plugin.js";
 import { sourcePlugin } from "./registry.js";
+import { ReadTracker } from "./tracker.js";
 
 /**
  * Every record of the source whose time falls in [window.from, window.to), one at a time, from its plug-in, in the
@@ -25,6 +26,7 @@ export async function* readRecords(services: ReaderServices, source: SourceRow, 
     credential,
     window,
     options,
+    tracker: options.tracker ?? new ReadTracker(),
     async saveSecret(value) {
       const secret = services.secrets.seal(value);
       credential.secret = secret;

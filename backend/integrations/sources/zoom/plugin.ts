@@ -21,7 +21,7 @@ async function zoomAccessToken(ctx: SetupContext, credential: CredentialRow): Pr
 export const zoomPlugin: SourcePlugin<Meeting> = {
   manifest: zoomManifest,
   emit: emitMeeting,
-  reader: { credential: true, read: readZoom },
+  reader: { credential: true, incremental: true, read: readZoom },
   setup: {
     auth_url: authUrlCall(() => zoomConfig(), zoomAuthUrl),
     callback: {

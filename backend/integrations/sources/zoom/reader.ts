@@ -11,7 +11,8 @@ import type { Meeting } from "../records.js";
  * window (GET /users/{userId}/recordings?from&to, at most a month per call,
  * paged with next_page_token), and each meeting's TRANSCRIPT file (its
  * download_url with the access token), parsed from WebVTT. The meeting id is
- * the recording's meeting UUID (base64url), the same on every read.
+ * the recording's meeting UUID (base64url), the same on every read. Incremental (issue 52): a transcript whose
+ * file (id and size) landed before is skipped without a download.
  */
 
 const DAY_MS = 86_400_000;
@@ -34,6 +35,7 @@ interface ZoomRecordingFile {
   download_url?: string;
   status?: string;
   recording_type?: string;
+  file_size?: number;
 }
 
 interface ZoomRecordingMeeting {
@@ -177,8 +179,13 @@ export async function* readZoom(context: ReaderContext): AsyncGenerator<Meeting>
           const transcript = (recording.recording_files ?? []).find((f) => f.file_type === "TRANSCRIPT" && f.download_url && (f.status ?? "completed") === "completed");
           if (!transcript) continue;
           seen.add(recording.uuid);
+          // A transcript file that landed before (the same file id and size) is not downloaded again.
+          const fingerprint = `${transcript.id ?? transcript.download_url}:${transcript.file_size ?? ""}`;
+          if (context.tracker.unchanged(recording.uuid, fingerprint, startedAt)) continue;
           const meeting = await transcriptMeeting(session, recording, transcript.download_url!, startedAt, known.find((k) => k.id === (recording.host_id ?? user.id)) ?? null, known);
-          if (meeting) yield meeting;
+          if (!meeting) continue;
+          context.tracker.read(recording.uuid, fingerprint, startedAt);
+          yield meeting;
         }
         token = body.next_page_token ?? "";
         if (!token) break;
