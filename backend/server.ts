@@ -19,6 +19,7 @@ import { LOCAL_IDP_CLIENT } from "../contract/auth.js";
 import { SecretBox } from "./lib/crypto.js";
 import { createAlerts } from "./alerts/notifier.js";
 import { DESTINATION_PLUGINS } from "./integrations/destinations/registry.js";
+import { metricsSettings, startMetricsServer } from "./lib/metrics.js";
 
 /**
  * What a backend process does (`backend/main.ts --role`): `api` answers HTTP; `worker` performs runs (the run queues)
@@ -43,12 +44,16 @@ export interface RunningBackend {
   /** SHUTDOWN_GRACE_SECONDS, in milliseconds: what stop() gives running jobs and requests. */
   graceMs: number;
   localIdpIssuer?: string;
+  /** The port /metrics is served on (METRICS_PORT; 0 there: the one picked); none when metrics are off. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
 /** Starts the HTTP API, the workers, or both, against one Postgres. */
 export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEnv; log?: Logger }): Promise<RunningBackend> {
   const config: Config = loadConfig(options.env);
+  // Read beside the config, from the same environment: a bad METRICS_PORT stops the start before anything is made.
+  const metrics = metricsSettings(options.env ?? process.env);
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   for (const warning of productionChecks(config).warnings) log.warn(warning);
   if (!config.SMTP_URL) log.info("SMTP_URL is not set: e-mail alerts are unavailable (webhook alerts still work)");
@@ -71,7 +76,15 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
   let idp: LocalIdp | undefined;
   let server: ServerType | undefined;
   let port = 0;
+  let metricsPort: number | undefined;
   try {
+    // First, so that a process still starting (migrations done, queues being made) can already be watched.
+    if (metrics) {
+      const served = await startMetricsServer({ ...metrics, pool: database.pool, log });
+      metricsPort = served.port;
+      // Last to go (stops run in order, each new one first): the runs ending in the grace time are still counted.
+      stops.splice(stops.length - 1, 0, () => served.close());
+    }
     // One job queue over the pg-boss client started just below: the schedulers' and the API's.
     let queue: JobQueue | undefined;
     const jobs = backendJobs({ db: database.db, secrets, config }, () => (queue ??= pgBossQueue(boss!)), alerts.onOutcome);
@@ -145,11 +158,12 @@ export async function startBackend(options: { role: Role; env?: NodeJS.ProcessEn
     for (const stop of stops) await stop().catch(() => {});
     throw error;
   }
-  log.info({ role: options.role, port: port || undefined }, "backend ready");
+  log.info({ role: options.role, port: port || undefined, metricsPort }, "backend ready");
   return {
     port,
     graceMs,
     localIdpIssuer: idp?.issuer,
+    metricsPort,
     async stop() {
       stopping = true;
       for (const stop of stops) await stop().catch((error) => log.error({ err: error }, "error while stopping"));

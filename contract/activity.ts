@@ -21,6 +21,7 @@ export const ACTIVITY_ACTIONS = [
   "schedule_changed",
   "stream_turned_off",
   "stream_turned_on",
+  "stream_resynced",
   "email_confirmation_resent",
   "signing_secret_rolled",
   "revoked",

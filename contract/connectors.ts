@@ -45,6 +45,11 @@ export const connectorStreamSchema = z.object({
   enabled: z.boolean(),
   /** Where it lands at each of the connector's destinations, in words (a table, a folder). */
   lands: z.array(z.object({ destination: z.string(), location: z.string() })),
+  /**
+   * Issue 52: the end of the last sync whose records of this stream landed at every destination (the next one reads
+   * from there, less the late-arrival overlap); null before its first sync and after a Re-sync.
+   */
+  synced_to: z.string().nullable(),
 });
 export type ConnectorStream = z.infer<typeof connectorStreamSchema>;
 
@@ -128,6 +133,8 @@ export const compatibleDestinationsResponseSchema = z.object({ status: success, 
 export const syncQueuedResponseSchema = z.object({ status: success, run: syncRunSchema, message: z.string() });
 /** POST /connectors/{id}/pause and /resume. */
 export const pausedResponseSchema = z.object({ status: success, paused: z.boolean(), message: z.string() });
+/** POST /connectors/{id}/streams/resync: the stream's state dropped, and the sync queued to read it again (else null). */
+export const streamResyncedResponseSchema = z.object({ status: success, run: syncRunSchema.nullable(), message: z.string() });
 /** POST /connectors/{id}/streams: the stream's switch, and the sync queued when it came back on (else null). */
 export const streamSwitchedResponseSchema = z.object({ status: success, enabled: z.boolean(), run: syncRunSchema.nullable(), message: z.string() });
 
@@ -283,7 +290,18 @@ export const STREAM_MESSAGES = {
   off: (label: string) => `${label} stopped: syncs leave it out from now on.`,
   onQueued: (label: string) => `${label} syncs again: a sync of the lookback window is queued.`,
   onNext: (label: string) => `${label} syncs again from the next sync, which reads the whole lookback window.`,
+  /** Issue 52: Re-sync, its confirmation and its outcome. */
+  resyncFailed: "Failed to re-sync the stream",
+  resyncOff: "This stream is not synced. Turn it back on to sync it: that reads its whole lookback window.",
+  resyncQueued: (label: string) => `${label} is read again: a sync of the whole lookback window is queued.`,
+  resyncNext: (label: string) => `${label} is read again by the next sync, which reads the whole lookback window.`,
 } as const;
+
+/** POST /connectors/{id}/streams/resync { stream }: drops the stream's state, so the next sync reads its whole window. */
+export const connectorStreamResyncBodySchema = z.object({
+  stream: z.string({ required_error: STREAM_MESSAGES.unknown, invalid_type_error: STREAM_MESSAGES.unknown }).trim().min(1, STREAM_MESSAGES.unknown).max(128, STREAM_MESSAGES.unknown),
+});
+export type ConnectorStreamResyncBody = z.infer<typeof connectorStreamResyncBodySchema>;
 
 export const connectorStreamBodySchema = z.object({
   stream: z.string({ required_error: STREAM_MESSAGES.unknown, invalid_type_error: STREAM_MESSAGES.unknown }).trim().min(1, STREAM_MESSAGES.unknown).max(128, STREAM_MESSAGES.unknown),

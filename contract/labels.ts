@@ -88,6 +88,7 @@ export const activityActionLabel = lookup({
   schedule_changed: "Changed the schedule",
   stream_turned_off: "Stopped syncing a stream",
   stream_turned_on: "Synced a stream again",
+  stream_resynced: "Re-synced a stream",
   email_confirmation_resent: "Resent the e-mail confirmation",
   signing_secret_rolled: "Replaced the webhook signing secret",
   revoked: "Revoked",

@@ -32,6 +32,7 @@ import {
   lookbackOptionsResponseSchema,
   pausedResponseSchema,
   streamSwitchedResponseSchema,
+  streamResyncedResponseSchema,
   syncQueuedResponseSchema,
   syncRunSchema,
 } from "./connectors.js";
@@ -166,6 +167,7 @@ export const BACKEND_RESPONSES = {
   "GET /connectors/:id/runs": runsPageSchema(syncRunSchema.extend(runTriggeredByFields)),
   "GET /connectors/:id/runs/:runId": runAnswerSchema(syncRunDetailsSchema.extend(runTriggeredByFields)),
   "POST /connectors/:id/streams": streamSwitchedResponseSchema,
+  "POST /connectors/:id/streams/resync": streamResyncedResponseSchema,
   "PUT /connectors/:id/schedule": connectorSavedSchema,
   "POST /connectors/:id/schedule/preview": schedulePreviewSchema,
 

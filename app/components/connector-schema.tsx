@@ -1,5 +1,8 @@
-import { Form } from "@remix-run/react";
+import { Form, Link, useSearchParams } from "@remix-run/react";
 import type { ConnectorStream } from "@contract/connectors";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { DateTime } from "~/components/date-time";
+import { useTimeZone } from "~/root";
 import { columnTypeLabel } from "@contract/labels";
 import { StatusBadge } from "~/components/ui/status-badge";
 import { useSubmittingIntent } from "~/components/record-actions";
@@ -7,11 +10,17 @@ import { useSubmittingIntent } from "~/components/record-actions";
 /**
  * Issue 37, a connector's Schema section: each stream its source declares (its key, the time it is read by, its
  * columns), where it lands at each destination, and a button that stops syncing it or syncs it again (a form: it works
- * without JavaScript). `error` is a refused switch's sentence, shown at its stream.
+ * without JavaScript). Issue 52: how far each stream is synced, in the reader's time zone, and Re-sync, whose
+ * confirmation is a link (`?resync=<stream>`) so that it works without JavaScript too. `error` is a refused switch's or
+ * Re-sync's sentence, shown at its stream (and in the confirmation).
  */
-export function ConnectorSchema({ streams, error }: { streams: ConnectorStream[]; error: { stream: string; message: string } | null }) {
-  const busy = useSubmittingIntent() === "stream";
+export function ConnectorSchema({ connectorId, lookbackDays, streams, error }: { connectorId: string; lookbackDays: number; streams: ConnectorStream[]; error: { stream: string; message: string } | null }) {
+  const submitting = useSubmittingIntent();
+  const busy = submitting === "stream" || submitting === "resync";
+  const timeZone = useTimeZone();
+  const [params] = useSearchParams();
   if (streams.length === 0) return null;
+  const confirming = streams.find((s) => s.name === params.get("resync") && s.enabled) ?? null;
   // A refusal naming no stream of the list (a forged or stale form) is said above them all.
   const orphan = error && !streams.some((s) => s.name === error.stream) ? error.message : null;
   return (
@@ -20,7 +29,7 @@ export function ConnectorSchema({ streams, error }: { streams: ConnectorStream[]
         Schema
       </h2>
       <p className="mb-3 text-sm text-slate-600">
-        What each sync moves, stream by stream. A stream you stop is left out of every sync from then on; turned back on, it gets its whole lookback window again.
+        What each sync moves, stream by stream. Each sync reads what is new since the last one; a stream you re-sync, or stop and turn back on, gets its whole lookback window again.
       </p>
       {orphan ? (
         <p role="alert" className="mb-3 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
@@ -39,17 +48,35 @@ export function ConnectorSchema({ streams, error }: { streams: ConnectorStream[]
                 <p className="mt-1 text-sm text-slate-600">
                   Key <code className="font-mono text-slate-800">{stream.primary_key.join(", ")}</code> · read by <code className="font-mono text-slate-800">{stream.cursor_field}</code>
                 </p>
+                {stream.enabled ? (
+                <p className="mt-1 text-sm text-slate-700">
+                  {stream.synced_to ? (
+                    <>
+                      Synced up to <DateTime value={stream.synced_to} timeZone={timeZone} />
+                    </>
+                  ) : (
+                    "Not synced yet: the next sync reads its whole lookback window."
+                  )}
+                </p>
+                ) : null}
               </div>
-              <Form method="post" preventScrollReset className="shrink-0">
-                <input type="hidden" name="intent" value="stream" />
-                <input type="hidden" name="stream" value={stream.name} />
-                <input type="hidden" name="enabled" value={stream.enabled ? "false" : "true"} />
-                <button type="submit" className="btn-secondary" disabled={busy} aria-label={`${stream.enabled ? "Stop syncing" : "Sync again"}: ${stream.label}`}>
-                  {stream.enabled ? "Stop syncing" : "Sync again"}
-                </button>
-              </Form>
+              <div className="flex shrink-0 flex-wrap gap-2">
+                {stream.enabled ? (
+                  <Link to={`?resync=${encodeURIComponent(stream.name)}`} preventScrollReset className="btn-secondary" aria-label={`Re-sync: ${stream.label}`}>
+                    Re-sync
+                  </Link>
+                ) : null}
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="intent" value="stream" />
+                  <input type="hidden" name="stream" value={stream.name} />
+                  <input type="hidden" name="enabled" value={stream.enabled ? "false" : "true"} />
+                  <button type="submit" className="btn-secondary" disabled={busy} aria-label={`${stream.enabled ? "Stop syncing" : "Sync again"}: ${stream.label}`}>
+                    {stream.enabled ? "Stop syncing" : "Sync again"}
+                  </button>
+                </Form>
+              </div>
             </div>
-            {error?.stream === stream.name ? (
+            {error?.stream === stream.name && !confirming ? (
               <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
                 {error.message}
               </p>
@@ -89,6 +116,21 @@ export function ConnectorSchema({ streams, error }: { streams: ConnectorStream[]
           </li>
         ))}
       </ul>
+      {confirming ? (
+        <ConfirmDialog
+          title={`Re-sync ${confirming.label}?`}
+          body={
+            <>
+              The next sync reads the whole lookback window of <strong className="font-semibold text-slate-900">{confirming.label}</strong> again ({lookbackDays === 1 ? "1 day" : `${lookbackDays} days`}) and writes it to every destination, replacing its rows by key: nothing is doubled. A sync is queued now, unless the connector is paused or a sync is running.
+            </>
+          }
+          confirmLabel="Re-sync"
+          busyLabel="Re-syncing..."
+          cancelTo={`/connectors/details/${connectorId}#schema`}
+          hidden={{ intent: "resync", stream: confirming.name }}
+          error={error?.stream === confirming.name ? error.message : null}
+        />
+      ) : null}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod";
-import { cancelledAfter, CONNECTOR_MESSAGES as M, connectorIntentSchema, connectorStreamBodySchema, STREAM_MESSAGES, type Connector, type SyncRun } from "@contract/connectors";
+import { cancelledAfter, CONNECTOR_MESSAGES as M, connectorIntentSchema, connectorStreamBodySchema, connectorStreamResyncBodySchema, STREAM_MESSAGES, type Connector, type SyncRun } from "@contract/connectors";
 import { platformLabel } from "@contract/labels";
 import { BACKFILL_MESSAGES, backfillFormSchema } from "@contract/run-operations";
 import { BackfillForm, RunTrigger } from "~/components/backfill-form";
@@ -13,7 +13,7 @@ import { FailureBanner } from "~/components/failure-banner";
 import { formatBytes, type RunFailure } from "@contract/runs";
 import { DateTime, readTimeZone } from "~/components/date-time";
 import { requireUser } from "~/services/session.server";
-import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns, setConnectorStream } from "~/services/connectors.server";
+import { backfillConnector, connectorCommand, deleteConnector, loadConnector, loadRuns, resyncConnectorStream, setConnectorStream } from "~/services/connectors.server";
 import { ConnectorSchema } from "~/components/connector-schema";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
@@ -77,6 +77,17 @@ async function stream(request: Request, rawId: string, form: FormData) {
   return Response.json({ error: message, intent: "stream", stream: name }, { status: outcome.status === 404 ? 404 : 400 });
 }
 
+/** Re-sync's confirmation posted: the stream's state goes (a sync is queued); a refusal is said in the confirmation. */
+async function resync(request: Request, rawId: string, form: FormData) {
+  const name = String(form.get("stream") ?? "");
+  const submission = parseWithZod(form, { schema: connectorStreamResyncBodySchema });
+  if (submission.status !== "success") return Response.json({ error: STREAM_MESSAGES.unknown, intent: "resync", stream: name }, { status: 400 });
+  const outcome = await resyncConnectorStream(request, rawId, submission.value);
+  if (outcome.ok) return redirect(`/connectors/details/${encodeURIComponent(rawId)}#schema`);
+  const message = outcome.status === 400 ? outcome.message : STREAM_MESSAGES.resyncFailed;
+  return Response.json({ error: message, intent: "resync", stream: name }, { status: outcome.status === 404 ? 404 : 400 });
+}
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request);
   const rawId = params.id ?? "";
@@ -84,6 +95,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   if (form.get("intent") === "backfill") return backfill(request, rawId, form);
   if (form.get("intent") === "stream") return stream(request, rawId, form);
+  if (form.get("intent") === "resync") return resync(request, rawId, form);
   const submission = parseWithZod(form, { schema: connectorIntentSchema });
   if (submission.status !== "success") return Response.json({ error: M.intentInvalid, intent: "" }, { status: 400 });
   const { intent } = submission.value;
@@ -131,7 +143,7 @@ const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 wh
 export default function ConnectorDetails() {
   const { connector, runs, failing, history, runsError, authors, error } = useLoaderData<typeof loader>();
   const result = useActionData<{ error?: string; intent?: string; stream?: string }>();
-  const streamError = result?.intent === "stream" && result.error ? { stream: result.stream ?? "", message: result.error } : null;
+  const streamError = (result?.intent === "stream" || result?.intent === "resync") && result.error ? { stream: result.stream ?? "", message: result.error } : null;
   return (
     <RunnableDetails
       noun="connector"
@@ -154,7 +166,7 @@ export default function ConnectorDetails() {
         </>
       )}
       error={error ?? M.fetchConnectorFailed}
-      localIntents={["stream"]}
+      localIntents={["stream", "resync"]}
       consequences=" and its run history will be deleted. Data already written to its destinations stays. This cannot be undone."
     >
       {(record) => {
@@ -173,7 +185,7 @@ export default function ConnectorDetails() {
             />
             <h2 className="mt-8 mb-3 text-lg font-semibold text-slate-900">Details</h2>
             <Details connector={record} authors={authors} />
-            <ConnectorSchema streams={record.streams ?? []} error={streamError} />
+            <ConnectorSchema connectorId={record.id} lookbackDays={record.lookback_days} streams={record.streams ?? []} error={streamError} />
             <BackfillForm />
           </>
         );

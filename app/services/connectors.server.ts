@@ -1,4 +1,4 @@
-import type { ConnectorStreamBody, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
+import type { ConnectorStreamBody, ConnectorStreamResyncBody, CreateConnectorBody, LookbackOption, SyncRun, UpdateConnectorBody } from "@contract/connectors";
 import { CONNECTOR_MESSAGES as M, STREAM_MESSAGES } from "@contract/connectors";
 import { BACKFILL_MESSAGES, type BackfillBody } from "@contract/run-operations";
 import type { Destination } from "@contract/destinations";
@@ -73,6 +73,11 @@ export function connectorCommand(request: Request, id: string, command: "sync" |
 /** Stops syncing one of the connector's streams, or syncs it again (issue 37, the Schema section). */
 export function setConnectorStream(request: Request, id: string, body: ConnectorStreamBody) {
   return callBackend(request, "POST /connectors/:id/streams", { params: { id }, json: body }, STREAM_MESSAGES.failed);
+}
+
+/** Issue 52, Re-sync: the stream's state dropped, so the next sync (queued now unless paused or running) reads its whole window. */
+export function resyncConnectorStream(request: Request, id: string, body: ConnectorStreamResyncBody) {
+  return callBackend(request, "POST /connectors/:id/streams/resync", { params: { id }, json: body }, STREAM_MESSAGES.resyncFailed);
 }
 
 /** A backfill of the days From–To (whole days in `time_zone`): 409 while a run is queued or running. */

@@ -8,7 +8,7 @@ import { addScheduleRoutes } from "./schedules.js";
 import { addRunRoutes } from "./run-routes.js";
 import { CONNECTOR_MESSAGES as M, LOOKBACK_OPTIONS } from "../../contract/connectors.js";
 import { BACKFILL_MESSAGES } from "../../contract/run-operations.js";
-import { connectorStreams, setStreamEnabled } from "../services/streams.js";
+import { connectorStreams, resyncStream, setStreamEnabled } from "../services/streams.js";
 import { backfillConnector, cancelSync, compatibleDestinations, compatiblePlatforms, connectorSchedules, createConnector, deleteConnector, getConnector, pauseConnector, syncConnector, updateConnector } from "../services/connectors.js";
 import { presentDestination } from "../present/destinations.js";
 import { presentConnector, presentSyncRun, SYNC_RUN_VIEWS } from "../present/connectors.js";
@@ -104,6 +104,12 @@ addRunRoutes(connectorsRoutes, "connectors", {
 connectorsRoutes.post("/connectors/:id/streams", async (c) => {
   const { enabled, run, message } = await setStreamEnabled(c.var.services, c.var.actor, c.req.param("id"), await jsonBody(c));
   return c.json({ status: "success", enabled, run: run && presentSyncRun(run), message });
+});
+
+/** POST /connectors/{id}/streams/resync { stream } (issue 52): the next sync reads the stream's whole window again. */
+connectorsRoutes.post("/connectors/:id/streams/resync", async (c) => {
+  const { run, message } = await resyncStream(c.var.services, c.var.actor, c.req.param("id"), await jsonBody(c));
+  return c.json({ status: "success", run: run && presentSyncRun(run), message });
 });
 
 addScheduleRoutes(connectorsRoutes, "connectors", connectorSchedules, presentConnector);

@@ -1,6 +1,7 @@
 import type { JobQueue } from "../jobs/queue.js";
 import type { Database } from "../db/client.js";
 import type { CancelResult, Executor, RunValues } from "../db/runs.js";
+import { runFinished } from "../lib/metrics.js";
 import { keepBeating } from "./heartbeat.js";
 import type { RunKind, RunLog } from "./engine.js";
 
@@ -47,6 +48,8 @@ export async function cancelRun(kind: RunKind<unknown>, db: Database, jobs: JobQ
   const result = await kind.runs.cancelOpen(db, key);
   if (result.outcome !== "cancelled") return result;
   await kind.onStatus?.(db, key, "cancelled", new Date());
+  // A run cancelled while queued ended without starting: counted as finished, with no duration.
+  runFinished(kind.name, "cancelled");
   // Without a queue here (an API-only process that lost it) the job stays: its worker finds the run over and returns.
   if (result.jobId) await jobs.cancel(kind.queue, result.jobId).catch(() => {});
   return result;

@@ -3,6 +3,7 @@ import type { Database } from "../db/client.js";
 import { lockRuns, lockRunsMany, OPEN, type Executor, type RunAsker, type RunInsert, type RunProgress, type RunStatus, type RunTableQueries, type RunValues, type ScheduledKey } from "../db/runs.js";
 import { appendRunLog, appendRunLogMany, openRunLog, type RunLogKind, type RunLogSink } from "../db/run-logs.js";
 import { redactSecrets } from "../lib/redact.js";
+import { runFinished, runRetried, runStarted } from "../lib/metrics.js";
 import { RunCancelledError, watchCancel } from "./cancel.js";
 import { heartbeatSettings, keepBeating } from "./heartbeat.js";
 import { recoverDeadRuns, recoverLostRuns, type LostRunOutcome, type OpenRun } from "./recovery.js";
@@ -133,9 +134,18 @@ async function settle(kind: RunKind<unknown>, db: Database, run: { id: string; k
 }
 
 /** Ends a run that Cancel stopped: no retry, no failure; `values` is what it did before it stopped. */
-async function endCancelled(kind: RunKind<unknown>, db: Database, run: { id: string; key: string }, values: RunValues, log?: RunLog, onOutcome?: OutcomeListener): Promise<void> {
+async function endCancelled(
+  kind: RunKind<unknown>,
+  db: Database,
+  run: { id: string; key: string; startedAt: Date | null },
+  values: RunValues,
+  log?: RunLog,
+  onOutcome?: OutcomeListener,
+): Promise<void> {
   const finishedAt = new Date();
   await settle(kind, db, run, { ...values, status: "cancelled", finishedAt, error: null }, finishedAt);
+  // What it wrote before Cancel stopped it is written for good: counted with the rest.
+  runFinished(kind.name, "cancelled", { seconds: run.startedAt ? (finishedAt.getTime() - run.startedAt.getTime()) / 1000 : undefined, records: values.records, bytes: values.bytes });
   log?.info({ runId: run.id, ...values }, `${kind.name} run cancelled`);
   tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "cancelled", error: null }, log);
 }
@@ -225,6 +235,8 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
   const attemptStart = new Date();
   const entry = { attempt: attempts, started_at: attemptStart.toISOString(), finished_at: null, outcome: "running", error: null };
   if (!(await kind.runs.markRunning(db, run.id, { startedAt, attempts, attempt: entry }))) return;
+  // Counted once per run, at its first attempt: a retry is counted as one (runRetried), not as another run.
+  if (attempts === 1) runStarted(kind.name);
   await kind.onStatus?.(db, run.key, "running", startedAt);
   const runLog = await openRunLog(db, kind.name, run.id, { onError: (error) => log?.warn({ runId, err: (error as Error).message }, `${kind.name} run log write failed`) });
   runLog.info(`Attempt ${attempts} of ${kind.retryLimit + 1} started.`);
@@ -250,6 +262,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     // The log is in before the outcome: a page that reloads on the outcome sees every line.
     await runLog.close();
     await settle(kind, db, run, { ...result, status: "succeeded", finishedAt, error: null, attempt: ended("succeeded", null) }, finishedAt);
+    runFinished(kind.name, "succeeded", { seconds: (finishedAt.getTime() - startedAt.getTime()) / 1000, records: result.records, bytes: result.bytes });
     log?.info({ runId, ...result }, `${kind.name} run succeeded`);
     tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "succeeded", error: null }, log);
   } catch (error) {
@@ -259,7 +272,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
       const values = error instanceof RunCancelledError ? error.values : {};
       runLog.closing("info", `${cancelledAfter(values.records)}: the run stopped at a batch boundary; what it wrote before is complete.`);
       await runLog.close();
-      return endCancelled(kind, db, run, { ...values, attempt: ended("cancelled", null) }, log, onOutcome);
+      return endCancelled(kind, db, { ...run, startedAt }, { ...values, attempt: ended("cancelled", null) }, log, onOutcome);
     }
     // The error is shown to the user and sent in alerts: a secret a provider's message quotes is taken out.
     const message = redactSecrets((error as Error).message || String(error));
@@ -270,6 +283,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
       runLog.closing("error", `Run failed after ${seconds(finishedAt.getTime() - startedAt.getTime())}.`);
       await runLog.close();
       await settle(kind, db, run, { status: "failed", finishedAt, error: message, attempt: ended("failed", message) }, finishedAt);
+      runFinished(kind.name, "failed", { seconds: (finishedAt.getTime() - startedAt.getTime()) / 1000 });
       log?.warn({ runId, err: error }, `${kind.name} run failed`);
       tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: message }, log);
       return;
@@ -277,6 +291,7 @@ export async function performRun(kind: RunKind<unknown>, db: Database, runId: st
     runLog.closing("warn", `Attempt ${attempts} failed, retrying (attempt ${attempts + 1} of ${kind.retryLimit + 1} comes after a back-off): ${message}`);
     await runLog.close();
     await settle(kind, db, run, { status: "queued", error: `Attempt ${attempts} failed, retrying: ${message}`, attempt: ended("retrying", message) }, new Date());
+    runRetried(kind.name);
     // pg-boss retries the job and stores what its handler threw (message, stack, cause, every property) in its rows:
     // only the scrubbed sentence goes there, never the provider's error itself.
     throw new Error(message);
@@ -309,9 +324,14 @@ function settleLost(kind: RunKind<unknown>, db: Database, onOutcome?: OutcomeLis
   };
 }
 
-/** A lost or dead run that recovery failed for good is an outcome like any other. */
+/**
+ * A lost or dead run that recovery failed for good is an outcome like any other (its duration is not known here: this
+ * process did not run it).
+ */
 function tellFailed(kind: RunKind<unknown>, run: OpenRun, outcome: LostRunOutcome, onOutcome?: OutcomeListener): void {
-  if (outcome.status === "failed") tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: outcome.error });
+  if (outcome.status !== "failed") return;
+  runFinished(kind.name, "failed");
+  tell(onOutcome, { kind: kind.name, key: run.key, runId: run.id, status: "failed", error: outcome.error });
 }
 
 /** Queues again, or fails, the runs whose job ended without them (see recoverLostRuns); answers how many. */

@@ -4,6 +4,7 @@ import type { Database } from "../db/client.js";
 import { defineJob, type Job } from "../jobs/job.js";
 import type { Logger } from "../lib/log.js";
 import { withSecretScope } from "../lib/redact.js";
+import { schedulerPassed } from "../lib/metrics.js";
 import { enqueueDue, performRun, recoverDead, recoverLost, type OutcomeListener, type RunKind, type RunWork } from "./engine.js";
 
 /** A run job's payload: the run it performs (its row holds the rest). */
@@ -69,13 +70,18 @@ export function schedulerJob(name: string, kind: RunKind<{ id: string }>, db: Da
     sweep: (log) => sweepDead(kind, db, jobs(), log, onOutcome),
     async handler(_payload, { log }) {
       const started = performance.now();
-      await sweepDead(kind, db, jobs(), log, onOutcome);
-      const recovered = await recoverLost(kind, db, jobs(), onOutcome);
-      if (recovered) log.warn({ recovered }, `${kind.name} runs whose job had ended without them: queued again or failed`);
-      const queued = await enqueueDue(kind, db, jobs());
-      const ms = Math.round(performance.now() - started);
-      if (queued) log.info({ queued, ms }, `scheduled ${kind.name} runs queued`);
-      else log.debug({ queued, ms }, `${kind.name} scheduler pass: nothing due`);
+      try {
+        await sweepDead(kind, db, jobs(), log, onOutcome);
+        const recovered = await recoverLost(kind, db, jobs(), onOutcome);
+        if (recovered) log.warn({ recovered }, `${kind.name} runs whose job had ended without them: queued again or failed`);
+        const queued = await enqueueDue(kind, db, jobs());
+        const ms = Math.round(performance.now() - started);
+        if (queued) log.info({ queued, ms }, `scheduled ${kind.name} runs queued`);
+        else log.debug({ queued, ms }, `${kind.name} scheduler pass: nothing due`);
+      } finally {
+        // A pass that failed part-way is timed too: a slow database shows there first.
+        schedulerPassed(kind.name, (performance.now() - started) / 1000);
+      }
     },
   });
 }

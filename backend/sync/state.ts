@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
 import { connectorStreamStates } from "../db/schema.js";
 import { ReadTracker, type LandedItems } from "../integrations/sources/index.js";
@@ -44,28 +44,40 @@ export function planRead(options: {
   if (mine.some((s) => !s || !destinationIds.every((d) => s.destinationIds.includes(d)))) return whole;
   const syncedTo = Math.min(...mine.map((s) => s!.syncedTo.getTime()));
   const from = Math.max(lookback.from.getTime(), Math.min(syncedTo, lookback.to.getTime()) - options.overlapHours * HOUR_MS);
-  // The streams of one source are read together: their items are the same records' (the first state speaks for all).
+  // The streams of one source are read together, from the same records: an item is skipped only when it landed, the
+  // same, in every stream the read writes.
   const landed: LandedItems = {};
-  for (const state of mine) Object.assign(landed, state!.landed);
+  for (const [key, entry] of Object.entries(mine[0]!.landed)) {
+    if (mine.every((s) => s!.landed[key]?.[0] === entry[0])) landed[key] = entry;
+  }
   return { window: { from: new Date(from), to: lookback.to }, incremental: true, tracker: new ReadTracker(landed, mine[0]!.token ?? null) };
 }
 
 /**
  * After the read's records landed at every destination: each synced stream's state says it holds up to `until`, with
  * the items the next read's overlap may list again. Never moves a stream's end backwards (a late retry of an older slot).
+ * An incremental read only moves states that are still there: a Re-sync that dropped one while the read ran wins, and
+ * the next sync reads that stream's whole window.
  */
 export async function saveStreamStates(
   db: Database,
   connectorId: string,
   streams: string[],
-  state: { until: Date; overlapHours: number; tracker: ReadTracker; destinationIds: string[] },
+  state: { until: Date; overlapHours: number; plan: ReadPlan; destinationIds: string[] },
 ): Promise<void> {
   if (streams.length === 0) return;
-  const next = state.tracker.next(new Date(state.until.getTime() - state.overlapHours * HOUR_MS));
-  const rows = streams.map((stream) => ({ connectorId, stream, syncedTo: state.until, token: next.token, landed: next.landed, destinationIds: state.destinationIds, updatedAt: new Date() }));
+  const next = state.plan.tracker.next(new Date(state.until.getTime() - state.overlapHours * HOUR_MS));
+  const values = { syncedTo: state.until, token: next.token, landed: next.landed, destinationIds: state.destinationIds, updatedAt: new Date() };
+  if (state.plan.incremental) {
+    await db
+      .update(connectorStreamStates)
+      .set({ ...values, syncedTo: sql`GREATEST(${connectorStreamStates.syncedTo}, ${state.until})` })
+      .where(and(eq(connectorStreamStates.connectorId, connectorId), inArray(connectorStreamStates.stream, streams)));
+    return;
+  }
   await db
     .insert(connectorStreamStates)
-    .values(rows)
+    .values(streams.map((stream) => ({ connectorId, stream, ...values })))
     .onConflictDoUpdate({
       target: [connectorStreamStates.connectorId, connectorStreamStates.stream],
       set: {

@@ -159,7 +159,7 @@ export async function syncConnector(services: SyncServices, connectorId: string,
       onProgress: log || options.onProgress ? onProgress : undefined,
     });
     // Every record read has landed at every destination: now, and only now, the streams' state moves on.
-    if (!options.range) await saveStreamStates(db, connector.id, streams, { until, overlapHours, tracker: plan.tracker, destinationIds });
+    if (!options.range) await saveStreamStates(db, connector.id, streams, { until, overlapHours, plan, destinationIds });
     const items = plan.tracker.counts;
     const outcome = { records: result.records, bytes: result.bytes, landed: landedAt(destinations, result, landed.get()), items, incremental: plan.incremental };
     if (items.new + items.changed + items.skipped > 0) {

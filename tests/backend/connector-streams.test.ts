@@ -102,4 +102,38 @@ describe("a connector's streams", () => {
     expect(on.body).toMatchObject({ enabled: true, run: null });
     expect((await call("GET", `/connectors/${connectorId}/runs`)).body.runs).toEqual([]);
   });
+
+  it("say how far each stream is synced; Re-sync drops that and queues a sync, refusing what it cannot do with a sentence (issue 52)", async () => {
+    const { connectorId } = await seedDatagenConnector(t, cookie, { name: "Schema resync", lookbackDays: 1 });
+    expect((await streamsOf(connectorId)).map((s) => s.synced_to)).toEqual([null, null]);
+    const first = await waitForRun(connectorId, (await call("POST", `/connectors/${connectorId}/sync`)).body.run.id);
+    expect(first).toMatchObject({ status: "succeeded" });
+    // A sync reads up to its start: each stream is synced up to then.
+    expect((await streamsOf(connectorId)).map((s) => s.synced_to && new Date(s.synced_to).getTime())).toEqual([new Date(first.started_at!).getTime(), new Date(first.started_at!).getTime()]);
+
+    const post = (body: unknown, as = cookie) => api(t, as, "POST", `/connectors/${connectorId}/streams/resync`, body);
+    expect(await post({})).toEqual({ status: 400, body: { message: STREAM_MESSAGES.unknown } });
+    expect(await post({ stream: "" })).toEqual({ status: 400, body: { message: STREAM_MESSAGES.unknown } });
+    expect(await post({ stream: "chat_messages" })).toEqual({ status: 400, body: { message: STREAM_MESSAGES.unknown } });
+    expect((await post({ stream: "meetings" }, otherCookie)).status).toBe(404);
+    expect((await api(t, cookie, "POST", "/connectors/00000000-0000-4000-8000-000000000000/streams/resync", { stream: "meetings" })).status).toBe(404);
+    await call("POST", `/connectors/${connectorId}/streams`, { stream: "transcript_utterances", enabled: false });
+    expect(await post({ stream: "transcript_utterances" })).toEqual({ status: 400, body: { message: STREAM_MESSAGES.resyncOff } });
+    // None of the refusals touched a state.
+    expect((await streamsOf(connectorId))[0]!.synced_to).not.toBeNull();
+
+    const resynced = await post({ stream: "meetings" });
+    expect(resynced.status).toBe(200);
+    expect(resynced.body).toMatchObject({ status: "success", message: "Meetings is read again: a sync of the whole lookback window is queued." });
+    expect((await streamsOf(connectorId))[0]!.synced_to).toBeNull();
+    const refill = await waitForRun(connectorId, resynced.body.run.id);
+    expect(refill).toMatchObject({ status: "succeeded", trigger: "manual" });
+    expect((await streamsOf(connectorId))[0]!.synced_to).not.toBeNull();
+
+    // Paused: nothing is queued; the next sync reads the window.
+    expect((await call("POST", `/connectors/${connectorId}/pause`)).status).toBe(200);
+    const paused = await post({ stream: "meetings" });
+    expect(paused.body).toMatchObject({ run: null, message: "Meetings is read again by the next sync, which reads the whole lookback window." });
+    expect((await streamsOf(connectorId))[0]!.synced_to).toBeNull();
+  });
 });

@@ -144,4 +144,35 @@ describe("Zoom", () => {
     expect(backfill.records).toBeGreaterThan(0);
     expect(await state()).toEqual(after);
   });
+
+  it("Re-sync of a stream, or a stream stopped and turned back on, makes the next sync read the whole window again", async () => {
+    const inWindow = (until: Date) => zoom.recordings.filter((r) => r.cues && r.start.getTime() >= until.getTime() - 30 * DAY && r.start.getTime() < until.getTime()).length;
+    // The connector is paused so that nothing else runs it: these syncs are the engine's, called here.
+    expect((await reading.call("POST", `/connectors/${connectorId}/pause`)).status).toBe(200);
+    const streams = async () => (await reading.call("GET", `/connectors/list-by-id/${connectorId}`)).body.streams as { name: string; synced_to: string | null }[];
+    expect((await streams()).map((s) => s.synced_to)).toEqual([new Date(ANCHOR.getTime() + 7 * HOUR).toISOString(), new Date(ANCHOR.getTime() + 7 * HOUR).toISOString()]);
+
+    const resync = await reading.call("POST", `/connectors/${connectorId}/streams/resync`, { stream: "transcript_utterances" });
+    expect(resync).toEqual({ status: 200, body: { status: "success", run: null, message: "Transcript lines is read again by the next sync, which reads the whole lookback window." } });
+    expect((await streams()).map((s) => s.synced_to)).toEqual([new Date(ANCHOR.getTime() + 7 * HOUR).toISOString(), null]);
+    zoom.requests.length = 0;
+    const until = new Date(ANCHOR.getTime() + 9 * HOUR);
+    const whole = await syncConnector(services(), connectorId, until);
+    expect(whole.incremental).toBe(false);
+    expect(downloads()).toHaveLength(inWindow(until));
+    expect(whole.records).toBe(inWindow(until));
+    expect((await streams()).every((s) => s.synced_to === until.toISOString())).toBe(true);
+
+    // Stopped: its state stays behind while the other stream syncs on; turned back on, it reads the whole window.
+    await reading.call("POST", `/connectors/${connectorId}/streams`, { stream: "transcript_utterances", enabled: false });
+    const later = new Date(ANCHOR.getTime() + 10 * HOUR);
+    zoom.requests.length = 0;
+    expect((await syncConnector(services(), connectorId, later)).incremental).toBe(true);
+    expect(downloads()).toHaveLength(0);
+    await reading.call("POST", `/connectors/${connectorId}/streams`, { stream: "transcript_utterances", enabled: true });
+    zoom.requests.length = 0;
+    const back = await syncConnector(services(), connectorId, new Date(ANCHOR.getTime() + 11 * HOUR));
+    expect(back.incremental).toBe(false);
+    expect(downloads()).toHaveLength(inWindow(new Date(ANCHOR.getTime() + 11 * HOUR)));
+  });
 });

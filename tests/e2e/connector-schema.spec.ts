@@ -5,7 +5,8 @@ import { expect, expectAccessible, login, runHistoryRows, test } from "./fixture
 /**
  * Issue 37, JS on and off: a connector's Schema section shows each stream its source declares (key, cursor, columns
  * and their types in words, where it lands at the destination); a stream can be stopped (not the last one: that is
- * Pause) and a sync then leaves it out; turned back on, a sync of the lookback window is queued and brings it.
+ * Pause) and a sync then leaves it out; turned back on, a sync of the lookback window is queued and brings it. Issue
+ * 52: each stream says how far it is synced, and Re-sync (after its confirmation) queues a sync of its whole window.
  */
 
 /** Opens the newest run's page and answers where its data landed. */
@@ -63,4 +64,22 @@ test("the Schema section: each stream, where it lands and its columns; a stream 
   await expect(lines.getByRole("heading", { name: "Transcript lines" })).toContainText("Syncing");
   await expect(runHistoryRows(page)).toHaveCount(2);
   expect(await landedOfNewestRun(page, connectorId)).toContain("tables meetings and transcript_utterances in");
+
+  // Issue 52: each stream says how far it is synced, in words; Re-sync asks first, then drops that and queues a sync.
+  await expect(meetings).toContainText(/Synced up to [A-Z][a-z]{2} \d{1,2},\d{4} \d{1,2}:\d{2}:\d{2} [AP]M/);
+  await expect(lines).toContainText(/Synced up to /);
+  await meetings.getByRole("link", { name: "Re-sync: Meetings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Re-sync Meetings?" });
+  await expect(dialog).toContainText("The next sync reads the whole lookback window of Meetings again (7 days)");
+  await expectAccessible(page);
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(meetings).toContainText(/Synced up to /);
+  await meetings.getByRole("link", { name: "Re-sync: Meetings" }).click();
+  await dialog.getByRole("button", { name: "Re-sync" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(runHistoryRows(page)).toHaveCount(3);
+  await expect(runHistoryRows(page).first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 30_000 });
+  await page.reload();
+  await expect(meetings).toContainText(/Synced up to /);
 });

@@ -1,6 +1,7 @@
-import { seedLocalDestination, seedSource, userIdByEmail, withDb } from "../e2e/db";
+import { STREAM_MESSAGES } from "../../contract/connectors";
+import { seedConnector, seedLocalDestination, seedSource, userIdByEmail, withDb } from "../e2e/db";
 import { fillForm, type WebPage } from "../support/forms";
-import { expect, test, type Web } from "./fixtures";
+import { expect, press, test, type Web } from "./fixtures";
 
 /**
  * Issue 5, spec §5 and §8: every message the server answers the Create Connector form with, as a browser without
@@ -81,4 +82,36 @@ test("the edit form's rules: a frequency other than daily or hourly is refused; 
   expect(page.alertText()).toContain("Frequency must be daily or hourly");
   // The description is optional on edit, as on create (issue 35 item 2).
   expect(page.alertText()).not.toContain("Please enter a description");
+});
+
+test("Re-sync without JavaScript: its confirmation is a page; confirmed, the stream's state goes; a refusal is a sentence (issue 52)", async ({ signedIn, user, another }) => {
+  const { connectorId } = await withDb(async (client) => seedConnector(client, await userIdByEmail(client, user.email), "Resync rules"));
+  // A stream synced up to a moment, as a sync leaves it.
+  await withDb((client) =>
+    client.query("INSERT INTO connector_stream_states (connector_id, stream, synced_to, destination_ids) SELECT $1, s, '2026-11-30T10:00:00Z', '{}' FROM unnest(ARRAY['meetings', 'transcript_utterances']) s", [connectorId]),
+  );
+  const details = await signedIn.open(`/connectors/details/${connectorId}`);
+  expect(details.text('[data-stream="meetings"]')).toContain("Synced up to Nov 30,2026 10:00:00 AM");
+  const [link] = details.links("Re-sync");
+  expect(link).toBe(`/connectors/details/${connectorId}?resync=meetings`);
+  const confirming = await signedIn.open(link!);
+  expect(confirming.text('[role="dialog"]')).toContain("Re-sync Meetings?");
+  const done = await press(signedIn, confirming, '[role="dialog"] form', "Re-sync");
+  expect(done.status).toBe(200);
+  expect(done.url.pathname).toBe(`/connectors/details/${connectorId}`);
+  expect(done.$('[role="dialog"]')).toHaveLength(0);
+  expect(done.text('[data-stream="meetings"]')).toContain("Not synced yet: the next sync reads its whole lookback window.");
+  expect(done.text('[data-stream="transcript_utterances"]')).toContain("Synced up to Nov 30,2026 10:00:00 AM");
+
+  // A forged stream, and a stopped one: each refused with its sentence, nothing changed.
+  const forged = await signedIn.submit(`/connectors/details/${connectorId}?resync=meetings`, { intent: "resync", stream: "chat_messages" });
+  expect(forged.status).toBe(400);
+  expect(forged.alerts()).toEqual([STREAM_MESSAGES.unknown]);
+  await signedIn.submit(`/connectors/details/${connectorId}`, { intent: "stream", stream: "transcript_utterances", enabled: "false" });
+  const off = await signedIn.submit(`/connectors/details/${connectorId}`, { intent: "resync", stream: "transcript_utterances" });
+  expect(off.status).toBe(400);
+  expect(off.text('[data-stream="transcript_utterances"] [role="alert"]')).toBe(STREAM_MESSAGES.resyncOff);
+  // Another user's connector is not found.
+  const stranger = await another();
+  expect((await stranger.submit(`/connectors/details/${connectorId}`, { intent: "resync", stream: "meetings" })).status).toBe(404);
 });

@@ -1,3 +1,4 @@
+import { providerRequest } from "../../../lib/metrics.js";
 import { describeMs, isTimeoutError, providerTimeoutMs, timeoutSignal } from "../../../lib/outbound.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,12 +55,19 @@ export async function fetchProvider(label: string, url: string | URL, init: Requ
   return withRateLimit(
     label,
     async () => {
+      let response: Response;
       try {
-        return await fetch(url, { ...init, signal: timeoutSignal(timeoutMs, init.signal) });
+        response = await fetch(url, { ...init, signal: timeoutSignal(timeoutMs, init.signal) });
       } catch (error) {
         const e = error as Error;
+        // Stopped by the run's own signal (Cancel): the provider did nothing wrong.
+        providerRequest(label, !init.signal?.aborted);
         throw new Error(`${label} could not be reached (${isTimeoutError(e) ? `no answer within ${describeMs(timeoutMs)}` : e.message}); the sync will try again.`);
       }
+      // Each try is counted, a 429's retries included: the failures are what the provider did, not what the sync made of it.
+      const status = typeof response?.status === "number" ? response.status : 0;
+      providerRequest(label, status >= 500 || status === 429);
+      return response;
     },
     (result) => {
       const response = result as Response;
