@@ -7,7 +7,8 @@ import { ReadTracker, type LandedItems } from "../integrations/sources/index.js"
  * Issue 52: a connector's state per stream (connector_stream_states) and the read it plans. The first sync reads the
  * lookback window; a later one, when every stream it syncs has a state that every destination of the connector
  * shares, reads from the earliest stream's end less the late-arrival overlap, with a tracker of what landed there. A
- * stream switched on, re-synced (its state dropped) or a destination added since reads the whole window again.
+ * stream switched on or re-synced (its state dropped) reads the whole window again; a destination added since gets the
+ * whole window in a read of its own, the others only what is new (ReadPlan.fresh).
  */
 
 const HOUR_MS = 3_600_000;
@@ -23,6 +24,11 @@ export interface ReadPlan {
   /** Whether the window starts at the earlier syncs' end (false: the whole lookback window). */
   incremental: boolean;
   tracker: ReadTracker;
+  /**
+   * The destinations an incremental read must not be left to (added since the streams' state was saved): they get the
+   * whole lookback window in a read of their own, the others only what is new. Empty for a read of the whole window.
+   */
+  fresh: string[];
 }
 
 /**
@@ -38,10 +44,13 @@ export function planRead(options: {
   canNarrow: boolean;
 }): ReadPlan {
   const { states, streams, destinationIds, lookback } = options;
-  const whole: ReadPlan = { window: lookback, incremental: false, tracker: new ReadTracker() };
+  const whole: ReadPlan = { window: lookback, incremental: false, tracker: new ReadTracker(), fresh: [] };
   if (!options.canNarrow || streams.length === 0) return whole;
   const mine = streams.map((name) => states.find((s) => s.stream === name));
-  if (mine.some((s) => !s || !destinationIds.every((d) => s.destinationIds.includes(d)))) return whole;
+  if (mine.some((s) => !s)) return whole;
+  const fresh = destinationIds.filter((d) => !mine.every((s) => s!.destinationIds.includes(d)));
+  // No destination holds what the state says (all replaced since): one read of the whole window serves them all.
+  if (fresh.length === destinationIds.length) return whole;
   const syncedTo = Math.min(...mine.map((s) => s!.syncedTo.getTime()));
   const from = Math.max(lookback.from.getTime(), Math.min(syncedTo, lookback.to.getTime()) - options.overlapHours * HOUR_MS);
   // The streams of one source are read together, from the same records: an item is skipped only when it landed, the
@@ -50,7 +59,7 @@ export function planRead(options: {
   for (const [key, entry] of Object.entries(mine[0]!.landed)) {
     if (mine.every((s) => s!.landed[key]?.[0] === entry[0])) landed[key] = entry;
   }
-  return { window: { from: new Date(from), to: lookback.to }, incremental: true, tracker: new ReadTracker(landed, mine[0]!.token ?? null) };
+  return { window: { from: new Date(from), to: lookback.to }, incremental: true, tracker: new ReadTracker(landed, mine[0]!.token ?? null), fresh };
 }
 
 /**

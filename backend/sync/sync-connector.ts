@@ -12,8 +12,8 @@ import type { RunLogSink } from "../db/run-logs.js";
 import type { LandedEntry, RunProgress } from "../db/runs.js";
 import { formatBytes } from "../../contract/runs.js";
 import { batchMaker, type SyncBatch } from "./batch.js";
-import { writeRecords, type NamedWriter, type SyncResult } from "./write.js";
-import { planRead, saveStreamStates, streamStates } from "./state.js";
+import { writeRecords, type DestinationCount, type NamedWriter, type SyncResult } from "./write.js";
+import { planRead, saveStreamStates, streamStates, type ReadPlan } from "./state.js";
 import type { ItemCounts } from "../integrations/sources/index.js";
 
 /**
@@ -74,6 +74,11 @@ function landedData() {
   };
 }
 
+/** A sync's counts from each destination's: the records the most any one took, the bytes over all of them. */
+function countsResult(destinations: DestinationCount[]): SyncResult {
+  return { records: destinations.reduce((n, d) => Math.max(n, d.records), 0), bytes: destinations.reduce((n, d) => n + d.bytes, 0), destinations };
+}
+
 /** What each destination committed (its own counts: a cancel may stop a batch between two) and where it landed. */
 function landedAt(destinations: DestinationRow[], soFar: SyncResult, data: LandedData): LandedEntry[] {
   const even = destinations.length ? Math.round(soFar.bytes / destinations.length) : 0;
@@ -120,14 +125,28 @@ export async function syncConnector(services: SyncServices, connectorId: string,
   const plan = options.range
     ? planRead({ states: [], streams, destinationIds, lookback: options.range, overlapHours, canNarrow: false })
     : planRead({ states: await streamStates(db, connector.id), streams, destinationIds, lookback, overlapHours, canNarrow: plugin.reader.credential && plugin.reader.incremental === true });
-  const window = plan.window;
   const span = options.range ? "backfill range" : plan.incremental ? `since the last sync, less ${overlapHours} h for late arrivals` : `${connector.lookbackDays}-day lookback`;
-  log?.info(`Reading ${sourceLabel} source "${source.name}" from ${window.from.toISOString()} to ${window.to.toISOString()} (${span}).`);
-  const records = readRecords(services, source, window, { meetingsPerDay: options.meetingsPerDay, tracker: plan.tracker });
+  // A destination added since the state was saved gets the whole window in a read of its own; the others only the new.
+  const fresh = new Set(plan.fresh);
+  const passes: { plan: ReadPlan; span: string; indexes: number[] }[] = [{ plan, span, indexes: destinations.flatMap((d, i) => (fresh.has(d.id) ? [] : [i])) }];
+  if (fresh.size > 0) {
+    const whole = planRead({ states: [], streams, destinationIds, lookback, overlapHours, canNarrow: false });
+    passes.push({ plan: whole, span: `${connector.lookbackDays}-day lookback, for the destinations added since the last sync`, indexes: destinations.flatMap((d, i) => (fresh.has(d.id) ? [i] : [])) });
+  }
   const platform = platformOf(source, connector.platform);
   log?.info(`Writing to ${destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}: ${destinations.map((d) => `"${d.name}" (${d.integrationLabel})`).join(", ")}.`);
 
   const landed = landedData();
+  /** Each destination's counts, in the destinations' order, over every pass. */
+  const counts: DestinationCount[] = destinations.map(() => ({ records: 0, bytes: 0 }));
+  const withPass = (indexes: number[], own: DestinationCount[] | undefined) => {
+    const merged = counts.map((c) => ({ ...c }));
+    indexes.forEach((index, i) => {
+      merged[index]!.records += own?.[i]?.records ?? 0;
+      merged[index]!.bytes += own?.[i]?.bytes ?? 0;
+    });
+    return merged;
+  };
   let lastLine = 0;
   const onProgress = (soFar: SyncResult) => {
     const now = Date.now();
@@ -153,13 +172,32 @@ export async function syncConnector(services: SyncServices, connectorId: string,
       landed.note(made);
       return made;
     };
-    const result = await writeRecords(writers, records, toBatch, options.batchSize, {
-      signal: options.signal,
-      stopRequested: options.stopRequested,
-      onProgress: log || options.onProgress ? onProgress : undefined,
-    });
+    for (const pass of passes) {
+      const { window } = pass.plan;
+      const to = passes.length > 1 ? ` for ${pass.indexes.map((i) => `"${destinations[i]!.name}"`).join(", ")}` : "";
+      log?.info(`Reading ${sourceLabel} source "${source.name}" from ${window.from.toISOString()} to ${window.to.toISOString()} (${pass.span})${to}.`);
+      const records = readRecords(services, source, window, { meetingsPerDay: options.meetingsPerDay, tracker: pass.plan.tracker });
+      try {
+        const result = await writeRecords(
+          pass.indexes.map((i) => writers[i]!),
+          records,
+          toBatch,
+          options.batchSize,
+          {
+            signal: options.signal,
+            stopRequested: options.stopRequested,
+            onProgress: log || options.onProgress ? (soFar) => onProgress(countsResult(withPass(pass.indexes, soFar.destinations))) : undefined,
+          },
+        );
+        counts.splice(0, counts.length, ...withPass(pass.indexes, result.destinations));
+      } catch (error) {
+        if (error instanceof RunCancelledError) throw new RunCancelledError(countsResult(withPass(pass.indexes, (error.values as SyncResult).destinations)));
+        throw error;
+      }
+    }
     // Every record read has landed at every destination: now, and only now, the streams' state moves on.
     if (!options.range) await saveStreamStates(db, connector.id, streams, { until, overlapHours, plan, destinationIds });
+    const result = countsResult(counts);
     const items = plan.tracker.counts;
     const outcome = { records: result.records, bytes: result.bytes, landed: landedAt(destinations, result, landed.get()), items, incremental: plan.incremental };
     if (items.new + items.changed + items.skipped > 0) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { safeId } from "../../backend/integrations/sources/kit/index.js";
 import { syncConnector } from "../../backend/sync/index.js";
 import { startFakeZoom, type FakeZoom, type FakeZoomRecording } from "../fakes/zoom.js";
+import { resolveLocalRoot } from "../../backend/integrations/destinations/local/index.js";
 import { consentPage, startReadingBackend, warehouse, type ReadingBackend } from "../support/reading.js";
 
 /**
@@ -30,6 +31,7 @@ describe("Zoom", () => {
   let connectorId: string;
   let root: string;
   const services = () => reading.services();
+  const resolveRoot = (folder: string) => resolveLocalRoot(reading.dataDir, folder);
   const downloads = () => zoom.requests.filter((r) => r.path.startsWith("/rec/download/"));
   const listings = () => zoom.requests.filter((r) => r.path.endsWith("/recordings"));
   const state = async () =>
@@ -174,5 +176,41 @@ describe("Zoom", () => {
     const back = await syncConnector(services(), connectorId, new Date(ANCHOR.getTime() + 11 * HOUR));
     expect(back.incremental).toBe(false);
     expect(downloads()).toHaveLength(inWindow(new Date(ANCHOR.getTime() + 11 * HOUR)));
+  });
+
+  it("a destination added to the connector gets the whole window once, while the first one gets only what is new", async () => {
+    const until = new Date(ANCHOR.getTime() + 12 * HOUR);
+    const connector = (await reading.call("GET", `/connectors/list-by-id/${connectorId}`)).body;
+    const added = await reading.call("POST", "/destinations/create", { name: "Second disk for Zoom", integration_name: "local" });
+    const updated = await reading.call("PUT", `/connectors/update/${connectorId}`, {
+      name: connector.name,
+      description: connector.description,
+      source_id: connector.source_id,
+      platform: connector.platform,
+      frequency: connector.frequency,
+      destination_ids: [...connector.destination_ids, added.body.destination.id],
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    zoom.recordings.push(recording("with two destinations", 11.5));
+    const inWindow = zoom.recordings.filter((r) => r.cues && r.start.getTime() >= until.getTime() - 30 * DAY && r.start.getTime() < until.getTime()).length;
+    zoom.requests.length = 0;
+    const both = await syncConnector(services(), connectorId, until);
+    // The first destination: the one new meeting; the added one: every meeting of the window, the new one included.
+    expect(both.landed.find((l) => l.name === "Second disk for Zoom")!.records).toBe(inWindow);
+    expect(both.landed.find((l) => l.name !== "Second disk for Zoom")!.records).toBe(1);
+    expect(downloads()).toHaveLength(1 + inWindow);
+    const second = (await reading.call("GET", `/destinations/list-by-id/${added.body.destination.id}`)).body;
+    const [rows] = await warehouse<{ n: number; d: number }>(resolveRoot(second.config.folder), "SELECT count(*)::INT AS n, count(DISTINCT meeting_id)::INT AS d FROM meetings");
+    expect(rows).toEqual({ n: inWindow, d: inWindow });
+    const [first] = await warehouse<{ n: number }>(root, "SELECT count(DISTINCT meeting_id)::INT AS n FROM meetings");
+    // The first destination holds every meeting ever synced (some now older than the window), each once.
+    expect(first!.n).toBe(zoom.recordings.filter((r) => r.cues).length);
+
+    // From then on both are up to date: the next sync reads only what is new, for both.
+    zoom.requests.length = 0;
+    const next = await syncConnector(services(), connectorId, new Date(until.getTime() + HOUR));
+    expect(next.incremental).toBe(true);
+    expect(downloads()).toHaveLength(0);
+    expect(next.landed.map((l) => l.records)).toEqual([0, 0]);
   });
 });

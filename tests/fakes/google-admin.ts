@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from "no
 import http from "node:http";
 import { pathToFileURL } from "node:url";
 import { Faults, listen, pageOf, utcMidnight, type FaultRule } from "./zoom.js";
-import { gmailFixture, handleGmailMessages, type FakeGmailMessage } from "./gmail.js";
+import { FakeGmailHistory, gmailFixture, gmailMessage, handleGmailHistory, handleGmailMessages, type FakeGmailMessage } from "./gmail.js";
 import { jwtVerify } from "jose";
 
 /**
@@ -14,8 +14,10 @@ import { jwtVerify } from "jose";
  *   and the client id must have been granted the scopes (domain-wide delegation).
  * - Admin SDK Directory API: GET /admin/directory/v1/groups?customer=my_customer,
  *   /admin/directory/v1/groups/{groupKey}/members, /admin/directory/v1/users?customer=my_customer.
- * - Gmail API: GET /gmail/v1/users/{userId}/profile, …/messages (q, paging) and
- *   …/messages/{id} (tests/fakes/gmail.ts), for the token's own mailbox.
+ * - Gmail API: GET /gmail/v1/users/{userId}/profile (with the mailbox's current
+ *   historyId), …/messages (q, paging), …/messages/{id} and …/history (the
+ *   messages added since a startHistoryId; tests/fakes/gmail.ts), for the
+ *   token's own mailbox.
  * google-auth-library's JWT client and the official @googleapis/* clients run against it.
  */
 export interface FakeGoogleOptions {
@@ -55,6 +57,13 @@ export interface FakeGoogle {
   requests: { method: string; path: string; subject?: string; query?: Record<string, string>; grantType?: string }[];
   /** Every mailbox's messages. */
   messages: FakeGmailMessage[];
+  /**
+   * A message arrives in `mailbox`, sent at `sent` (labels: the fixture's for its kind unless given): it is listed
+   * by users.messages.list and recorded in the mailbox's history with a history id larger than any before.
+   */
+  addMessage(mailbox: string, sent: Date, options?: { labelIds?: string[] }): FakeGmailMessage;
+  /** Gmail stops keeping the history so far: a startHistoryId given out until now is answered 404. */
+  expireHistory(): void;
   /** Lifetime (seconds) of the OAuth access tokens issued from now on (individual mailboxes). */
   setAccessTokenTtl(seconds: number): void;
   /** The next matching requests fail as told. */
@@ -116,6 +125,16 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const maxPageSize = options.maxPageSize ?? 500;
   const pageTokens = new Map<string, number>();
   const faults = new Faults();
+  const history = new FakeGmailHistory();
+  for (const message of messages) history.add(message);
+  const addMessage: FakeGoogle["addMessage"] = (mailbox, sent, addOptions = {}) => {
+    const n = messages.filter((m) => m.mailbox === mailbox).length;
+    const message = gmailMessage(mailbox, sent, n, `${mailbox}:added:${messages.length}`);
+    if (addOptions.labelIds) message.labelIds = addOptions.labelIds;
+    messages.push(message);
+    history.add(message);
+    return message;
+  };
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json; charset=UTF-8" });
@@ -235,7 +254,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       if (!authorized) return apiError(res, 401, "Request had invalid authentication credentials.", "UNAUTHENTICATED");
       const userId = decodeURIComponent(profile[1]!);
       if (userId !== "me" && userId !== authorized.sub) return apiError(res, 403, "Delegation denied for " + authorized.sub, "PERMISSION_DENIED");
-      return json(res, 200, { emailAddress: authorized.sub, messagesTotal: 42, threadsTotal: 30, historyId: "1234" });
+      return json(res, 200, { emailAddress: authorized.sub, messagesTotal: 42, threadsTotal: 30, historyId: String(history.current) });
     }
     const mailbox = /^\/gmail\/v1\/users\/([^/]+)\/messages(\/[^/]+)?$/.exec(url.pathname);
     if (mailbox && req.method === "GET") {
@@ -243,7 +262,15 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       if (!authorized.scopes.includes("https://www.googleapis.com/auth/gmail.readonly")) return apiError(res, 403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED");
       const userId = decodeURIComponent(mailbox[1]!);
       if (userId !== "me" && userId !== authorized.sub) return apiError(res, 403, "Delegation denied for " + authorized.sub, "PERMISSION_DENIED");
-      if (handleGmailMessages(url, authorized.sub, messages, pageTokens, maxPageSize, res, json, apiError)) return;
+      if (handleGmailMessages(url, authorized.sub, messages, history, pageTokens, maxPageSize, res, json, apiError)) return;
+    }
+    const changes = /^\/gmail\/v1\/users\/([^/]+)\/history$/.exec(url.pathname);
+    if (changes && req.method === "GET") {
+      if (!authorized) return apiError(res, 401, "Request had invalid authentication credentials.", "UNAUTHENTICATED");
+      if (!authorized.scopes.includes("https://www.googleapis.com/auth/gmail.readonly")) return apiError(res, 403, "Request had insufficient authentication scopes.", "PERMISSION_DENIED");
+      const userId = decodeURIComponent(changes[1]!);
+      if (userId !== "me" && userId !== authorized.sub) return apiError(res, 403, "Delegation denied for " + authorized.sub, "PERMISSION_DENIED");
+      if (handleGmailHistory(url, authorized.sub, history, pageTokens, maxPageSize, res, json, apiError)) return;
     }
     /** Answers the refusal and returns false unless the token is an admin's with a scope under `scopePrefix`. */
     const directoryAdmin = (scopePrefix: string): boolean => {
@@ -299,6 +326,8 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     },
     requests,
     messages,
+    addMessage,
+    expireHistory: () => history.expire(),
     setAccessTokenTtl: (seconds) => {
       oauthTtl = seconds;
     },

@@ -13,6 +13,9 @@ import { Faults, listen, pageOf, utcMidnight, type FaultRule } from "./zoom.js";
  * - Graph (https://graph.microsoft.com/v1.0): GET /teams, /teams/{id}/members, /users,
  *   /users/{id}/onlineMeetings (403 until a Teams application access policy covers the user);
  *   for reading: /users/{id}/onlineMeetings/getAllTranscripts(meetingOrganizerUserId='{id}',startDateTime=…,endDateTime=…),
+ *   its change feed …/getAllTranscripts(meetingOrganizerUserId='{id}',startDateTime=…)/delta (callTranscript: delta,
+ *   v1.0: a round's pages by @odata.nextLink, then an @odata.deltaLink whose next round holds the transcripts added
+ *   since; a link of an expired state answers 410 Gone with syncStateNotFound),
  *   /users/{id}/onlineMeetings/{meetingId}, …/transcripts/{transcriptId}/content?$format=text/vtt
  *   (the same policy applies), collections paged with @odata.nextLink.
  */
@@ -116,6 +119,13 @@ export interface FakeMicrosoft {
   requests: { method: string; path: string; query?: Record<string, string> }[];
   users: FakeGraphUser[];
   transcripts: FakeTeamsTranscript[];
+  /**
+   * Adds a transcript as Teams makes one ready, maybe late: of the organizer's meeting `meetingId` (a meeting transcribed
+   * again; default: a new meeting), created at `created`. Pushing onto `transcripts` does the same.
+   */
+  addTranscript(options: { organizerId: string; created: Date; meetingId?: string; subject?: string }): FakeTeamsTranscript;
+  /** Forgets every delta round: a saved @odata.deltaLink (or a round's @odata.nextLink) answers 410 Gone, syncStateNotFound. */
+  expireDeltaLinks(): void;
   /** Invalidates every issued app token (a new one is needed). */
   expireTokens(): void;
   /** The next matching requests fail as told. */
@@ -150,6 +160,19 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
   const tokens = new Map<string, { tenant: string; expires: number }>();
   const policies = new Set<string>();
   const requests: FakeMicrosoft["requests"] = [];
+  /**
+   * callTranscript delta: what a state has delivered (an organizer's transcripts from its startDateTime), by the
+   * $deltatoken of the @odata.deltaLink that ends its round; and a round's remaining pages by $skiptoken. A round holds
+   * the transcripts as they were at its first request; one added meanwhile comes in the next round.
+   */
+  interface DeltaState {
+    userId: string;
+    from: number;
+    delivered: Set<string>;
+  }
+  const deltaStates = new Map<string, DeltaState>();
+  const deltaRounds = new Map<string, { state: DeltaState; items: FakeTeamsTranscript[]; offset: number }>();
+  let added = 0;
   let host = "";
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -165,6 +188,19 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       req.on("end", () => resolve(data));
     });
   const covered = (userId: string) => policies.has("global") || teams.some((t) => policies.has(t.id) && t.members.includes(userId));
+  /** A function call's parameters: meetingOrganizerUserId='…',startDateTime=… */
+  const functionParams = (text: string): Record<string, string> => Object.fromEntries([...text.matchAll(/(\w+)=('([^']*)'|[^,]*)/g)].map((m) => [m[1]!, m[3] ?? m[2]!]));
+  /** A callTranscript as Graph lists it (getAllTranscripts and its delta). */
+  const transcriptJson = (t: FakeTeamsTranscript, userId: string) => ({
+    id: t.id,
+    meetingId: t.meetingId,
+    callId: null,
+    contentCorrelationId: randomUUID(),
+    transcriptContentUrl: `https://graph.microsoft.com/v1.0/users/${userId}/onlineMeetings/${t.meetingId}/transcripts/${t.id}/content`,
+    createdDateTime: t.created.toISOString(),
+    endDateTime: t.ended.toISOString(),
+    meetingOrganizer: { application: null, device: null, user: { id: userId, displayName: null, userIdentityType: "aadUser", tenantId } },
+  });
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -303,10 +339,51 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
         if (!covered(d(meetings[1]!))) return graphError(res, 403, "Forbidden", "No application access policy found for this app.");
         return json(res, 200, { value: [] });
       }
+      const delta = /^\/users\/([^/]+)\/onlineMeetings\/getAllTranscripts\((.*)\)\/delta$/.exec(rest);
+      if (delta) {
+        const userId = d(delta[1]!);
+        const params = functionParams(d(delta[2]!));
+        if (!users.includes(userId)) return graphError(res, 404, "NotFound", `User ${userId} was not found.`);
+        if (params.meetingOrganizerUserId !== userId) return graphError(res, 400, "BadRequest", "meetingOrganizerUserId must be the user in the path.");
+        if (!covered(userId)) return graphError(res, 403, "Forbidden", "No application access policy found for this app.");
+        if ("endDateTime" in params) return graphError(res, 400, "BadRequest", "endDateTime is not a parameter of the delta function.");
+        const skipToken = url.searchParams.get("$skiptoken");
+        const deltaToken = url.searchParams.get("$deltatoken");
+        let round = skipToken ? deltaRounds.get(skipToken) : undefined;
+        if (!round) {
+          const state = deltaToken ? deltaStates.get(deltaToken) : skipToken ? undefined : { userId, from: params.startDateTime ? Date.parse(params.startDateTime) : -Infinity, delivered: new Set<string>() };
+          if (!state || state.userId !== userId) {
+            // Graph's answer to a state it no longer holds: start over with a full round (the initial request, in Location).
+            res.writeHead(410, { "content-type": "application/json; charset=utf-8", location: `http://${host}${path}` });
+            return res.end(JSON.stringify({ error: { code: "syncStateNotFound", message: "The sync state is not found or has expired. Please do a full sync.", innerError: { date: new Date().toISOString(), "request-id": randomUUID() } } }));
+          }
+          if (Number.isNaN(state.from)) return graphError(res, 400, "BadRequest", "Invalid startDateTime.");
+          round = { state, items: transcripts.filter((t) => t.organizerId === userId && t.created.getTime() >= state.from && !state.delivered.has(t.id)), offset: 0 };
+        }
+        const page = round.items.slice(round.offset, round.offset + maxPageSize);
+        const end = round.offset + page.length;
+        const link = new URL(`http://${host}${path}`);
+        const token = randomBytes(12).toString("base64url");
+        let tail: Record<string, string>;
+        if (end < round.items.length) {
+          deltaRounds.set(token, { ...round, offset: end });
+          link.searchParams.set("$skiptoken", token);
+          tail = { "@odata.nextLink": link.href };
+        } else {
+          deltaStates.set(token, { userId, from: round.state.from, delivered: new Set([...round.state.delivered, ...round.items.map((t) => t.id)]) });
+          link.searchParams.set("$deltatoken", token);
+          tail = { "@odata.deltaLink": link.href };
+        }
+        return json(res, 200, {
+          "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#Collection(callTranscript)",
+          ...tail,
+          value: page.map((t) => ({ "@odata.type": "#microsoft.graph.callTranscript", ...transcriptJson(t, userId) })),
+        });
+      }
       const all = /^\/users\/([^/]+)\/onlineMeetings\/getAllTranscripts\((.*)\)$/.exec(rest);
       if (all) {
         const userId = d(all[1]!);
-        const params = Object.fromEntries([...d(all[2]!).matchAll(/(\w+)=('([^']*)'|[^,]*)/g)].map((m) => [m[1]!, m[3] ?? m[2]!]));
+        const params = functionParams(d(all[2]!));
         if (!users.includes(userId)) return graphError(res, 404, "NotFound", `User ${userId} was not found.`);
         if (params.meetingOrganizerUserId !== userId) return graphError(res, 400, "BadRequest", "meetingOrganizerUserId must be the user in the path.");
         if (!covered(userId)) return graphError(res, 403, "Forbidden", "No application access policy found for this app.");
@@ -314,18 +391,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
         const to = params.endDateTime ? Date.parse(params.endDateTime) : Infinity;
         if (Number.isNaN(from) || Number.isNaN(to)) return graphError(res, 400, "BadRequest", "Invalid startDateTime or endDateTime.");
         const selected = transcripts.filter((t) => t.organizerId === userId && t.created.getTime() >= from && t.created.getTime() <= to);
-        return collection(
-          selected.map((t) => ({
-            id: t.id,
-            meetingId: t.meetingId,
-            callId: null,
-            contentCorrelationId: randomUUID(),
-            transcriptContentUrl: `https://graph.microsoft.com/v1.0/users/${userId}/onlineMeetings/${t.meetingId}/transcripts/${t.id}/content`,
-            createdDateTime: t.created.toISOString(),
-            endDateTime: t.ended.toISOString(),
-            meetingOrganizer: { application: null, device: null, user: { id: userId, displayName: null, userIdentityType: "aadUser", tenantId } },
-          })),
-        );
+        return collection(selected.map((t) => transcriptJson(t, userId)));
       }
       const meetingPath = /^\/users\/([^/]+)\/onlineMeetings\/([^/]+)(\/transcripts\/([^/]+)\/content)?$/.exec(rest);
       if (meetingPath) {
@@ -373,6 +439,31 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     requests,
     users: people,
     transcripts,
+    addTranscript: ({ organizerId, created, meetingId, subject }) => {
+      const organizer = people.find((p) => p.id === organizerId);
+      if (!organizer) throw new Error(`No fake Graph user ${organizerId}`);
+      const n = ++added;
+      const meeting = meetingId ?? Buffer.from(`1*${organizerId}*0**19:meeting_added${createHash("sha256").update(`${organizerId}:added:${n}`).digest("hex").slice(0, 20)}@thread.v2`).toString("base64");
+      const cues = [
+        { speaker: organizer.displayName, text: `Added transcript ${n}: ${LINES[n % LINES.length]!}`, startMs: 0, endMs: 3000 },
+        { speaker: GUEST, text: LINES[(n + 1) % LINES.length]!, startMs: 3400, endMs: 6400 },
+      ];
+      const transcript: FakeTeamsTranscript = {
+        id: Buffer.from(`1*#added${n}*#${createHash("md5").update(`${meeting}:added:${n}`).digest("hex")}`).toString("base64"),
+        meetingId: meeting,
+        organizerId,
+        subject: transcripts.find((t) => t.organizerId === organizerId && t.meetingId === meeting)?.subject ?? subject ?? `${organizer.displayName}: Follow-up ${n}`,
+        created,
+        ended: new Date(created.getTime() + 6400),
+        cues,
+      };
+      transcripts.push(transcript);
+      return transcript;
+    },
+    expireDeltaLinks: () => {
+      deltaStates.clear();
+      deltaRounds.clear();
+    },
     expireTokens: () => tokens.clear(),
     fail: (rule) => faults.add(rule),
     close: () =>

@@ -39,7 +39,8 @@ export class ReadTracker {
   unchanged(key: string, fingerprint: string, at: Date): boolean {
     const before = this.landed[key];
     if (!before || before[0] !== fingerprint) return false;
-    this.seen[key] = [fingerprint, at.toISOString()];
+    // Its time as it landed: a reader that lists an item without its time (Gmail) passes a bound instead.
+    this.seen[key] = [fingerprint, before[1] || at.toISOString()];
     this.counts.skipped++;
     return true;
   }

@@ -11,7 +11,8 @@ import { emitMessage, type EmailMessage } from "./records.js";
 export const gmailPlugin: SourcePlugin<EmailMessage> = {
   manifest: gmailManifest,
   emit: emitMessage,
-  reader: { credential: true, read: readGmail },
+  // Issue 52: a later sync reads each mailbox's change feed (reader.ts) and fetches no message that landed.
+  reader: { credential: true, incremental: true, read: readGmail },
   // An individual mailbox tests itself; otherwise the verified admin is the one the source names.
   verificationCovers: (v, settings) =>
     settings.gmail_extraction_scope === "INDIVIDUAL" ||

@@ -15,6 +15,13 @@ import type { EmailMessage } from "./records.js";
  * users.messages.list with q=after:/before: (epoch seconds) page by page and
  * users.messages.get format=full, the MIME tree decoded to body_text.
  *
+ * Incremental (issue 52): messages never change, so one that landed (its id)
+ * is not fetched again. A sync saves, per mailbox, a history id; the next
+ * sync reads the mailbox's change feed from it (users.history.list,
+ * messageAdded) instead of listing its window, and fetches only the messages
+ * added since. A mailbox with no saved history id (the first sync, a new group
+ * member) or one Gmail no longer keeps history for (404) is listed as before.
+ *
  * The clients' own retries are off (`retry: false`): a 429 waits as long as
  * its Retry-After asks (within reason), anything else is classified here.
  */
@@ -225,42 +232,203 @@ function individualMailbox(context: ReaderContext): Mailbox {
   };
 }
 
+/* ---- incremental reading (issue 52) ---------------------------------------------------------------------- */
+
+/**
+ * What a sync leaves the next about one mailbox (the tracker's token is a JSON map mailbox → mark): the history id
+ * its change feed is read from, and the ids of messages sent after the window's end that Gmail had before that history
+ * id (`pending`): the next sync's history starts after them, so it reads them by id.
+ */
+export interface MailboxMark {
+  historyId: string;
+  pending?: string[];
+}
+
+export type MailboxMarks = Record<string, MailboxMark>;
+
+/** The marks of the last complete sync; a token this code cannot read counts as none (every mailbox is listed). */
+export function parseMarks(token: string | null): MailboxMarks {
+  if (!token) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(token);
+  } catch {
+    return {};
+  }
+  const marks: MailboxMarks = {};
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return marks;
+  for (const [mailbox, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const mark = value as Partial<MailboxMark> | null;
+    if (typeof mark?.historyId !== "string" || !/^\d+$/.test(mark.historyId)) continue;
+    const pending = Array.isArray(mark.pending) ? mark.pending.filter((id): id is string => typeof id === "string") : [];
+    marks[mailbox] = pending.length ? { historyId: mark.historyId, pending } : { historyId: mark.historyId };
+  }
+  return marks;
+}
+
+/** Spam and trash are left out of the listings (includeSpamTrash: false); the change feed's additions are filtered alike. */
+const LEFT_OUT_LABELS = new Set(["SPAM", "TRASH"]);
+
+/** One mailbox's read: the messages it fetched or skipped, and those found sent after the window's end. */
+class MailboxRead {
+  readonly label: string;
+  /** Ids dealt with in this read (a message listed twice is fetched once). */
+  private readonly handled = new Set<string>();
+  /** Messages sent at or after the window's end: not this read's, the next one's. */
+  readonly later = new Set<string>();
+
+  constructor(
+    private readonly context: ReaderContext,
+    readonly mailbox: Mailbox,
+  ) {
+    this.label = mailbox.address ? `the mailbox ${mailbox.address}` : "the mailbox";
+  }
+
+  /** The message, fetched unless it landed before or was dealt with in this read, when it falls in the window. */
+  async message(id: string): Promise<EmailMessage | null> {
+    const { tracker, window } = this.context;
+    if (this.handled.has(id)) return null;
+    this.handled.add(id);
+    // Messages never change: one that landed is not fetched again. Its time is not known before the fetch (neither the
+    // listing nor the change feed gives it); the window's end bounds it, so the tracker keeps it at least as long as a
+    // later listing of the overlap may list it again.
+    if (tracker.unchanged(id, id, window.to)) return null;
+    const { mailbox, label } = this;
+    const message = await call(
+      async () => {
+        try {
+          return (await mailbox.api.users.messages.get({ userId: mailbox.userId, id, format: "full" }, NO_RETRY)).data;
+        } catch (error) {
+          if (statusOf(error) === 404) return null; // deleted since it was listed
+          throw error;
+        }
+      },
+      `read a message of ${label}`,
+      mailbox.fix,
+    );
+    if (!message) return null;
+    const email = toEmailMessage(message, mailbox.address);
+    if (Number.isNaN(email.sent_at.getTime())) return null;
+    if (email.sent_at.getTime() >= window.to.getTime()) {
+      this.later.add(id);
+      return null;
+    }
+    if (!inWindow(email.sent_at, window)) return null;
+    tracker.read(id, id, email.sent_at);
+    return email;
+  }
+
+  /** Whether this read dealt with the message already (read it, skipped it, or found it after the window's end). */
+  has(id: string): boolean {
+    return this.handled.has(id);
+  }
+
+  /** The next mark: the history id, and the messages sent after the window's end. */
+  mark(historyId: string): MailboxMark {
+    return this.later.size ? { historyId, pending: [...this.later] } : { historyId };
+  }
+}
+
+/**
+ * The ids of the messages added to the mailbox after `startHistoryId` (Gmail's users.history.list, messageAdded,
+ * every page) and its history id now; null when Gmail no longer keeps history that old (404: a full listing is due).
+ */
+async function addedSince(read: MailboxRead, startHistoryId: string): Promise<{ added: string[]; historyId: string } | null> {
+  const { mailbox, label } = read;
+  const added: string[] = [];
+  let historyId: string | null = null;
+  let pageToken: string | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    const data = await call(
+      async () => {
+        try {
+          return (await mailbox.api.users.history.list({ userId: mailbox.userId, startHistoryId, historyTypes: ["messageAdded"], maxResults: 500, pageToken }, NO_RETRY)).data;
+        } catch (error) {
+          if (statusOf(error) === 404) return null;
+          throw error;
+        }
+      },
+      `read the changes of ${label}`,
+      mailbox.fix,
+    );
+    if (!data) return null;
+    // The first page's history id: every change up to it is in these pages. A change after it that a later page holds
+    // is listed again next time, and skipped as landed.
+    historyId ??= data.historyId ?? null;
+    for (const record of data.history ?? []) {
+      for (const { message } of record.messagesAdded ?? []) {
+        if (message?.id && !message.labelIds?.some((l) => LEFT_OUT_LABELS.has(l))) added.push(message.id);
+      }
+    }
+    pageToken = data.nextPageToken ?? undefined;
+    if (!pageToken) break;
+  }
+  return { added, historyId: historyId ?? startHistoryId };
+}
+
+/** The messages of the window, listed (users.messages.list with q=after:/before:); answers the mark for the next sync, or null. */
+async function* listWindow(context: ReaderContext, read: MailboxRead): AsyncGenerator<EmailMessage, MailboxMark | null> {
+  const { mailbox, label } = read;
+  const { from, to } = context.window;
+  // The history id before the listing: whatever arrives from now on is in the change feed after it.
+  const profile = await call(() => mailbox.api.users.getProfile({ userId: mailbox.userId }, NO_RETRY), `read the profile of ${label}`, mailbox.fix);
+  // Gmail's after:/before: take epoch seconds; the exact bounds are applied to internalDate (MailboxRead.message).
+  const q = `after:${Math.floor(from.getTime() / 1000) - 1} before:${Math.ceil(to.getTime() / 1000) + 1}`;
+  let pageToken: string | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    const { data } = await call(
+      () => mailbox.api.users.messages.list({ userId: mailbox.userId, q, maxResults: 500, pageToken, includeSpamTrash: false }, NO_RETRY),
+      `list the messages of ${label}`,
+      mailbox.fix,
+    );
+    for (const ref of data.messages ?? []) {
+      if (!ref.id) continue;
+      const email = await read.message(ref.id);
+      if (email) yield email;
+    }
+    pageToken = data.nextPageToken ?? undefined;
+    if (!pageToken) break;
+  }
+  const historyId = profile.data.historyId;
+  if (!historyId) return null;
+  // Messages sent after the window's end that Gmail had before the profile's history id (the read began after the
+  // sync's end) are not in the next sync's change feed: listed here by id, read by the next sync. Should there be more
+  // than a page (a backfill's range in the past), none is kept: the next sync lists the mailbox instead.
+  const { data: after } = await call(
+    () => mailbox.api.users.messages.list({ userId: mailbox.userId, q: `after:${Math.floor(to.getTime() / 1000) - 1}`, maxResults: 500, includeSpamTrash: false }, NO_RETRY),
+    `list the messages of ${label}`,
+    mailbox.fix,
+  );
+  if (after.nextPageToken) return null;
+  for (const ref of after.messages ?? []) if (ref.id && !read.has(ref.id)) read.later.add(ref.id);
+  return read.mark(historyId);
+}
+
+/** One mailbox: its change feed since the last sync's mark when Gmail still keeps it, else its window listed. */
+async function* readMailbox(context: ReaderContext, mailbox: Mailbox, mark: MailboxMark | undefined): AsyncGenerator<EmailMessage, MailboxMark | null> {
+  const read = new MailboxRead(context, mailbox);
+  const changes = mark ? await addedSince(read, mark.historyId) : null;
+  if (!changes) return yield* listWindow(context, read);
+  // What arrived after the last window's end first (their history is before the mark), then what was added since.
+  for (const id of [...(mark?.pending ?? []), ...changes.added]) {
+    const email = await read.message(id);
+    if (email) yield email;
+  }
+  return read.mark(changes.historyId);
+}
+
 export async function* readGmail(context: ReaderContext): AsyncGenerator<EmailMessage> {
   const individual = context.source.metadata.gmail_extraction_scope === "INDIVIDUAL" || context.credential.metadata.mode === "individual";
   const mailboxes = individual ? [individualMailbox(context)] : delegatedMailboxes(context);
-  const { from, to } = context.window;
-  // Gmail's after:/before: take epoch seconds; the exact bounds are applied to internalDate below.
-  const q = `after:${Math.floor(from.getTime() / 1000) - 1} before:${Math.ceil(to.getTime() / 1000) + 1}`;
+  const marks = parseMarks(context.tracker.token);
+  const next: MailboxMarks = {};
   for await (const mailbox of mailboxes) {
-    const label = mailbox.address ? `the mailbox ${mailbox.address}` : "the mailbox";
-    let pageToken: string | undefined;
-    for (let page = 0; page < 10_000; page++) {
-      const { data } = await call(
-        () => mailbox.api.users.messages.list({ userId: mailbox.userId, q, maxResults: 500, pageToken, includeSpamTrash: false }, NO_RETRY),
-        `list the messages of ${label}`,
-        mailbox.fix,
-      );
-      for (const ref of data.messages ?? []) {
-        if (!ref.id) continue;
-        const message = await call(
-          async () => {
-            try {
-              return (await mailbox.api.users.messages.get({ userId: mailbox.userId, id: ref.id!, format: "full" }, NO_RETRY)).data;
-            } catch (error) {
-              if (statusOf(error) === 404) return null; // deleted since it was listed
-              throw error;
-            }
-          },
-          `read a message of ${label}`,
-          mailbox.fix,
-        );
-        if (!message) continue;
-        const email = toEmailMessage(message, mailbox.address);
-        if (!Number.isNaN(email.sent_at.getTime()) && inWindow(email.sent_at, context.window)) yield email;
-      }
-      pageToken = data.nextPageToken ?? undefined;
-      if (!pageToken) break;
-    }
+    const key = mailbox.address || mailbox.userId;
+    const mark = yield* readMailbox(context, mailbox, marks[key]);
+    if (mark) next[key] = mark;
     await mailbox.settle?.();
   }
+  // Only the mailboxes in scope now keep a mark (one that left the group and comes back is listed). The sync engine
+  // saves it only once every message read here landed at every destination.
+  context.tracker.setToken(JSON.stringify(next));
 }

@@ -14,7 +14,7 @@ const tenantOf = (credential: CredentialRow) => String(credential.metadata.tenan
 export const teamsPlugin: SourcePlugin<Meeting> = {
   manifest: teamsManifest,
   emit: emitMeeting,
-  reader: { credential: true, read: readTeams },
+  reader: { credential: true, incremental: true, read: readTeams },
   // One source per team: a verified setup is of the very scope (and team) the source names.
   uniqueSetting: { key: "team_id", message: SOURCE_MESSAGES.teamAlreadyConnected },
   verificationCovers: (v, settings) => v.scope === settings.teams_extraction_scope && (v.scope !== "TEAM" || v.team_id === settings.team_id),
