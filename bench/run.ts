@@ -11,11 +11,12 @@
  * Prints a table and writes bench/RESULTS.md. Exits 0 when the figures were
  * measured, even if a target is missed (it is a report); 1 when they could not be.
  *
- * Then (issue 5) the sync throughput benchmark, bench/sync.ts, and (issues 6, 37) one run of every transform template
+ * Then (issue 5) the sync throughput benchmark, bench/sync.ts, (issue 52) the hourly incremental sync after 1×, 10× and
+ * 100× history, bench/incremental.ts, and (issues 6, 37) one run of every transform template
  * at 1×, 10× and 100× synced transcripts, bench/transform.ts; the sections a run produces replace their own in
  * bench/RESULTS.md (bench/lib/results.ts), and the others stay.
  *
- * Environment: BENCH_PARTS (default "pages,sync,transforms") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
+ * Environment: BENCH_PARTS (default "pages,sync,incremental,transforms,schedule") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
  * (default 1000), BENCH_QUIET_WAIT (default 60) seconds to wait for other
  * processes to leave the CPUs before each timed section (0: do not wait),
  * BENCH_BUILD_DIR (default node_modules/.cache/tributary-bench/build),
@@ -36,6 +37,7 @@ import { firstLoadJs, type PageJs } from "./lib/js-size.js";
 import { cpuDelta, outsideCores, sampleCpu, sumCpu, type CpuSample } from "./lib/cpu.js";
 import { describeMachine, kb, mdTable, ms, rps, textTable, type Target } from "./lib/report.js";
 import { runSyncBench } from "./sync.js";
+import { runIncrementalBench } from "./incremental.js";
 import { mergeResults } from "./lib/results.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -299,10 +301,10 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 /**
  * Which parts run: BENCH_PARTS, a comma-separated subset of "pages" (issue 2: the list pages through the
  * started product), "sync" (issue 5: bench/sync.ts), "transforms" (issue 6: bench/transform.ts), "schedule"
- * (issue 36: bench/schedule.ts) and "schedule-workers" (issue 36: bench/schedule-workers.ts, two real hours).
- * Default: all but "schedule-workers".
+ * (issue 36: bench/schedule.ts), "incremental" (issue 52: bench/incremental.ts) and "schedule-workers" (issue 36:
+ * bench/schedule-workers.ts, two real hours). Default: all but "schedule-workers".
  */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,transforms,schedule").split(",").map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,incremental,transforms,schedule").split(",").map((p) => p.trim()));
 const sections: string[] = [];
 
 /** A benchmark file run in its own process (each starts its own Postgres): its stdout is the section's markdown. */
@@ -372,6 +374,14 @@ try {
     console.log(report.markdown);
     sections.push(
       `## Sync throughput against DuckDB's own bulk load (issue 25)\n\nProduced by \`bench/sync.ts\` (its header says how): a real connector's sync, data generator → local destination (files + DuckDB), first load and re-run of the same window, each in a fresh process, next to DuckDB loading an NDJSON file of exactly the rows the sync wrote into the same tables.\n\n${report.markdown}\n`,
+    );
+  }
+  if (PARTS.has("incremental")) {
+    say("Incremental syncs: an hourly sync of an unchanged Zoom source after 1×, 10×, 100× history (bench/incremental.ts)…");
+    const report = await runIncrementalBench({ log: (line) => say(`incremental: ${line}`) });
+    console.log(report.markdown);
+    sections.push(
+      `## Incremental syncs: an hourly sync of an unchanged source (issue 52)\n\nProduced by \`bench/incremental.ts\` (its header says how): a Zoom connector (30-day window) against the product's fake Zoom, whose history of 200, 2,000 or 20,000 transcribed meetings a first sync landed; then hourly syncs with nothing new, each in a fresh process as a worker runs it. Targets: the hourly sync's time and peak RSS at 100× ≤ 2× those at 1×, with no transcript downloaded.\n\n${report.markdown}\n`,
     );
   }
   if (PARTS.has("transforms")) sections.push(transformSection());

@@ -76,7 +76,9 @@ describe("Zoom", () => {
     expect(saved.every((s) => s.synced_to.getTime() === ANCHOR.getTime())).toBe(true);
 
     zoom.requests.length = 0;
-    const second = await syncConnector(services(), connectorId, new Date(ANCHOR.getTime() + HOUR));
+    const lines: string[] = [];
+    const log = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    const second = await syncConnector(services(), connectorId, new Date(ANCHOR.getTime() + HOUR), { log });
     expect(downloads()).toHaveLength(0);
     expect(second.records).toBe(0);
     expect(second.incremental).toBe(true);
@@ -84,6 +86,9 @@ describe("Zoom", () => {
     const overlap = zoom.recordings.filter((r) => r.cues && r.start.getTime() >= ANCHOR.getTime() - DAY && r.start.getTime() < ANCHOR.getTime() + HOUR);
     expect(overlap.length).toBeGreaterThan(3);
     expect(second.items).toEqual({ new: 0, changed: 0, skipped: overlap.length });
+    // The run's log (its page shows it) says what the read did, in words.
+    expect(lines).toContain(`Reading Zoom source "Zoom incremental" from ${new Date(ANCHOR.getTime() - DAY).toISOString()} to ${new Date(ANCHOR.getTime() + HOUR).toISOString()} (since the last sync, less 24 h for late arrivals).`);
+    expect(lines).toContain(`Items: 0 new, 0 changed, ${overlap.length} skipped as already landed.`);
     // One listing per user (3), of the days around the overlap only, not of the month.
     expect(listings()).toHaveLength(3);
     expect(listings().every((r) => r.query!.from! >= new Date(ANCHOR.getTime() - 2 * DAY).toISOString().slice(0, 10))).toBe(true);

@@ -230,7 +230,13 @@ export const FAKE_ZOOM_DEFAULTS = {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-const transcriptFileId = (r: FakeZoomRecording) => createHash("sha256").update(`transcript:${r.uuid}`).digest("hex").slice(0, 24);
+const fileIds = new WeakMap<FakeZoomRecording, string>();
+/** A recording's transcript file id (a hash of its UUID, kept: a benchmark's fake holds 20,000 recordings). */
+function transcriptFileId(r: FakeZoomRecording): string {
+  let id = fileIds.get(r);
+  if (id === undefined) fileIds.set(r, (id = createHash("sha256").update(`transcript:${r.uuid}`).digest("hex").slice(0, 24)));
+  return id;
+}
 
 function recordingJson(r: FakeZoomRecording, origin: string) {
   const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -269,6 +275,23 @@ export async function startFakeZoom(options: FakeZoomOptions = {}): Promise<Fake
   const recordings = zoomRecordingsFixture(options.anchor ?? utcMidnight(), users);
   const maxPageSize = options.maxPageSize ?? 300;
   const pageTokens = new Map<string, number>();
+  const byFileId = new Map<string, FakeZoomRecording>();
+  /** Each host's recordings, newest first, with their UTC day; remade when the recordings or their starts change. */
+  let hosts = new Map<string, { recording: FakeZoomRecording; day: string }[]>();
+  let hostsKey = "";
+  const hostedBy = (hostId: string) => {
+    const key = `${recordings.length}:${recordings.reduce((n, r) => n + r.start.getTime(), 0)}`;
+    if (key !== hostsKey) {
+      hosts = new Map();
+      for (const recording of [...recordings].sort((a, b) => b.start.getTime() - a.start.getTime())) {
+        const list = hosts.get(recording.hostId) ?? [];
+        list.push({ recording, day: recording.start.toISOString().slice(0, 10) });
+        hosts.set(recording.hostId, list);
+      }
+      hostsKey = key;
+    }
+    return hosts.get(hostId) ?? [];
+  };
   const faults = new Faults();
   const zoomError = (status: number) => ({ code: status === 429 ? 429 : status, message: status === 429 ? "You have reached the maximum per-second rate limit for this API. Try again later." : status >= 500 ? "Internal Error." : "Request refused." });
   const bearer = (req: http.IncomingMessage, url: URL) => /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? url.searchParams.get("access_token") ?? undefined;
@@ -361,7 +384,13 @@ export async function startFakeZoom(options: FakeZoomOptions = {}): Promise<Fake
     const download = /^\/rec\/download\/([^/]+)$/.exec(url.pathname);
     if (download && req.method === "GET") {
       if (!bearerOk(req, url)) return json(res, 401, { code: 124, message: "Invalid access token." });
-      const recording = recordings.find((r) => r.cues && transcriptFileId(r) === download[1]);
+      // Looked up by file id through an index remade when recordings are added (tests add some as they go).
+      if (byFileId.size !== recordings.length) {
+        byFileId.clear();
+        for (const r of recordings) byFileId.set(transcriptFileId(r), r);
+      }
+      const found = byFileId.get(download[1]!);
+      const recording = found?.cues ? found : undefined;
       if (!recording) return json(res, 404, { code: 3301, message: "This recording does not exist." });
       res.writeHead(200, { "content-type": "text/vtt; charset=utf-8" });
       return res.end(zoomVtt(recording));
@@ -391,9 +420,8 @@ export async function startFakeZoom(options: FakeZoomOptions = {}): Promise<Fake
         const to = url.searchParams.get("to") ?? new Date().toISOString().slice(0, 10);
         if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || Date.parse(to) < Date.parse(from)) return json(res, 400, { code: 300, message: "Invalid date range." });
         if (Date.parse(to) - Date.parse(from) > 31 * 86_400_000) return json(res, 400, { code: 300, message: "The date range must be within one month." });
-        const selected = recordings
-          .filter((r) => r.hostId === user.id && r.start.toISOString().slice(0, 10) >= from && r.start.toISOString().slice(0, 10) <= to)
-          .sort((a, b) => b.start.getTime() - a.start.getTime());
+        // Newest first, as Zoom lists them; each user's list is kept sorted until recordings are added or changed.
+        const selected = hostedBy(user.id).filter((r) => r.day >= from && r.day <= to).map((r) => r.recording);
         const page = pageOf(selected, pageSize, token, pageTokens);
         const origin = `http://${req.headers.host}`;
         return json(res, 200, {
