@@ -2034,6 +2034,7 @@ export interface operations {
                                     destination: string;
                                     location: string;
                                 }[];
+                                synced_to: string | null;
                             }[];
                         }[];
                         next_cursor: string | null;
@@ -2183,6 +2184,7 @@ export interface operations {
                                 destination: string;
                                 location: string;
                             }[];
+                            synced_to: string | null;
                         }[];
                     };
                 };
@@ -2397,6 +2399,7 @@ export interface operations {
                                 destination: string;
                                 location: string;
                             }[];
+                            synced_to: string | null;
                         }[];
                     };
                 };
@@ -2665,6 +2668,7 @@ export interface operations {
                                 destination: string;
                                 location: string;
                             }[];
+                            synced_to: string | null;
                         }[];
                     };
                 };
