@@ -1,18 +1,8 @@
 import { z } from "zod";
 import { googleCallbackResponseSchema, validSessionResponseSchema } from "./auth.js";
-import {
-  authUrlResponseSchema,
-  callbackResponseSchema,
-  gmailAuthOptionsResponseSchema,
-  gmailTestResponseSchema,
-  googleGroupSchema,
-  setupInstructionsSchema,
-  sourceIntegrationsResponseSchema,
-  sourceSchema,
-  teamsTeamSchema,
-  verifySetupResponseSchema,
-  zoomGroupSchema,
-} from "./sources.js";
+import { sourceIntegrationsResponseSchema, sourceSchema } from "./sources.js";
+import { SOURCE_MANIFESTS } from "./integrations/sources.js";
+import type { SetupCallDeclaration } from "./integrations/setup-calls.js";
 import {
   destinationCreatedSchema,
   destinationDeletedSchema,
@@ -83,23 +73,16 @@ export type BackendError = z.infer<typeof backendErrorSchema>;
 /** `{ message }`: a delete, a logout, a revoke. */
 const messageSchema = z.object({ message: z.string() });
 
-/** The source plug-ins' setup calls (backend/integrations/sources/<name>/plugin.ts `setup`). */
-const SOURCE_SETUP_CALLS = {
-  "POST /externalauth/datagen/callback": callbackResponseSchema,
-  "GET /externalauth/zoom/auth_url": authUrlResponseSchema,
-  "POST /externalauth/zoom/callback": callbackResponseSchema,
-  "POST /externalauth/zoom/get-groups": z.object({ groups: z.array(zoomGroupSchema) }),
-  "GET /externalauth/teams/auth_url": authUrlResponseSchema,
-  "POST /externalauth/teams/callback": callbackResponseSchema,
-  "POST /externalauth/teams/get-teams": z.object({ teams: z.array(teamsTeamSchema) }),
-  "POST /externalauth/teams/get-team-setup-instructions": setupInstructionsSchema,
-  "POST /externalauth/teams/verify-setup": verifySetupResponseSchema,
-  "GET /externalauth/gmail/get_auth_options": gmailAuthOptionsResponseSchema,
-  "GET /externalauth/gmail/auth_url": authUrlResponseSchema,
-  "POST /externalauth/gmail/callback": callbackResponseSchema,
-  "POST /externalauth/gmail/get-groups": z.object({ groups: z.array(googleGroupSchema) }),
-  "POST /externalauth/gmail/test_connection": gmailTestResponseSchema,
-} as const;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** One manifest's calls as routes: "POST /externalauth/zoom/get-groups" → the answer's schema. */
+type SetupRoutes<M> = M extends { name: infer N extends string; setupCalls: infer C }
+  ? { [K in keyof C & string as `${C[K] extends { method: infer Me extends string } ? Me : never} /externalauth/${N}/${K}`]: C[K] extends { answer: infer A } ? A : never }
+  : never;
+
+/** The source plug-ins' setup calls, from their manifests' declarations (contract/integrations/<name>.ts `setupCalls`). */
+const SOURCE_SETUP_CALLS = Object.fromEntries(
+  SOURCE_MANIFESTS.flatMap((m) => Object.entries(m.setupCalls as Record<string, SetupCallDeclaration>).map(([name, c]) => [`${c.method} /externalauth/${m.name}/${name}`, c.answer])),
+) as UnionToIntersection<SetupRoutes<(typeof SOURCE_MANIFESTS)[number]>>;
 
 /** The destination plug-ins' calls (backend/http/destination-integrations.ts: Cloud Storage answers as "storage" and "gcs"). */
 const DESTINATION_SETUP_CALLS = {

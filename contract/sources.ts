@@ -2,13 +2,37 @@ import { z } from "zod";
 import { storable, storableName } from "./text.js";
 import { SOURCE_MANIFESTS, sourceManifest, type SourceIntegrationName } from "./integrations/sources.js";
 import { optionalText, SOURCE_MESSAGES } from "./integrations/source-kit.js";
-import { zoomMetadataSchema } from "./integrations/zoom.js";
-import { teamsMetadataSchema } from "./integrations/teams.js";
-import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, gmailMetadataSchema, type GmailAuthMode } from "./integrations/gmail.js";
+import { zoomGroupSchema, zoomMetadataSchema, type ZoomGroup } from "./integrations/zoom.js";
+import { teamsCallbackBodySchema, teamSetupBodySchema, teamsMetadataSchema, teamsTeamSchema, type TeamsTeam } from "./integrations/teams.js";
+import {
+  DEFAULT_GMAIL_AUTH_MODE,
+  GMAIL_AUTH_MODES,
+  gmailCallbackBodySchema,
+  gmailGroupsBodySchema,
+  gmailMetadataSchema,
+  gmailTestBodySchema,
+  type GmailAuthMode,
+} from "./integrations/gmail.js";
 import { DATAGEN_FORMATS, datagenMetadataSchema } from "./integrations/datagen.js";
+import { authOptionsResponseSchema, connectionTestResponseSchema, credentialIdSchema } from "./integrations/setup-calls.js";
 
 export { SOURCE_MESSAGES, zoomMetadataSchema, teamsMetadataSchema, gmailMetadataSchema, datagenMetadataSchema, GMAIL_AUTH_MODES, DEFAULT_GMAIL_AUTH_MODE, DATAGEN_FORMATS };
-export type { GmailAuthMode };
+export { zoomGroupSchema, teamsTeamSchema, teamsCallbackBodySchema, teamSetupBodySchema, gmailCallbackBodySchema, gmailGroupsBodySchema, gmailTestBodySchema };
+export type { GmailAuthMode, ZoomGroup, TeamsTeam };
+export {
+  authUrlResponseSchema,
+  callbackResponseSchema,
+  credentialBodySchema,
+  googleGroupSchema,
+  oauthCallbackBodySchema,
+  setupInstructionsSchema,
+  sourceSetupStepSchema,
+  verifySetupResponseSchema,
+  type CallbackResponse,
+  type GoogleGroup,
+  type SetupInstructions,
+  type SetupStep,
+} from "./integrations/setup-calls.js";
 
 /** Spec §3 Source, as every source call returns it. */
 export const sourceSchema = z.object({
@@ -139,85 +163,16 @@ export type CreateSourceBody = z.input<typeof createSourceBodySchema>;
 export const updateSourceBodySchema = z.object({ name: sourceNameSchema, description: sourceDescriptionSchema });
 export type UpdateSourceBody = z.infer<typeof updateSourceBodySchema>;
 
-/** Bodies of the /externalauth calls (spec §7 "Sources and integrations"). */
-const credentialIdSchema = storable(
-  z.string({ required_error: "credential_id is required", invalid_type_error: "credential_id must be text" }).trim().min(1, "credential_id is required").max(100),
-  "credential_id",
-);
-export const credentialBodySchema = z.object({ credential_id: credentialIdSchema });
-/** Gmail's callback: a service-account mode, or the authorization code of the INDIVIDUAL OAuth redirect. */
-export const gmailCallbackBodySchema = z.object({
-  code: storable(z.string().min(1, "code is required").max(4096), "code").optional(),
-  mode: z.enum(GMAIL_AUTH_MODES.map((m) => m.mode) as [GmailAuthMode, ...GmailAuthMode[]], { errorMap: () => ({ message: SOURCE_MESSAGES.gmailAuthTypeRequired }) }).optional(),
-}).refine((b) => b.code || (b.mode && b.mode !== "individual"), { message: SOURCE_MESSAGES.gmailAuthTypeRequired });
-export const oauthCallbackBodySchema = z.object({
-  code: storable(z.string({ required_error: "code is required", invalid_type_error: "code must be text" }).min(1, "code is required").max(4096), "code"),
-});
-export const teamsCallbackBodySchema = z.object({
-  tenant: z.string({ required_error: "tenant is required", invalid_type_error: "tenant must be text" }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "tenant must be a Microsoft tenant id (a GUID)"),
-  admin_consent: z.union([z.string(), z.boolean()], { required_error: "admin_consent is required" }),
-});
-export const teamSetupBodySchema = z.object({
-  credential_id: credentialIdSchema,
-  scope: z.enum(["ORG", "TEAM"], { errorMap: () => ({ message: "scope must be ORG or TEAM" }) }),
-  team_id: optionalText(200, "team_id is too long", "team_id"),
-});
+/** Bodies of the /externalauth calls (spec §7 "Sources and integrations"): each source's are in its manifest. */
 export const verifySetupBodySchema = z.object({
   integration_name: z.enum(SOURCE_INTEGRATION_NAMES, { errorMap: () => ({ message: SOURCE_MESSAGES.integrationRequired }) }).optional(),
   credential_id: credentialIdSchema,
   scope: z.enum(SCOPES, { errorMap: () => ({ message: "scope must be ORG, TEAM, GROUP or INDIVIDUAL" }) }),
   team_id: optionalText(200, "team_id is too long", "team_id"),
 });
-export const gmailGroupsBodySchema = z.object({
-  credential_id: credentialIdSchema,
-  admin_email: storable(z.string({ required_error: SOURCE_MESSAGES.adminEmailRequired }).trim().min(1, SOURCE_MESSAGES.adminEmailRequired).email(SOURCE_MESSAGES.adminEmailInvalid).max(320), "Admin e-mail"),
-});
-export const gmailTestBodySchema = z.object({
-  credential_id: credentialIdSchema,
-  /** Required for the service-account modes; an individual mailbox tests itself. */
-  admin_email: z.string().trim().email(SOURCE_MESSAGES.adminEmailInvalid).max(320).optional().or(z.literal("").transform(() => undefined)),
-  group_ids: z.array(storable(z.string().max(200), "A group id")).max(100).optional(),
-});
-
-/* ---- answers of the /externalauth calls (contract/responses.ts names them by route) ------------------- */
-
-export const zoomGroupSchema = z.object({ id: z.string(), name: z.string(), total_members: z.number() });
-export type ZoomGroup = z.infer<typeof zoomGroupSchema>;
-export const teamsTeamSchema = z.object({ team_id: z.string(), team_name: z.string(), member_count: z.number().int(), already_configured: z.boolean() });
-export type TeamsTeam = z.infer<typeof teamsTeamSchema>;
-export const googleGroupSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
-export type GoogleGroup = z.infer<typeof googleGroupSchema>;
-
-export const sourceSetupStepSchema = z.object({
-  title: z.string(),
-  details: z.string(),
-  code_block: z.string().optional(),
-  options: z.array(z.object({ sub_title: z.string(), code_block: z.string() })).optional(),
-});
-export type SetupStep = z.infer<typeof sourceSetupStepSchema>;
-/** POST /externalauth/teams/get-team-setup-instructions, and the instructions a callback may carry. */
-export const setupInstructionsSchema = z.object({ introduction: z.string(), steps: z.array(sourceSetupStepSchema) });
-export type SetupInstructions = z.infer<typeof setupInstructionsSchema>;
-
-/** POST /externalauth/{integration}/callback */
-export const callbackResponseSchema = z.object({
-  credential_id: z.string(),
-  instructions: setupInstructionsSchema.nullable(),
-  setup_verified: z.boolean(),
-  message: z.string(),
-});
-export type CallbackResponse = z.infer<typeof callbackResponseSchema>;
-
-/** GET /externalauth/{integration}/auth_url: the provider's consent page, and the state it returns with. */
-export const authUrlResponseSchema = z.object({ auth_url: z.string(), state: z.string() });
 
 /** GET /integrations/sources: the type select's choices. */
 export const sourceIntegrationsResponseSchema = z.object({ data: z.object({ sources: z.array(z.object({ name: z.string(), label: z.string() })) }) });
 
-/** GET /externalauth/gmail/get_auth_options: the modes the select offers, and the one it starts with. */
-export const gmailAuthOptionsResponseSchema = z.object({ options: z.array(z.object({ mode: z.string(), label: z.string() })), default: z.string() });
-
-/** POST /externalauth/teams/verify-setup. */
-export const verifySetupResponseSchema = z.object({ success: z.boolean(), message: z.string() });
-/** POST /externalauth/gmail/test_connection: a provider's refusal is a "failed" verification, answered 200. */
-export const gmailTestResponseSchema = z.object({ status: z.enum(["success", "failed"]), message: z.string() });
+/** GET /externalauth/gmail/get_auth_options and POST /externalauth/gmail/test_connection (their generic names). */
+export { authOptionsResponseSchema as gmailAuthOptionsResponseSchema, connectionTestResponseSchema as gmailTestResponseSchema };

@@ -1,3 +1,4 @@
+import { providersInWords } from "@contract/integrations/sources";
 import { Form } from "@remix-run/react";
 import { Logo } from "./logo";
 
@@ -29,7 +30,7 @@ export function SignInCard(props: {
         <div className="max-w-md">
           <p className="text-3xl font-semibold leading-tight">Meetings and e-mail in your warehouse, analysed — without writing a pipeline.</p>
           <ul className="mt-8 space-y-3 text-brand-50">
-            <li>Zoom, Microsoft Teams and Gmail on a schedule</li>
+            <li>{providersInWords("and")} on a schedule</li>
             <li>Into {props.destinationKinds}</li>
             <li>Topics, sentiment and risks from ready-made templates</li>
           </ul>

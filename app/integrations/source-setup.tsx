@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ComponentType, type ReactNode } from "react";
-import type { GoogleGroup, SetupInstructions, TeamsTeam, ZoomGroup } from "@contract/sources";
+import type { SetupInstructions } from "@contract/integrations/setup-calls";
 import { ContinueButton } from "~/components/ui/continue-button";
 import { CopyButton } from "~/components/ui/copy-button";
 import { controlProps as kitControlProps, Field, fieldClasses } from "~/components/ui/field";
@@ -8,13 +8,11 @@ import { controlProps as kitControlProps, Field, fieldClasses } from "~/componen
 
 export const setupClasses = fieldClasses;
 
-/** The choice lists a setup loads from the backend (groups, teams) and the Teams setup steps. */
-export interface SetupLists {
-  zoomGroups?: ZoomGroup[];
-  teams?: TeamsTeam[];
-  googleGroups?: GoogleGroup[];
-  teamInstructions?: SetupInstructions;
-}
+/**
+ * The choice lists (and setup steps) a setup loads from the backend, by the names its plug-in gives them (its
+ * setup.server.ts loads them, its setup.tsx draws them): each plug-in names its own shape as `L`.
+ */
+export type SetupLists = Readonly<Record<string, unknown>>;
 
 /** The errors of the last submit, by field name. */
 export type SetupErrors = Record<string, string[] | undefined>;
@@ -25,13 +23,13 @@ export const FIELD_PREFIX = "source";
 /** The kit's `controlProps` under the source form's id prefix. */
 export const controlProps = (name: string, error: string | undefined, hint = false) => kitControlProps(FIELD_PREFIX, name, error, hint);
 
-export interface SourceSetupProps {
+export interface SourceSetupProps<L extends object = SetupLists> {
   /** The live values of the form. */
   setup: Record<string, string>;
   errors: SetupErrors;
   /** The values the server last saw (what the lists were loaded for). */
   saved: Record<string, string>;
-  lists: SetupLists;
+  lists: L;
   /** The chosen authentication mode, for a source with several (Gmail). */
   authMode: string | null;
   hydrated: boolean;
@@ -39,15 +37,19 @@ export interface SourceSetupProps {
   saveSetup: () => void;
 }
 
-export interface SourceSetup {
+/**
+ * A source's part of the create form: app/integrations/sources/<name>/setup.tsx exports it as its default (the
+ * registry, app/integrations/sources.ts, finds every folder's), beside setup.server.ts for the loader and action.
+ */
+export interface SourceSetup<L extends object = SetupLists> {
   /** The setup fields its form sends (spec §3 "Source metadata by integration"). */
   fields: string[];
   defaults: Record<string, string>;
   /** The source_metadata for POST /sources/create, names and e-mails taken from the lists the user chose from. */
-  metadata(setup: Record<string, string>, lists: SetupLists, authMode: string | null): Record<string, unknown>;
+  metadata(setup: Record<string, string>, lists: L, authMode: string | null): Record<string, unknown>;
   /** Complete enough to create (spec §4); `strict` without JS counts only what the server knows. */
   complete(values: Record<string, string>, strict: boolean, authMode: string | null): boolean;
-  Setup: ComponentType<SourceSetupProps>;
+  Setup: ComponentType<SourceSetupProps<L>>;
   /** The verify button's words, when the integration verifies. */
   verifyLabel?: string;
   /** The authenticate button's words in a mode that only generates instructions (Gmail's verified service account). */
@@ -62,11 +64,11 @@ export const members = (count: number) => `${count} ${count === 1 ? "member" : "
  * fields, defaults, metadata (the unit's id and name from the list the user chose from) and completeness. `scope` is
  * the scope field and the unit's value in it, `unit` the unit's id and name fields, `units` the list as [id, name].
  */
-export function orgOrUnitSetup(
+export function orgOrUnitSetup<L extends object>(
   [scopeField, scope]: [string, string],
   [idField, nameField]: [string, string],
-  units: (lists: SetupLists) => [string, string][] | undefined,
-): Pick<SourceSetup, "fields" | "defaults" | "metadata" | "complete"> {
+  units: (lists: L) => [string, string][] | undefined,
+): Pick<SourceSetup<L>, "fields" | "defaults" | "metadata" | "complete"> {
   return {
     fields: [scopeField, idField],
     defaults: { [scopeField]: "ORG" },

@@ -1,22 +1,20 @@
-import { isSourceIntegration, type SourceIntegrationName } from "@contract/sources";
-import { datagenServer } from "./datagen.server";
-import { gmailServer } from "./gmail.server";
+import { isSourceIntegration } from "@contract/sources";
 import type { SourceAuthModes, SourceSetupServer } from "./source-setup.server";
-import { teamsServer } from "./teams.server";
-import { zoomServer } from "./zoom.server";
 
 export type { AuthFlow, AuthOption, SourceAuthModes, SourceSetupServer, VerifyAnswer } from "./source-setup.server";
 
 /**
- * The one map from a source integration to what the create page's loader and action do for it
- * (app/integrations/<name>.server.ts). app/services/sources.server.ts asks it and names no source.
+ * What the create page's loader and action do for each source: the default export of each
+ * app/integrations/sources/<name>/setup.server.ts, by its folder's name. app/services/sources.server.ts asks it and
+ * names no source; a new source's folder is found here with no line to add.
  */
-export const SOURCE_SERVERS: Record<SourceIntegrationName, SourceSetupServer> = { zoom: zoomServer, teams: teamsServer, gmail: gmailServer, datagen: datagenServer };
+const modules = import.meta.glob<SourceSetupServer>("./sources/*/setup.server.ts", { eager: true, import: "default" });
+export const SOURCE_SERVERS: Readonly<Record<string, SourceSetupServer>> = Object.fromEntries(Object.entries(modules).map(([path, server]) => [path.split("/")[2], server]));
 
 const NONE: SourceSetupServer = { authFlow: () => ({ redirect: true }) };
 
 export function sourceServer(name: string | null | undefined): SourceSetupServer {
-  return isSourceIntegration(name) ? SOURCE_SERVERS[name] : NONE;
+  return (isSourceIntegration(name) && SOURCE_SERVERS[name]) || NONE;
 }
 
 /** Whether a mode is one of the source's authentication modes. */

@@ -1,15 +1,16 @@
-import { isSourceIntegration, type SourceIntegrationName } from "@contract/sources";
-import { datagenSetup } from "./datagen";
-import { gmailSetup } from "./gmail";
+import { isSourceIntegration } from "@contract/sources";
 import type { SourceSetup } from "./source-setup";
-import { teamsSetup } from "./teams";
-import { zoomSetup } from "./zoom";
 
 export type { SetupLists, SourceSetup, SourceSetupProps } from "./source-setup";
 
-/** The one map from a source integration to its part of the create form (app/integrations/<name>.tsx). */
-export const SOURCE_SETUPS: Record<SourceIntegrationName, SourceSetup> = { zoom: zoomSetup, teams: teamsSetup, gmail: gmailSetup, datagen: datagenSetup };
+/**
+ * Every source's part of the create form: the default export of each app/integrations/sources/<name>/setup.tsx, by its
+ * folder's name (the manifest's name). A new source's folder is found here with no line to add;
+ * tests/unit/source-manifests.test.ts checks that every manifest has one.
+ */
+const modules = import.meta.glob<SourceSetup>("./sources/*/setup.tsx", { eager: true, import: "default" });
+export const SOURCE_SETUPS: Readonly<Record<string, SourceSetup>> = Object.fromEntries(Object.entries(modules).map(([path, setup]) => [path.split("/")[2], setup]));
 
 export function sourceSetup(name: string | null | undefined): SourceSetup | null {
-  return isSourceIntegration(name) ? SOURCE_SETUPS[name] : null;
+  return isSourceIntegration(name) ? (SOURCE_SETUPS[name] ?? null) : null;
 }

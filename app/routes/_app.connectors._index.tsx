@@ -1,3 +1,4 @@
+import { providersInWords } from "@contract/integrations/sources";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { cancelledAfter, type Connector } from "@contract/connectors";
@@ -46,7 +47,7 @@ export async function loader(args: LoaderFunctionArgs) {
 }
 
 const steps = (destinationKinds: string) => [
-  { n: 1, title: "Create a source", body: "Connect Zoom, Microsoft Teams, Gmail or the data generator.", to: "/sources/add", cta: "Create source", more: "Add another source" },
+  { n: 1, title: "Create a source", body: `Connect ${providersInWords(",")} or the data generator.`, to: "/sources/add", cta: "Create source", more: "Add another source" },
   { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKinds}.`, to: "/destinations/add", cta: "Create destination", more: "Add another destination" },
   { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs. Its first sync starts at once.", to: "/connectors/add", cta: "Create connector", more: "" },
 ];

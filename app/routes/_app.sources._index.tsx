@@ -1,3 +1,4 @@
+import { providersInWords } from "@contract/integrations/sources";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { Source } from "@contract/sources";
@@ -28,7 +29,7 @@ export default function Sources() {
       title="Sources"
       description="The meeting and e-mail accounts Tributary reads from."
       noun="source"
-      emptyBody="Connect Zoom, Microsoft Teams, Gmail or the data generator to start bringing data in."
+      emptyBody={`Connect ${providersInWords(",")} or the data generator to start bringing data in.`}
     />
   );
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { SOURCE_MESSAGES } from "@contract/sources";
+import { sourceManifest } from "@contract/integrations/sources";
 import { dataStyleLabel, scopeLabel } from "@contract/labels";
 import { DeleteDialog } from "~/components/ui/confirm-dialog";
 import { EditDeleteLinks } from "~/components/record-actions";
@@ -41,18 +42,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return Response.json({ error: result.status === 409 ? result.message : SOURCE_MESSAGES.deleteFailed }, { status: result.status === 404 ? 404 : result.status === 409 ? 409 : 502 });
 }
 
-const METADATA_LABELS: Record<string, string> = {
-  zoom_extraction_scope: "Extraction scope",
-  zoom_group_name: "Zoom group",
-  teams_extraction_scope: "Extraction scope",
-  team_name: "Team",
-  gmail_extraction_scope: "Extraction scope",
-  admin_email: "Workspace admin e-mail",
-  gmail_group_name: "Google group",
-  gmail_group_email: "Google group e-mail",
-  company: "Company name",
-  format: "Data style",
-};
 
 export default function SourceDetails() {
   const { source, authors, error } = useLoaderData<typeof loader>();
@@ -67,7 +56,9 @@ export default function SourceDetails() {
       </div>
     );
   }
-  const metadata = Object.entries(source.source_metadata).filter(([key, value]) => METADATA_LABELS[key] && value !== "" && value !== null && value !== undefined);
+  // The settings its manifest labels (contract/integrations/<name>.ts settingLabels).
+  const labels: Readonly<Record<string, string>> = sourceManifest(source.integration_name)?.settingLabels ?? {};
+  const metadata = Object.entries(source.source_metadata).filter(([key, value]) => labels[key] && value !== "" && value !== null && value !== undefined);
   return (
     <div className="mx-auto max-w-3xl">
       <BackLink to="/sources">Sources</BackLink>
@@ -87,7 +78,7 @@ export default function SourceDetails() {
           <StatusBadge status={source.status} />
         </DetailRow>
         {metadata.map(([key, value]) => (
-          <DetailRow key={key} label={METADATA_LABELS[key]!}>
+          <DetailRow key={key} label={labels[key]!}>
             {key.endsWith("_extraction_scope") ? scopeLabel(String(value)) : key === "format" ? dataStyleLabel(String(value)) : String(value)}
           </DetailRow>
         ))}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { meetingStreams } from "./streams.js";
 import { defineSource, optionalText, SOURCE_MESSAGES } from "./source-kit.js";
+import { call, callbackResponseSchema } from "./setup-calls.js";
 
 /** The data generator: synthetic meetings in Zoom's or Gong's shape, with no account anywhere. */
 
@@ -37,8 +38,12 @@ export const datagenManifest = defineSource({
   settings: datagenMetadataSchema,
   settingsRules: datagenMetadataSchema,
   needsVerification: false,
+  synthetic: true,
   platforms: DATAGEN_FORMATS,
   // A source produces the one style it was set up with.
   platformOf: (settings) => (DATAGEN_FORMATS as readonly unknown[]).includes(settings.format) ? (settings.format as string) : null,
   streams: meetingStreams({ zoom: [".vtt", ".txt"], gong: [".json", ".txt"] }),
+  // Nothing to sign in to: the callback makes the credential.
+  setupCalls: { callback: call("POST", callbackResponseSchema) },
+  settingLabels: { company: "Company name", format: "Data style" },
 });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { defineSource, optionalText, orgOrUnit, SOURCE_MESSAGES } from "./source-kit.js";
 import { EMAIL_STREAMS } from "./streams.js";
+import { storable } from "../text.js";
+import { authOptionsResponseSchema, authUrlResponseSchema, call, callbackResponseSchema, connectionTestResponseSchema, credentialIdSchema, googleGroupSchema } from "./setup-calls.js";
 
 /** Gmail: a Workspace's mail through a service account (domain-wide delegation), or one mailbox through OAuth. */
 
@@ -42,6 +44,24 @@ export const gmailMetadataSchema = gmailSettings.superRefine((v, ctx) => {
   scope.rule(v, ctx);
 });
 
+/** Gmail's callback: a service-account mode, or the authorization code of the INDIVIDUAL OAuth redirect. */
+export const gmailCallbackBodySchema = z
+  .object({
+    code: storable(z.string().min(1, "code is required").max(4096), "code").optional(),
+    mode: z.enum(GMAIL_AUTH_MODES.map((m) => m.mode) as [GmailAuthMode, ...GmailAuthMode[]], { errorMap: () => ({ message: SOURCE_MESSAGES.gmailAuthTypeRequired }) }).optional(),
+  })
+  .refine((b) => b.code || (b.mode && b.mode !== "individual"), { message: SOURCE_MESSAGES.gmailAuthTypeRequired });
+export const gmailGroupsBodySchema = z.object({
+  credential_id: credentialIdSchema,
+  admin_email: storable(z.string({ required_error: SOURCE_MESSAGES.adminEmailRequired }).trim().min(1, SOURCE_MESSAGES.adminEmailRequired).email(SOURCE_MESSAGES.adminEmailInvalid).max(320), "Admin e-mail"),
+});
+export const gmailTestBodySchema = z.object({
+  credential_id: credentialIdSchema,
+  /** Required for the service-account modes; an individual mailbox tests itself. */
+  admin_email: z.string().trim().email(SOURCE_MESSAGES.adminEmailInvalid).max(320).optional().or(z.literal("").transform(() => undefined)),
+  group_ids: z.array(storable(z.string().max(200), "A group id")).max(100).optional(),
+});
+
 export const gmailManifest = defineSource({
   name: "gmail",
   label: "Gmail",
@@ -52,4 +72,18 @@ export const gmailManifest = defineSource({
   verificationRequired: (settings) => settings.gmail_auth_mode !== DEFAULT_GMAIL_AUTH_MODE,
   platforms: ["gmail"],
   streams: EMAIL_STREAMS,
+  authModes: { field: "gmail_auth_mode", modes: GMAIL_AUTH_MODES, defaultMode: DEFAULT_GMAIL_AUTH_MODE, required: SOURCE_MESSAGES.gmailAuthTypeRequired },
+  setupCalls: {
+    get_auth_options: call("GET", authOptionsResponseSchema),
+    auth_url: call("GET", authUrlResponseSchema),
+    callback: call("POST", callbackResponseSchema, gmailCallbackBodySchema),
+    "get-groups": call("POST", z.object({ groups: z.array(googleGroupSchema) }), gmailGroupsBodySchema),
+    test_connection: call("POST", connectionTestResponseSchema, gmailTestBodySchema),
+  },
+  settingLabels: {
+    gmail_extraction_scope: "Extraction scope",
+    admin_email: "Workspace admin e-mail",
+    gmail_group_name: "Google group",
+    gmail_group_email: "Google group e-mail",
+  },
 });

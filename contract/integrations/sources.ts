@@ -8,7 +8,8 @@ import { streamFileTypes, type StreamManifest } from "./streams.js";
 
 /**
  * The source manifests, in the order the type select lists them (spec §3/§9). A new source adds its manifest here
- * (one line) and its plug-in to backend/integrations/sources/registry.ts.
+ * (its import and its line) and its plug-in to backend/integrations/sources/registry.ts; everything else (its setup
+ * calls' answers, the app's part of its form, its details labels) comes from its own folders.
  */
 
 type Settings = Record<string, unknown>;
@@ -23,12 +24,28 @@ export interface SourceIntegration extends SourceManifest {
   platformOf?(settings: Settings): string | null;
 }
 
-export const SOURCE_MANIFESTS = [zoomManifest, teamsManifest, gmailManifest, datagenManifest] as const;
+export const SOURCE_MANIFESTS = [
+  zoomManifest,
+  teamsManifest,
+  gmailManifest,
+  datagenManifest,
+] as const;
 
 export type SourceIntegrationName = (typeof SOURCE_MANIFESTS)[number]["name"];
 
 export function sourceManifest(name: string | null | undefined): SourceIntegration | undefined {
   return (SOURCE_MANIFESTS as readonly SourceIntegration[]).find((m) => m.name === name);
+}
+
+/**
+ * The providers a source reads, as a sentence says them, from the manifests: "Zoom, Microsoft Teams and Gmail", or with
+ * "," all of them listed ("Connect Zoom, Microsoft Teams, Gmail or the data generator"). The data generator is left to
+ * the sentence.
+ */
+export function providersInWords(conjunction: "and" | ","): string {
+  const labels = (SOURCE_MANIFESTS as readonly SourceIntegration[]).filter((m) => !m.synthetic).map((m) => m.label);
+  if (conjunction === "," || labels.length < 2) return labels.join(", ");
+  return `${labels.slice(0, -1).join(", ")} ${conjunction} ${labels.at(-1)}`;
 }
 
 /** THE rule: a create of this integration with these settings must carry a successful verification of them. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { StreamManifest } from "./streams.js";
+import type { SetupCallDeclaration } from "./setup-calls.js";
 
 /**
  * What the app and the backend both know about an integration plug-in: its manifest. The backend's plug-in
@@ -57,6 +58,25 @@ export interface SourceManifest {
   platforms: readonly string[];
   /** What its syncs move: each stream's table, key, columns, cursor and files (contract/integrations/streams.ts). */
   streams: readonly StreamManifest[];
+  /** Its /externalauth/<name>/<call> calls, by call: method, body and answer (contract/integrations/setup-calls.ts). */
+  setupCalls: Readonly<Record<string, SetupCallDeclaration>>;
+  /** The settings a source's details page shows, in order, with their labels. */
+  settingLabels: Readonly<Record<string, string>>;
+  /** It makes its records up (the data generator): no provider's name to list beside the others. */
+  synthetic?: boolean;
+  /** Several ways to authenticate, one chosen before authenticating (Gmail's service account or one mailbox). */
+  authModes?: SourceAuthModesDeclaration;
+}
+
+export interface SourceAuthModesDeclaration {
+  /** The setting, form field and query parameter that carry the chosen mode. */
+  field: string;
+  /** The modes a create accepts, in the select's order. */
+  modes: readonly { mode: string; label: string }[];
+  /** The mode a page without a choice starts with. */
+  defaultMode: string;
+  /** The message when no (valid) mode is chosen. */
+  required: string;
 }
 
 export type IntegrationManifest = DestinationManifest | SourceManifest;

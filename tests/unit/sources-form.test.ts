@@ -63,7 +63,7 @@ describe("Create's checks on what the server holds (spec §5)", () => {
 describe("buildMetadata", () => {
   it("takes names from the loaded lists, not from the form", () => {
     expect(
-      buildMetadata("zoom", { zoom_extraction_scope: "GROUP", zoom_group_id: "g1" }, { zoomGroups: [{ id: "g1", name: "Sales", total_members: 3 }] }, null),
+      buildMetadata("zoom", { zoom_extraction_scope: "GROUP", zoom_group_id: "g1" }, { groups: [{ id: "g1", name: "Sales", total_members: 3 }] }, null),
     ).toEqual({ zoom_extraction_scope: "GROUP", zoom_group_id: "g1", zoom_group_name: "Sales" });
     expect(buildMetadata("zoom", { zoom_extraction_scope: "ORG", zoom_group_id: "g1" }, {}, null)).toEqual({ zoom_extraction_scope: "ORG", zoom_group_id: "", zoom_group_name: "" });
   });
@@ -72,7 +72,7 @@ describe("buildMetadata", () => {
     const metadata = buildMetadata(
       "gmail",
       { gmail_extraction_scope: "GROUP", admin_email: "admin@acme.example", gmail_group_id: "g" },
-      { googleGroups: [{ id: "g", name: "Support", email: "support@acme.example" }] },
+      { groups: [{ id: "g", name: "Support", email: "support@acme.example" }] },
       "service_account",
     );
     const parsed = createSourceBodySchema.safeParse({ name: "Mail", credentialId: "c", integration_name: "gmail", source_metadata: metadata });

@@ -131,7 +131,7 @@ async function providerReturn(request: Request, draft: SourceDraft, type: Source
   return {
     ...next,
     integration: type,
-    gmailAuthMode: returnMode,
+    authMode: returnMode,
     credentialId: result.data.credential_id,
     authStatus: "authenticated",
     instructions: result.data.instructions,
@@ -156,7 +156,7 @@ function applyChoice(url: URL, draft: SourceDraft, stored: boolean, user: UserIn
   let next = continuing ? draft : emptyDraft(user.id);
   const modeField = sourceServer(asked).authModes?.field;
   const mode = modeField ? sent[modeField] : undefined;
-  if (asked && next.integration === asked && (mode === undefined || mode === next.gmailAuthMode)) next = withSetup(next, asked, pickSetup(sent, asked));
+  if (asked && next.integration === asked && (mode === undefined || mode === next.authMode)) next = withSetup(next, asked, pickSetup(sent, asked));
   return { next: { ...next, resume: true }, to: typeUrl(asked, sent) };
 }
 
@@ -189,12 +189,12 @@ export async function loadCreatePage(request: Request, context: AppLoadContext, 
   const authMode: CreatePageData["authMode"] = modes ? { field: modes.field, ...(await modes.options(request)), mode: null } : null;
   if (modes && authMode) {
     const fromUrl = url.searchParams.get(modes.field);
-    authMode.mode = fromUrl !== null ? (isAuthMode(modes, fromUrl) ? fromUrl : null) : next.integration === type && next.gmailAuthMode ? next.gmailAuthMode : modes.defaultMode;
+    authMode.mode = fromUrl !== null ? (isAuthMode(modes, fromUrl) ? fromUrl : null) : next.integration === type && next.authMode ? next.authMode : modes.defaultMode;
   }
   if (type && next.credentialId && next.integration && next.integration !== type) {
     next = resetAuthentication(next);
     notice = SOURCE_MESSAGES.integrationChanged;
-  } else if (authMode && next.integration === type && next.credentialId && next.gmailAuthMode !== authMode.mode) {
+  } else if (authMode && next.integration === type && next.credentialId && next.authMode !== authMode.mode) {
     next = resetAuthentication(next);
   }
   const errors: string[] = [];
@@ -303,7 +303,7 @@ export async function submitCreateForm(
     next = {
       ...next,
       integration: type,
-      gmailAuthMode: mode,
+      authMode: mode,
       credentialId: result.data.credential_id,
       authStatus: "authenticated",
       instructions: result.data.instructions,

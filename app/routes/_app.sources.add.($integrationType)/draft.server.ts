@@ -31,7 +31,7 @@ export interface SourceDraft {
   /** The integration the credential belongs to (the "authenticated" one). */
   integration: SourceIntegrationName | null;
   /** The authentication mode it was made with, for a source with several (Gmail's gmail_auth_mode). */
-  gmailAuthMode: string | null;
+  authMode: string | null;
   credentialId: string | null;
   authStatus: "authenticated" | "failed" | null;
   verification: "none" | "pending" | "success" | "failed";
@@ -52,7 +52,7 @@ export const emptyDraft = (userId: string): SourceDraft => ({
   name: "",
   description: "",
   integration: null,
-  gmailAuthMode: null,
+  authMode: null,
   credentialId: null,
   authStatus: null,
   verification: "none",
@@ -113,19 +113,19 @@ export async function readDraft(request: Request, user: UserInfo, context: AppLo
 
 /** Forgets the authentication (credential, status, instructions, verification, setup): spec §4. */
 export function resetAuthentication(draft: SourceDraft): SourceDraft {
-  return { ...draft, integration: null, gmailAuthMode: null, credentialId: null, authStatus: null, verification: "none", instructions: null, setup: {}, oauth: null };
+  return { ...draft, integration: null, authMode: null, credentialId: null, authStatus: null, verification: "none", instructions: null, setup: {}, oauth: null };
 }
 
 /** Whether the draft's credential is for this integration (and authentication mode, when it has modes). */
-export function authenticatedFor(draft: SourceDraft, type: string, gmailAuthMode: string | null): boolean {
+export function authenticatedFor(draft: SourceDraft, type: string, authMode: string | null): boolean {
   if (draft.authStatus !== "authenticated" || !draft.credentialId || draft.integration !== type) return false;
-  return !sourceServer(type).authModes || draft.gmailAuthMode === gmailAuthMode;
+  return !sourceServer(type).authModes || draft.authMode === authMode;
 }
 
 /** Whether a create of this type (and authentication mode) needs a verification: the manifests' one rule. */
-export function needsVerification(type: string, gmailAuthMode: string | null): boolean {
+export function needsVerification(type: string, authMode: string | null): boolean {
   const field = sourceServer(type).authModes?.field;
-  return verificationNeeded(type, field ? { [field]: gmailAuthMode } : {});
+  return verificationNeeded(type, field ? { [field]: authMode } : {});
 }
 
 // ---- the create form ----------------------------------------------------------------------------
@@ -161,6 +161,6 @@ export function withSetup(draft: SourceDraft, type: SourceIntegrationName, sent:
  * The source_metadata for POST /sources/create, from the setup fields and the
  * lists the user chose from (names and e-mails come from there, not the form).
  */
-export function buildMetadata(type: SourceIntegrationName, setup: Record<string, string>, lists: SetupLists, gmailAuthMode: string | null): Record<string, unknown> {
-  return SOURCE_SETUPS[type].metadata(setup, lists, gmailAuthMode);
+export function buildMetadata(type: SourceIntegrationName, setup: Record<string, string>, lists: SetupLists, authMode: string | null): Record<string, unknown> {
+  return SOURCE_SETUPS[type].metadata(setup, lists, authMode);
 }

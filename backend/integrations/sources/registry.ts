@@ -5,7 +5,12 @@ import { gmailPlugin } from "./gmail/plugin.js";
 import { datagenPlugin } from "./datagen/plugin.js";
 
 /** The source plug-ins. A new source adds one line here and its manifest to contract/integrations/sources.ts. */
-export const SOURCE_PLUGINS: readonly SourcePlugin[] = [datagenPlugin, zoomPlugin, teamsPlugin, gmailPlugin];
+export const SOURCE_PLUGINS: readonly SourcePlugin[] = [
+  datagenPlugin,
+  zoomPlugin,
+  teamsPlugin,
+  gmailPlugin,
+];
 
 export function sourcePlugin(name: string | null | undefined): SourcePlugin | undefined {
   return SOURCE_PLUGINS.find((p) => p.manifest.name === name);

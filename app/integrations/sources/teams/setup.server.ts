@@ -1,13 +1,13 @@
 import { SOURCE_MESSAGES } from "@contract/sources";
 import { callBackend } from "~/services/backend.server";
-import type { SetupLists } from "./source-setup";
-import type { SourceSetupServer } from "./source-setup.server";
+import type { SourceSetupServer } from "../../source-setup.server";
+import type { TeamsLists } from "./lists";
 
 /** Microsoft Teams: admin consent, then the tenant's teams and the setup steps for the chosen scope, verified. */
-export const teamsServer: SourceSetupServer = {
+const teamsServer: SourceSetupServer<TeamsLists> = {
   authFlow: () => ({ redirect: true }),
   async loadLists(request, credentialId, setup) {
-    const lists: SetupLists = {};
+    const lists: TeamsLists = {};
     const errors: string[] = [];
     const result = await callBackend(request, "POST /externalauth/teams/get-teams", { json: { credential_id: credentialId } }, "Failed to load teams.");
     if (result.ok) lists.teams = result.data.teams;
@@ -16,7 +16,7 @@ export const teamsServer: SourceSetupServer = {
     if (scope === "ORG" || setup.team_id) {
       const body = { credential_id: credentialId, scope, ...(scope === "TEAM" ? { team_id: setup.team_id } : {}) };
       const instructions = await callBackend(request, "POST /externalauth/teams/get-team-setup-instructions", { json: body }, "Unable to load instructions.");
-      if (instructions.ok) lists.teamInstructions = instructions.data;
+      if (instructions.ok) lists.instructions = instructions.data;
       else errors.push(instructions.message);
     }
     return { lists, errors };
@@ -39,3 +39,5 @@ export const teamsServer: SourceSetupServer = {
   refuseCreate: (metadata, lists) =>
     lists.teams?.find((t) => t.team_id === metadata?.team_id)?.already_configured ? { field: "team_id", message: SOURCE_MESSAGES.teamAlreadyConnected } : null,
 };
+
+export default teamsServer;

@@ -1,7 +1,8 @@
-import { DEFAULT_GMAIL_AUTH_MODE, GMAIL_AUTH_MODES, SOURCE_MESSAGES } from "@contract/sources";
+import { gmailManifest } from "@contract/integrations/gmail";
+import { SOURCE_MESSAGES } from "@contract/sources";
 import { callBackend } from "~/services/backend.server";
-import type { SetupLists } from "./source-setup";
-import type { AuthOption, SourceSetupServer } from "./source-setup.server";
+import type { AuthOption, SourceSetupServer } from "../../source-setup.server";
+import type { GmailLists } from "./lists";
 
 /** The mode that signs in one mailbox through Google's OAuth; the others authenticate the platform's service account. */
 const INDIVIDUAL = "individual";
@@ -13,23 +14,17 @@ async function authOptions(request: Request): Promise<{ options: AuthOption[]; e
 }
 
 /** Gmail: an authentication mode first, then the Workspace admin and scope (its groups), tested in the verified modes. */
-export const gmailServer: SourceSetupServer = {
-  authModes: {
-    field: "gmail_auth_mode",
-    modes: GMAIL_AUTH_MODES,
-    defaultMode: DEFAULT_GMAIL_AUTH_MODE,
-    required: SOURCE_MESSAGES.gmailAuthTypeRequired,
-    options: authOptions,
-  },
+const gmailServer: SourceSetupServer<GmailLists> = {
+  authModes: { ...gmailManifest.authModes, options: authOptions },
   authFlow: (mode) => (mode === INDIVIDUAL ? { redirect: true } : { redirect: false, body: { mode: mode ?? "" } }),
   redirectMode: INDIVIDUAL,
   async loadLists(request, credentialId, setup) {
-    const lists: SetupLists = {};
+    const lists: GmailLists = {};
     const errors: string[] = [];
     if (setup.gmail_extraction_scope === "GROUP" && setup.admin_email) {
       const body = { credential_id: credentialId, admin_email: setup.admin_email };
       const result = await callBackend(request, "POST /externalauth/gmail/get-groups", { json: body }, "Failed to load Google groups.");
-      if (result.ok) lists.googleGroups = result.data.groups;
+      if (result.ok) lists.groups = result.data.groups;
       else errors.push(result.message);
     }
     return { lists, errors };
@@ -45,3 +40,5 @@ export const gmailServer: SourceSetupServer = {
     return result.ok ? { ok: true, data: { success: result.data.status === "success", message: result.data.message } } : result;
   },
 };
+
+export default gmailServer;

@@ -1,12 +1,13 @@
 import { DEFAULT_GMAIL_AUTH_MODE } from "@contract/sources";
 import { Field } from "~/components/ui/field";
-import { FIELD_PREFIX, GROUP_SCOPES, ListChoice, LoadGroups, ScopeChoice, type SourceSetup } from "./source-setup";
+import { FIELD_PREFIX, GROUP_SCOPES, ListChoice, LoadGroups, ScopeChoice, type SourceSetup } from "../../source-setup";
+import type { GmailLists } from "./lists";
 
-export const gmailSetup: SourceSetup = {
+const gmailSetup: SourceSetup<GmailLists> = {
   fields: ["gmail_extraction_scope", "admin_email", "gmail_group_id"],
   defaults: { gmail_extraction_scope: "ORG" },
   metadata(setup, lists, gmailAuthMode) {
-    const group = setup.gmail_extraction_scope === "GROUP" ? lists.googleGroups?.find((g) => g.id === setup.gmail_group_id) : undefined;
+    const group = setup.gmail_extraction_scope === "GROUP" ? lists.groups?.find((g) => g.id === setup.gmail_group_id) : undefined;
     return {
       gmail_extraction_scope: gmailAuthMode === "individual" ? "INDIVIDUAL" : setup.gmail_extraction_scope,
       admin_email: setup.admin_email ?? "",
@@ -31,14 +32,14 @@ export const gmailSetup: SourceSetup = {
           <LoadGroups />
         </ScopeChoice>
         {saved.gmail_extraction_scope === "GROUP" ? (
-          lists.googleGroups ? (
+          lists.groups ? (
             <ListChoice
               name="gmail_group_id"
               label="Google group"
               placeholder="Select a group"
               current={setup.gmail_group_id}
               errors={errors}
-              choices={lists.googleGroups.map((g) => [g.id, `${g.name} (${g.email})`])}
+              choices={lists.groups.map((g) => [g.id, `${g.name} (${g.email})`])}
             />
           ) : (
             <p className="text-sm text-slate-600">Enter the Workspace admin e-mail, then load the groups.</p>
@@ -47,3 +48,5 @@ export const gmailSetup: SourceSetup = {
       </>
     ),
 };
+
+export default gmailSetup;

@@ -1,9 +1,9 @@
 import { DATAGEN_MAX_MEETINGS_PER_DAY } from "@contract/integrations/datagen";
 import { dataStyleLabel } from "@contract/labels";
 import { Field } from "~/components/ui/field";
-import { controlProps, FIELD_PREFIX, setupClasses, type SourceSetup } from "./source-setup";
+import { controlProps, FIELD_PREFIX, setupClasses, type SourceSetup } from "../../source-setup";
 
-export const datagenSetup: SourceSetup = {
+const datagenSetup: SourceSetup = {
   fields: ["company", "format", "meetings_per_day"],
   defaults: { company: "", format: "zoom", meetings_per_day: "" },
   // The volume only when given (empty: the generator's default); checked by the contract's schema, which reads text.
@@ -37,3 +37,5 @@ export const datagenSetup: SourceSetup = {
     </>
   ),
 };
+
+export default datagenSetup;

@@ -1,7 +1,8 @@
-import { ContinueWithScope, GROUP_SCOPES, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "./source-setup";
+import { ContinueWithScope, GROUP_SCOPES, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "../../source-setup";
+import type { ZoomLists } from "./lists";
 
-export const zoomSetup: SourceSetup = {
-  ...orgOrUnitSetup(["zoom_extraction_scope", "GROUP"], ["zoom_group_id", "zoom_group_name"], (lists) => lists.zoomGroups?.map((g) => [g.id, g.name])),
+const zoomSetup: SourceSetup<ZoomLists> = {
+  ...orgOrUnitSetup<ZoomLists>(["zoom_extraction_scope", "GROUP"], ["zoom_group_id", "zoom_group_name"], (lists) => lists.groups?.map((g) => [g.id, g.name])),
   Setup: ({ setup, saved, lists, errors, hydrated, saveSetup }) => (
     <>
       <ScopeChoice id="zoom-scope" name="zoom_extraction_scope" options={GROUP_SCOPES} current={setup.zoom_extraction_scope} errors={errors} hydrated={hydrated} saveSetup={saveSetup}>
@@ -14,9 +15,11 @@ export const zoomSetup: SourceSetup = {
           placeholder="Select a group"
           current={setup.zoom_group_id}
           errors={errors}
-          choices={(lists.zoomGroups ?? []).map((g) => [g.id, `${g.name} (${members(g.total_members)})`])}
+          choices={(lists.groups ?? []).map((g) => [g.id, `${g.name} (${members(g.total_members)})`])}
         />
       ) : null}
     </>
   ),
 };
+
+export default zoomSetup;

@@ -1,7 +1,8 @@
-import { ContinueWithScope, Instructions, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "./source-setup";
+import { ContinueWithScope, Instructions, ListChoice, members, orgOrUnitSetup, ScopeChoice, type SourceSetup } from "../../source-setup";
+import type { TeamsLists } from "./lists";
 
-export const teamsSetup: SourceSetup = {
-  ...orgOrUnitSetup(["teams_extraction_scope", "TEAM"], ["team_id", "team_name"], (lists) => lists.teams?.map((t) => [t.team_id, t.team_name])),
+const teamsSetup: SourceSetup<TeamsLists> = {
+  ...orgOrUnitSetup<TeamsLists>(["teams_extraction_scope", "TEAM"], ["team_id", "team_name"], (lists) => lists.teams?.map((t) => [t.team_id, t.team_name])),
   verifyLabel: "Verify Setup",
   Setup: ({ setup, saved, lists, errors, hydrated, saveSetup }) => (
     <>
@@ -32,7 +33,9 @@ export const teamsSetup: SourceSetup = {
         />
       ) : null}
       <ContinueWithScope />
-      {lists.teamInstructions ? <Instructions instructions={lists.teamInstructions} /> : null}
+      {lists.instructions ? <Instructions instructions={lists.instructions} /> : null}
     </>
   ),
 };
+
+export default teamsSetup;
