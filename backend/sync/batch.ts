@@ -1,9 +1,10 @@
-import type { DestinationObject, Row } from "../integrations/destinations/index.js";
+import type { DeclaredColumn, DestinationObject, Row } from "../integrations/destinations/index.js";
 import type { EmitContext, RecordSink, SourcePlugin } from "../integrations/sources/index.js";
 
 /**
  * What a batch of source records becomes at every destination: the files and the rows of each stream that its source
- * plug-in's emit wrote, with each stream's key from the plug-in's manifest. The engine knows nothing of what a record
+ * plug-in's emit wrote, with each stream's key and declared columns from the plug-in's manifest (the writers make a
+ * stream's table of its declared columns and types, never from the values). The engine knows nothing of what a record
  * is (a meeting, an e-mail, a chat message): a new stream is the plug-in's manifest and emit alone. Object paths and
  * merge keys come from the record ids, so writes are idempotent.
  */
@@ -19,7 +20,8 @@ export interface SyncBatch {
   /** Records (meetings, e-mails, …) in the batch. */
   records: number;
   objects: DestinationObject[];
-  tables: { table: string; rows: Row[]; key: string[] }[];
+  /** `columns`: the stream's declared columns, which the writers make the table's (its types whatever the values). */
+  tables: { table: string; rows: Row[]; key: string[]; columns?: readonly DeclaredColumn[] }[];
 }
 
 /**
@@ -51,7 +53,7 @@ export function batchMaker<R>(plugin: Pick<SourcePlugin<R>, "manifest" | "emit">
     const tables: SyncBatch["tables"] = [];
     for (const stream of streams) {
       const rows = lists.get(stream.name);
-      if (rows?.length) tables.push({ table: stream.name, rows, key: [...stream.primaryKey] });
+      if (rows?.length) tables.push({ table: stream.name, rows, key: [...stream.primaryKey], columns: stream.columns });
     }
     return { records: records.length, objects, tables };
   };

@@ -47,10 +47,10 @@ async function writeOne({ name, writer }: NamedWriter, batch: SyncBatch): Promis
     // A writer that writes side by side gets the batch's files and every table's rows at once (the local
     // warehouse stages one table while it prepares the next); any other, one after the other.
     if (writer.concurrentWrites) {
-      await settleAll([writer.writeObjects(batch.objects), ...batch.tables.map(({ table, rows, key }) => writer.upsertRows(table, rows, key))]);
+      await settleAll([writer.writeObjects(batch.objects), ...batch.tables.map(({ table, rows, key, columns }) => writer.upsertRows(table, rows, key, columns))]);
     } else {
       await writer.writeObjects(batch.objects);
-      for (const { table, rows, key } of batch.tables) await writer.upsertRows(table, rows, key);
+      for (const { table, rows, key, columns } of batch.tables) await writer.upsertRows(table, rows, key, columns);
     }
   } catch (error) {
     throw writeError(name, error);

@@ -2,7 +2,7 @@ import type { DestinationServices, PluginDestination } from "./plugin.js";
 import { pluginOf } from "./registry.js";
 import type { DestinationWriter } from "./writer.js";
 
-export type { DestinationWriter, DestinationObject, Row } from "./writer.js";
+export type { DeclaredColumn, DestinationWriter, DestinationObject, Row } from "./writer.js";
 export { destinationPlugin, DESTINATION_PLUGINS, pluginOf } from "./registry.js";
 
 /**

@@ -1,3 +1,5 @@
+import type { StreamColumnType } from "../../../contract/integrations/streams.js";
+
 /**
  * What the sync engine writes through: one small interface for every
  * destination. Writes are idempotent: an object path or a row key written
@@ -16,8 +18,13 @@ export type Row = Record<string, RowValue>;
 export interface DestinationWriter {
   /** Writes (or overwrites) objects laid out as in a bucket. */
   writeObjects(objects: DestinationObject[]): Promise<void>;
-  /** Inserts rows, replacing any row with the same values in `key` columns. Creates the table (and new columns) as needed. */
-  upsertRows(table: string, rows: Row[], key: string[]): Promise<void>;
+  /**
+   * Inserts rows, replacing any row with the same values in `key` columns. Creates the table (and new columns) as
+   * needed: with `columns` (a stream's declaration), each declared column of its declared kind whatever the values (a
+   * column null in this batch, or absent from it, included), in their order; a column of the rows that is not declared,
+   * and every column without `columns`, of the kind of its values (tableColumns). An existing column keeps its type.
+   */
+  upsertRows(table: string, rows: Row[], key: string[], columns?: readonly DeclaredColumn[]): Promise<void>;
   /**
    * A writer that gathers rows over upsertRows calls (a bulk load) makes them durable here; an error of
    * theirs may come out of a later upsertRows call or of flush. Absent: upsertRows writes before it returns.
@@ -71,7 +78,14 @@ const VALID_OBJECT_PATH = /^[^/\\\u0000-\u001f]+(?:\/[^/\\\u0000-\u001f]+)*$/;
 /** A segment that is "." or "..". */
 const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
-export type ColumnKind = "string" | "number" | "boolean" | "timestamp" | "json";
+/** A column's kind: the types a stream declares its columns with (each writer maps them to its own SQL types). */
+export type ColumnKind = StreamColumnType;
+
+/** A column a table is declared with (a stream's, contract/integrations/streams.ts StreamColumn): its name and kind. */
+export interface DeclaredColumn {
+  readonly name: string;
+  readonly type: ColumnKind;
+}
 
 export function kindOf(value: RowValue): ColumnKind | null {
   if (value === null || value === undefined) return null;
@@ -116,6 +130,24 @@ export function columnsOf(rows: Row[]): Map<string, ColumnKind> {
     }
     lastNames = names;
   }
+  return columns;
+}
+
+/**
+ * The columns an upsert makes sure the table has, name → kind: the declared ones first, in their order, of their
+ * declared kinds (whatever the values: a column null in the first batch is not made a string); then the columns of the
+ * rows that are not declared, of the kind of their values (columnsOf), so that no value is dropped. Without a
+ * declaration (a transform's result table): columnsOf(rows).
+ */
+export function tableColumns(rows: Row[], declared?: readonly DeclaredColumn[]): Map<string, ColumnKind> {
+  const inferred = columnsOf(rows);
+  if (!declared?.length) return inferred;
+  const columns = new Map<string, ColumnKind>();
+  for (const { name, type } of declared) {
+    if (columns.has(checkName("column", name))) throw new Error(`Column ${JSON.stringify(name)} is declared twice`);
+    columns.set(name, type);
+  }
+  for (const [name, kind] of inferred) if (!columns.has(name)) columns.set(name, kind);
   return columns;
 }
 

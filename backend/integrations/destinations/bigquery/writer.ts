@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Dataset, Job, JobLoadMetadata, Table, TableField } from "@google-cloud/bigquery";
 import { bigQueryClient, type PlatformServiceAccount } from "../kit/google.js";
 import { providerTimeoutMs, withDeadline } from "../../../lib/outbound.js";
-import { checkObjectPath, checkUpsert, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
+import { checkObjectPath, checkUpsert, latestPerKey, scalar, tableColumns, type ColumnKind, type DeclaredColumn, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
 
 const BQ_TYPES = { string: "STRING", number: "FLOAT", boolean: "BOOLEAN", timestamp: "TIMESTAMP", json: "JSON" } as const;
 
@@ -120,13 +120,14 @@ export class BigQueryWriter implements DestinationWriter {
     await this.upsertRows("objects", rows, ["path"]);
   }
 
-  async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
+  async upsertRows(table: string, rows: Row[], key: string[], declared?: readonly DeclaredColumn[]): Promise<void> {
     if (!checkUpsert(table, rows, key)) return;
     const client = bigQueryClient(this.account, this.projectId);
     const dataset = client.dataset(this.datasetName);
     const staging = dataset.table(`${STAGING_PREFIX}${table}_${randomBytes(8).toString("hex")}`);
     try {
-      const fields = await this.ensureSchema(dataset, dataset.table(table), table, columnsOf(rows));
+      // The declared columns (a stream's) of their declared types, a column null in the batch included; any other, by value.
+      const fields = await this.ensureSchema(dataset, dataset.table(table), table, tableColumns(rows, declared));
       const batch = latestPerKey(rows, key);
       const jsonColumns = new Set(fields.filter((f) => f.type === "JSON").map((f) => f.name!.toLowerCase()));
       const loads = chunks(batch.map((row) => ndjsonLine(row, jsonColumns)));

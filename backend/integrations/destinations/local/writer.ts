@@ -7,7 +7,7 @@ import { removeFiles, writeObjectFiles } from "./files.js";
 import { localFailure } from "./errors.js";
 import { acquireWarehouse, connectTo, lockFile, releaseWarehouse, unlockFile, type FileUser, type SharedWarehouse } from "./instances.js";
 import { BULK_BATCH_RECORDS, batchJson, createTable, DUCK_TYPES, fitsColumns, insertBatches, insertRow, MERGE_ROWS, q, rebuildTable, replaceStatements, TABLE_COLUMNS, type StagedBatch, type Written } from "./staging.js";
-import { checkUpsert, columnsOf, latestPerKey, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
+import { checkUpsert, latestPerKey, tableColumns, type DeclaredColumn, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
 
 /**
  * The local destination (no cloud account needed): under DATA_DIR/destinations/<owner id>/<destination id>/ it keeps
@@ -115,12 +115,13 @@ export class LocalWriter implements DestinationWriter, FileUser {
    * cast) or a very large row goes into the table at once, after what is staged, so that a refusal fails its own call.
    * A writer without `holdRows` merges each call; one with it merges once it holds that many rows, at flush, query and
    * close, or when another writer waits for the file. A table, or a new column, is made in a transaction of its own
-   * (after merging what is held): others see it at once.
+   * (after merging what is held): others see it at once. Declared columns (a stream's) are made of their declared types
+   * whatever the batch holds (one it lacks reads as NULL); any other column of the rows, of the type of its values.
    */
-  async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
+  async upsertRows(table: string, rows: Row[], key: string[], declared?: readonly DeclaredColumn[]): Promise<void> {
     if (!checkUpsert(table, rows, key)) return;
     const batch = latestPerKey(rows, key);
-    const kinds = columnsOf(batch);
+    const kinds = tableColumns(batch, declared);
     const staged = batchJson(batch); // before the call's turn: while DuckDB merges what came before
     try {
       await this.exclusive(async () => {
@@ -133,7 +134,7 @@ export class LocalWriter implements DestinationWriter, FileUser {
     }
   }
 
-  private async stage(table: string, key: string[], kinds: ReturnType<typeof columnsOf>, staged: StagedBatch, count: number): Promise<void> {
+  private async stage(table: string, key: string[], kinds: ReturnType<typeof tableColumns>, staged: StagedBatch, count: number): Promise<void> {
     const db = await this.db();
     const written = this.written.get(table);
     if (written && written.key.join("\u0000") !== key.join("\u0000")) await this.commitHeld(); // one key per table and commit
@@ -160,7 +161,7 @@ export class LocalWriter implements DestinationWriter, FileUser {
    * Puts a call's rows where the merge reads them (its own method, so that a test can make it fail): its JSON file among
    * the table's staged ones; or, when DuckDB has to cast a value or a row is very large, into the table now.
    */
-  private async load(db: DuckDBConnection, table: string, held: Written, kinds: ReturnType<typeof columnsOf>, staged: StagedBatch, count: number): Promise<void> {
+  private async load(db: DuckDBConnection, table: string, held: Written, kinds: ReturnType<typeof tableColumns>, staged: StagedBatch, count: number): Promise<void> {
     const columns = this.tables.get(table)!;
     const types = new Map([...columns].map(([lower, c]) => [lower, c.type]));
     if (staged.json !== null) {
@@ -214,7 +215,7 @@ export class LocalWriter implements DestinationWriter, FileUser {
    * leaves no column behind); a bulk writer, in a transaction of its own after committing what it holds, so that
    * others see the table at once and its rows' transactions make nothing.
    */
-  private async ensureColumns(db: DuckDBConnection, table: string, kinds: ReturnType<typeof columnsOf>): Promise<void> {
+  private async ensureColumns(db: DuckDBConnection, table: string, kinds: ReturnType<typeof tableColumns>): Promise<void> {
     let columns = await this.tableColumns(db, table);
     const added = [...kinds].filter(([name]) => !columns.has(name.toLowerCase()));
     if (added.length === 0) return;

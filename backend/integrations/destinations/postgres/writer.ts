@@ -1,6 +1,6 @@
 import type pg from "pg";
 import pLimit from "p-limit";
-import { checkObjectPath, checkUpsert, columnsOf, isoTime, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
+import { checkObjectPath, checkUpsert, isoTime, latestPerKey, scalar, tableColumns, type ColumnKind, type DeclaredColumn, type DestinationObject, type DestinationWriter, type Row, type RowValue } from "../writer.js";
 import { closePostgres, connectPostgres, ident, qualified, type PostgresTarget } from "./connect.js";
 
 /** The table transcript and e-mail files go to, one row per path. */
@@ -143,9 +143,10 @@ export class PostgresWriter implements DestinationWriter {
     });
   }
 
-  async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
+  async upsertRows(table: string, rows: Row[], key: string[], declared?: readonly DeclaredColumn[]): Promise<void> {
     if (!checkUpsert(table, rows, key)) return;
-    const kinds = columnsOf(rows);
+    // The declared columns (a stream's) of their declared types, a column null in the batch included; any other, by value.
+    const kinds = tableColumns(rows, declared);
     checkLength("table", table);
     for (const column of kinds.keys()) checkLength("column", column);
     const name = qualified(this.target.schema, table);

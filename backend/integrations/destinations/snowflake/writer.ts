@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type snowflake from "snowflake-sdk";
 import { STAGE_NAME_PATTERN } from "../../../../contract/integrations/snowflake.js";
-import { checkObjectPath, checkUpsert, columnsOf, latestPerKey, scalar, type ColumnKind, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
+import { checkObjectPath, checkUpsert, latestPerKey, scalar, tableColumns, type ColumnKind, type DeclaredColumn, type DestinationObject, type DestinationWriter, type Row } from "../writer.js";
 import { closeSnowflake, connectSnowflake, ident, runSql, type SnowflakeTarget } from "./client.js";
 
 const SNOWFLAKE_TYPES: Record<ColumnKind, string> = { string: "VARCHAR", number: "FLOAT", boolean: "BOOLEAN", timestamp: "TIMESTAMP_TZ", json: "VARIANT" };
@@ -123,11 +123,12 @@ export class SnowflakeWriter implements DestinationWriter {
    * twice in the batch keeps its later row (Snowflake refuses a MERGE whose
    * source matches a target row twice). The table is created on first use and
    * a batch's new columns are added to it; a replaced row keeps nothing of the
-   * old one (the table's columns the batch lacks are set to NULL).
+   * old one (the table's columns the batch lacks are set to NULL). Declared columns (a stream's) are made of their
+   * declared types whatever the batch holds; any other column of the rows, of the type of its values.
    */
-  async upsertRows(table: string, rows: Row[], key: string[]): Promise<void> {
+  async upsertRows(table: string, rows: Row[], key: string[], declared?: readonly DeclaredColumn[]): Promise<void> {
     if (!checkUpsert(table, rows, key)) return;
-    const kinds = columnsOf(rows);
+    const kinds = tableColumns(rows, declared);
     const given = [...kinds.keys()];
     const upper = new Map<string, string>();
     for (const original of given) {
