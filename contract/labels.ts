@@ -23,6 +23,10 @@ export const platformLabel = (value: string | null | undefined): string => (valu
 /** A stream column's type (contract/integrations/streams.ts), in the Schema section. */
 export const columnTypeLabel = lookup({ string: "Text", number: "Number", boolean: "Yes or no", timestamp: "Date and time", json: "List or object (JSON)" });
 
+/** A deal's risk level (the deal-risk template's stored high, medium, low). */
+export const RISK_LEVEL_LABELS = { high: "High", medium: "Medium", low: "Low" } as const;
+export const riskLevelLabel = lookup(RISK_LEVEL_LABELS);
+
 /** The data generator's data style (stored "zoom" or "gong"): meetings shaped as which platform records them. */
 export const dataStyleLabel = lookup({ zoom: "Zoom meetings", gong: "Gong calls" });
 

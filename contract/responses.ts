@@ -42,6 +42,7 @@ import {
   transformCreatedSchema,
   transformDetailSchema,
   transformResultsSchema,
+  transformChartsSchema,
   transformRunQueuedSchema,
   transformRunSchema,
   transformSavedSchema,
@@ -165,6 +166,7 @@ export const BACKEND_RESPONSES = {
   "GET /transforms/:id/runs": runsPageSchema(transformRunSchema.extend(runTriggeredByFields)),
   "GET /transforms/:id/runs/:runId": runAnswerSchema(transformRunDetailsSchema.extend(runTriggeredByFields)),
   "GET /transforms/:id/results": transformResultsSchema,
+  "GET /transforms/:id/charts": transformChartsSchema,
   "PUT /transforms/:id/schedule": transformSavedSchema,
   "POST /transforms/:id/schedule/preview": schedulePreviewSchema,
   "GET /transforms/:id": transformDetailSchema,
@@ -217,6 +219,7 @@ export const BACKEND_RESPONSES = {
 export const BACKEND_STREAMS = [
   "GET /runs/events",
   "GET /transforms/:id/results/download",
+  "GET /transforms/:id/charts/:chart/download",
   "GET /connectors/:id/runs/:runId/log",
   "GET /transforms/:id/runs/:runId/log",
 ] as const;

@@ -295,6 +295,23 @@ export const transformResultsSchema = z.object({
 });
 export type TransformResults = z.infer<typeof transformResultsSchema>;
 
+/** A chart of a transform's results (issue 54), drawn on the server: its SVG and the points behind it. */
+export const transformChartSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  /** The result table it reads. */
+  table: z.string(),
+  svg: z.string(),
+  /** The same chart drawn for a phone's width. */
+  svgCompact: z.string(),
+  points: z.array(z.object({ x: z.string(), y: z.number(), series: z.string().optional() })),
+  columns: z.object({ x: z.string(), y: z.string(), series: z.string().optional() }),
+});
+export type TransformChart = z.infer<typeof transformChartSchema>;
+/** GET /transforms/{id}/charts?tz=: every chart of its template over the latest successful run's results. */
+export const transformChartsSchema = z.object({ charts: z.array(transformChartSchema), time_zone: z.string() });
+
 /** POST /templates/{id}/preview. */
 export const previewRequestSchema = z.object({
   template_id: z.string({ required_error: TRANSFORM_MESSAGES.templateIdMissing }).trim().min(1, TRANSFORM_MESSAGES.templateIdMissing),

@@ -6,6 +6,7 @@ export interface ResultTable {
   error: string | null;
 }
 
+import type { ReactNode } from "react";
 import { Link } from "@remix-run/react";
 import { formatDateTime } from "./date-time";
 
@@ -118,12 +119,15 @@ export function RowsTable({
  */
 export function TransformResults({
   results,
+  charts,
   downloadHref,
   shown,
   more,
   timeZone,
 }: {
   results: ResultTable[];
+  /** The template's charts, drawn above the tables. */
+  charts?: ReactNode;
   downloadHref: (table: string) => string;
   shown: number;
   more: { href: string; rows: number } | null;
@@ -135,6 +139,7 @@ export function TransformResults({
       <h2 id="results" className="text-lg font-semibold text-slate-900">
         Results
       </h2>
+      {charts}
       {results.map((result) => (
         <div key={result.table} className="card overflow-hidden" data-result-table={result.table}>
           <div className="flex items-center justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">

@@ -15,11 +15,14 @@ import { DateTime } from "~/components/date-time";
 import { DetailRow, DetailsCard } from "~/components/ui/detail-row";
 import { ScheduleRows } from "~/components/schedule-rows";
 import { TransformResults, type ResultTable } from "~/components/transform-results";
+import { TransformCharts } from "~/components/transform-charts";
+import { readTimeZone } from "~/components/date-time";
+import type { TransformChart } from "@contract/transforms";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { requireUser } from "~/services/session.server";
-import { cancelTransformRun, deleteTransform, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
+import { cancelTransformRun, deleteTransform, loadCharts, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
 import { recordAuthorsWords } from "@contract/labels";
 import { loadRecordAuthors } from "~/services/activity.server";
@@ -47,6 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         history: null as RunsPage<TransformRun> | null,
         runsError: null as string | null,
         results: [] as ResultTable[],
+        charts: { list: [] as TransformChart[], error: null as string | null },
         shown: RESULT_ROWS,
         error: transform.status === 404 ? M.notFound : M.loadFailed,
       },
@@ -56,6 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
   const latest = list.find((r) => r.status === "succeeded");
   const shown = shownRows(request);
+  const drawn = latest && !foundNoInput(latest) ? loadCharts(request, id, readTimeZone(request.headers.get("cookie"))) : null;
   const results: ResultTable[] = latest && !foundNoInput(latest)
     ? await Promise.all(
         latest.outputs.map(async (output) => {
@@ -66,7 +71,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         })
       )
     : [];
-  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, shown, authors: recordAuthorsWords(authors), error: null as string | null }, false);
+  const chartsOutcome = drawn ? await drawn : null;
+  const charts = { list: chartsOutcome?.ok ? chartsOutcome.data : [], error: chartsOutcome && !chartsOutcome.ok ? chartsOutcome.message : null };
+  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, charts, shown, authors: recordAuthorsWords(authors), error: null as string | null }, false);
 }
 
 /** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
@@ -173,7 +180,7 @@ function Details({ transform, authors }: { transform: Transform; authors: string
 
 export default function TransformDetails() {
   const data = useLoaderData<typeof loader>();
-  const { transform, runs, failing, history, runsError, results, shown, error } = data;
+  const { transform, runs, failing, history, runsError, results, charts, shown, error } = data;
   const authors = "authors" in data ? data.authors : "";
   const timeZone = useTimeZone();
   return (
@@ -214,6 +221,7 @@ export default function TransformDetails() {
             href={(run) => `/transforms/details/${record.id}/runs/${run.id}`}
           />
           <TransformResults
+            charts={<TransformCharts charts={charts.list} error={charts.error} downloadHref={(chart, format) => `/transforms/details/${record.id}/charts/${encodeURIComponent(chart)}/${format}`} />}
             results={results}
             shown={shown}
             more={shown < MORE_ROWS ? { href: `?rows=${MORE_ROWS}#results`, rows: MORE_ROWS } : null}

@@ -13,6 +13,7 @@ import {
   type TransformCreate,
   type TransformRun,
 } from "@contract/transforms";
+import type { TransformChart } from "@contract/transforms";
 import type { IntegrationInstructions, ServiceAccountInfo } from "@contract/destinations";
 import { RUN_MESSAGES, type RunFailure, type TransformRunDetails } from "@contract/runs";
 import { destinationManifest, destinationSetup } from "~/integrations";
@@ -85,6 +86,17 @@ export async function loadResults(request: Request, id: string, table: string, l
 }
 
 /** Every row of one result table as a CSV file (an attachment), or the reason it cannot be had as plain text. */
+/** The template's charts over the latest successful run's results, drawn by the backend in the reader's time zone. */
+export async function loadCharts(request: Request, id: string, timeZone: string): Promise<Outcome<TransformChart[]>> {
+  const outcome = await callBackend(request, "GET /transforms/:id/charts", { params: { id }, query: { tz: timeZone } }, "Failed to draw the charts");
+  return mapped(outcome, (r) => r.charts);
+}
+
+/** One chart as a file: its SVG, or the CSV of the points behind it. */
+export function downloadChart(request: Request, id: string, chart: string, format: "svg" | "csv", timeZone: string): Promise<Response> {
+  return relayDownload(request, "GET /transforms/:id/charts/:chart/download", { params: { id, chart }, query: { format, tz: timeZone } }, "Failed to download the chart");
+}
+
 export function downloadResults(request: Request, id: string, table: string): Promise<Response> {
   return relayDownload(request, "GET /transforms/:id/results/download", { params: { id }, query: { table } }, `Failed to download the results of ${table}`);
 }

@@ -7,7 +7,7 @@ import { connectorChoices, connectorDataOf, findTransformRunDetails, latestSucce
 import { addScheduleRoutes } from "./schedules.js";
 import { addRunRoutes } from "./run-routes.js";
 import { TRANSFORM_FILE_TYPES, TRANSFORM_MESSAGES as M } from "../../contract/transforms.js";
-import { allDefinitions } from "../transforms/catalogue.js";
+import { allDefinitions, templateDefinition } from "../transforms/catalogue.js";
 import { resultTables } from "../transforms/runner.js";
 import { dataFileTypes, openWarehouse, ownedWarehouseDestination } from "../transforms/warehouse.js";
 import { MAX_DOWNLOAD_ROWS, resultsCsv } from "../transforms/results-csv.js";
@@ -15,6 +15,8 @@ import { cancelTransformRun, checkTransformDraft, createTransform, deleteTransfo
 import { conflict, invalid, ServiceError } from "../services/errors.js";
 import { presentTransform, presentTransformRun, TRANSFORM_RUN_VIEWS } from "../present/transforms.js";
 import { presentCancel } from "../present/runs.js";
+import { renderChart } from "../transforms/charts/render.js";
+import { isTimeZone } from "../../contract/run-operations.js";
 
 /**
  * Spec §7 "Transforms" plus, beyond the spec, the first screen's server
@@ -71,11 +73,11 @@ addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: l
  * Rows of one result table (?table=, default the transform's first) as of the latest successful run: `limit` rows at
  * most, or no page when that run wrote none.
  */
-async function readResults(c: Context<ApiEnv>, limit: number) {
+async function readResults(c: Context<ApiEnv>, limit: number, only?: string) {
   const { db } = c.var.services;
   const transform = await owned(c);
   const tables = resultTables(transform);
-  const table = c.req.query("table") || tables[0] || "";
+  const table = only ?? (c.req.query("table") || tables[0] || "");
   if (!tables.includes(table)) throw invalid(M.unknownResultTable, "table");
   const latest = await latestSucceededRun(db, transform.id);
   if (!latest?.outputs.some((o) => o.table === table)) return { table, tables, page: null };
@@ -111,6 +113,45 @@ transformsRoutes.get("/transforms/:id/results/download", async (c) => {
     "content-disposition": `attachment; filename="${table}.csv"`,
     "cache-control": "private, no-store",
   });
+});
+
+/**
+ * The template's charts over the latest successful run's results, drawn on the server in the reader's time zone (?tz=,
+ * default UTC). A chart whose table that run did not write is drawn empty.
+ */
+async function drawCharts(c: Context<ApiEnv>, only?: string) {
+  const zone = c.req.query("tz") || "UTC";
+  if (!isTimeZone(zone)) throw invalid("tz must be a time zone such as Europe/Paris.", "tz");
+  const transform = await owned(c);
+  const definition = transform.templateId ? templateDefinition(transform.templateId) : undefined;
+  const declared = (definition?.charts ?? []).filter((chart) => !only || chart.id === only);
+  if (only && declared.length === 0) throw new ServiceError("not_found", "This chart does not exist.");
+  const tables = resultTables(transform);
+  const charts = [];
+  for (const chart of declared) {
+    const table = tables.find((t) => t.endsWith(`_${chart.table}`)) ?? "";
+    const { page } = table ? await readResults(c, MAX_DOWNLOAD_ROWS, table) : { page: null };
+    charts.push(await renderChart(chart, page?.rows ?? [], zone));
+  }
+  return { charts, zone };
+}
+
+transformsRoutes.get("/transforms/:id/charts", async (c) => {
+  const { charts, zone } = await drawCharts(c);
+  return c.json({ charts, time_zone: zone });
+});
+
+/** One chart as a file: ?format=svg (the picture) or csv (the points behind it). */
+transformsRoutes.get("/transforms/:id/charts/:chart/download", async (c) => {
+  const format = c.req.query("format") ?? "svg";
+  if (format !== "svg" && format !== "csv") throw invalid("format must be svg or csv.", "format");
+  const { charts } = await drawCharts(c, c.req.param("chart"));
+  const chart = charts[0]!;
+  const headers = { "content-disposition": `attachment; filename="${chart.id}.${format}"`, "cache-control": "private, no-store" };
+  if (format === "svg") return c.body(chart.svg, 200, { ...headers, "content-type": "image/svg+xml; charset=utf-8" });
+  const columns = [chart.columns.x, ...(chart.columns.series ? [chart.columns.series] : []), chart.columns.y];
+  const rows = chart.points.map((p) => ({ [chart.columns.x]: p.x, ...(chart.columns.series ? { [chart.columns.series]: p.series ?? "" } : {}), [chart.columns.y]: p.y }));
+  return c.body(resultsCsv(columns, rows), 200, { ...headers, "content-type": "text/csv; charset=utf-8" });
 });
 
 addScheduleRoutes(transformsRoutes, "transforms", transformSchedules, presentTransform);

@@ -72,6 +72,17 @@ export function emailDefinitions(): TemplateDefinition[] {
           key: ["correspondent"],
         },
       ],
+      charts: [
+        {
+          id: "reply_time_by_correspondent",
+          title: "Our median reply time by correspondent",
+          table: "correspondent_response_times",
+          description: "For each external correspondent, the median time your side took to reply to them, the slowest first.",
+          mark: "bar",
+          x: { field: "correspondent", title: "Correspondent", type: "category" },
+          y: { field: "median_our_reply_minutes", title: "Median reply time", type: "quantity", aggregate: "mean", unit: "minutes" },
+        },
+      ],
       nodes: [
         MESSAGES,
         { id: "threads", label: "Order each thread", kind: "primitive", tooltip: "Primitive: a thread's messages by time sent; a message without a thread is a thread of its own." },
@@ -128,6 +139,17 @@ export function emailDefinitions(): TemplateDefinition[] {
           key: ["thread_id"],
         },
       ],
+      charts: [
+        {
+          id: "email_sentiment_trend",
+          title: "E-mail sentiment over time",
+          table: "email_sentiment",
+          description: "The average sentiment of the messages in each period, from −1 (negative) to +1 (positive).",
+          mark: "line",
+          x: { field: "period_start", title: "Period starting", type: "time", step: "day" },
+          y: { field: "avg_sentiment", title: "Average sentiment", type: "quantity", aggregate: "mean", unit: "sentiment" },
+        },
+      ],
       nodes: [
         MESSAGES,
         { id: "own_words", label: "Each message's own words", kind: "primitive", tooltip: "Primitive: the body up to the first quoted message (\"On … wrote:\", \"> \" lines), so a reply is not scored for what it quotes." },
@@ -170,6 +192,18 @@ export function emailDefinitions(): TemplateDefinition[] {
       outputs: [
         { suffix: "email_pairs", description: "One row per sender and recipient (the busiest first): direction, messages, threads, first and last message.", key: ["from_address", "to_address"] },
         { suffix: "email_domains", description: "One row per external domain (the busiest first): rank, messages from and to it, correspondents, threads, first and last message.", key: ["domain"] },
+      ],
+      charts: [
+        {
+          id: "top_domains",
+          title: "Top external domains",
+          table: "email_domains",
+          description: "The external domains your side exchanges the most messages with, the busiest first.",
+          mark: "bar",
+          x: { field: "domain", title: "Domain", type: "category" },
+          y: { field: "messages", title: "Messages", type: "quantity", aggregate: "sum" },
+          limit: 10,
+        },
       ],
       nodes: [
         MESSAGES,

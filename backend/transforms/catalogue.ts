@@ -5,6 +5,8 @@ import { setupStepsFor } from "./setup-steps.js";
 import { hostedProvider } from "./provider.js";
 import { DEFAULT_ACTION_CUES } from "./analysis/index.js";
 import { EMAIL_CATEGORY_ID, emailDefinitions } from "./catalogue-email.js";
+import type { ChartDeclaration } from "./charts/types.js";
+import { RISK_LEVEL_LABELS } from "../../contract/labels.js";
 
 /**
  * The template catalogue, as data: categories, templates (inputs, setup steps,
@@ -56,6 +58,8 @@ export interface TemplateDefinition {
   outputs: OutputTable[];
   nodes: Node[];
   edges: [string, string][];
+  /** The charts its results page draws, each from one of its outputs (issue 54; backend/transforms/charts/). */
+  charts: ChartDeclaration[];
   /** False: the wizard shows the two default steps (§4). */
   customSetup: boolean;
   /** What it reads, in the setup steps' words (absent: the transcripts, in the meetings and transcript_utterances tables). */
@@ -130,6 +134,17 @@ const definitions = (): TemplateDefinition[] => [
       { suffix: "topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"] },
       { suffix: "topic_assignments", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"] },
     ],
+    charts: [
+      {
+        id: "topic_share",
+        title: "Share of meetings per topic",
+        table: "topics",
+        description: "Each topic, labelled with its top words, and the share of the analysed meetings it holds, the largest first.",
+        mark: "bar",
+        x: { field: "label", title: "Topic", type: "category" },
+        y: { field: "documents", title: "Share of meetings", type: "quantity", aggregate: "share", unit: "percent" },
+      },
+    ],
     nodes: [
       TRANSCRIPTS,
       { id: "tokenize", label: "Tokenize and stem", kind: "primitive", tooltip: "Primitive: each meeting's lines become one document; words are lower-cased, stop words removed, Porter-stemmed." },
@@ -163,6 +178,17 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [{ suffix: "sentiment", description: "One row per period: meetings, lines, average sentiment, positive and negative shares.", key: ["period_start"] }],
+    charts: [
+      {
+        id: "sentiment_trend",
+        title: "Sentiment over time",
+        table: "sentiment",
+        description: "The average sentiment of the meetings' lines in each period, from −1 (negative) to +1 (positive).",
+        mark: "line",
+        x: { field: "period_start", title: "Period starting", type: "time", step: "day" },
+        y: { field: "avg_sentiment", title: "Average sentiment", type: "quantity", aggregate: "mean", unit: "sentiment" },
+      },
+    ],
     nodes: [
       TRANSCRIPTS,
       { id: "score_lines", label: "Score each line", kind: "primitive", tooltip: "Primitive (local model afinn-165): each line gets a sentiment score from the AFINN-165 word list." },
@@ -190,6 +216,17 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [{ suffix: "action_items", description: "One row per commitment: meeting, line, owner, text, cue and due hint.", key: ["utterance_id"] }],
+    charts: [
+      {
+        id: "items_per_owner",
+        title: "Action items per owner",
+        table: "action_items",
+        description: "How many commitments each person made in the analysed meetings, the most first.",
+        mark: "bar",
+        x: { field: "owner_name", title: "Owner", type: "category" },
+        y: { field: "utterance_id", title: "Action items", type: "quantity", aggregate: "count" },
+      },
+    ],
     nodes: [
       TRANSCRIPTS,
       { id: "match_cues", label: "Match cue phrases", kind: "primitive", tooltip: "Primitive (local model cue-phrase-matcher): lines containing one of the cue phrases." },
@@ -216,6 +253,26 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [{ suffix: "speaker_metrics", description: "One row per meeting and speaker: lines, talk time, talk ratio, longest monologue, long monologues, questions asked.", key: ["meeting_id", "speaker_id"] }],
+    charts: [
+      {
+        id: "talk_ratio",
+        title: "Talk ratio per speaker",
+        table: "speaker_metrics",
+        description: "Each speaker's average share of the talk time of the meetings they spoke in, the most talkative first.",
+        mark: "bar",
+        x: { field: "speaker_name", title: "Speaker", type: "category" },
+        y: { field: "talk_ratio", title: "Average talk ratio", type: "quantity", aggregate: "mean", unit: "percent" },
+      },
+      {
+        id: "long_monologues",
+        title: "Long monologues per speaker",
+        table: "speaker_metrics",
+        description: "How many times each speaker talked past the monologue threshold, over all the meetings.",
+        mark: "bar",
+        x: { field: "speaker_name", title: "Speaker", type: "category" },
+        y: { field: "monologues_over_threshold", title: "Long monologues", type: "quantity", aggregate: "sum" },
+      },
+    ],
     nodes: [
       TRANSCRIPTS,
       { id: "turns", label: "Speaker turns", kind: "primitive", tooltip: "Primitive (local model turn-taking): consecutive lines of one speaker form a turn." },
@@ -254,6 +311,27 @@ const definitions = (): TemplateDefinition[] => [
       { suffix: "keyword_mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"] },
       { suffix: "keyword_summary", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"] },
     ],
+    charts: [
+      {
+        id: "mentions_per_week",
+        title: "Mentions per keyword over time",
+        table: "keyword_mentions",
+        description: "How many times each tracked keyword was said, week by week.",
+        mark: "line",
+        x: { field: "spoken_at", title: "Week starting", type: "time", step: "week" },
+        y: { field: "utterance_id", title: "Mentions", type: "quantity", aggregate: "count" },
+        series: { field: "keyword", title: "Keyword" },
+      },
+      {
+        id: "mentions_per_keyword",
+        title: "Mentions per keyword",
+        table: "keyword_summary",
+        description: "How many times each tracked keyword was said in all, the most first.",
+        mark: "bar",
+        x: { field: "keyword", title: "Keyword", type: "category" },
+        y: { field: "mentions", title: "Mentions", type: "quantity", aggregate: "sum" },
+      },
+    ],
     nodes: [
       TRANSCRIPTS,
       { id: "match_keywords", label: "Match keywords", kind: "primitive", tooltip: "Primitive (local model keyword-matcher): whole-word matches of each keyword in each line." },
@@ -286,6 +364,19 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts and meetings (with accounts) into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
     outputs: [{ suffix: "deal_risk", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"] }],
+    charts: [
+      {
+        id: "risk_ranking",
+        title: "Accounts by deal risk",
+        table: "deal_risk",
+        description: "Each account's risk score, the riskiest first, coloured by its risk level.",
+        mark: "bar",
+        x: { field: "account", title: "Account", type: "category" },
+        y: { field: "risk_score", title: "Risk score", type: "quantity", aggregate: "sum" },
+        series: { field: "risk_level", title: "Risk level", colors: { high: "#b91c1c", medium: "#d97706", low: "#15803d" }, labels: RISK_LEVEL_LABELS },
+        limit: 15,
+      },
+    ],
     nodes: [
       TRANSCRIPTS,
       { id: "sentiment", label: "Line sentiment", kind: "primitive", tooltip: "Primitive (afinn-165): sentiment of every line." },

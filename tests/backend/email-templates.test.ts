@@ -16,6 +16,7 @@ import { batchMaker, writeRecords } from "../../backend/sync/index.js";
 import { allDefinitions } from "../../backend/transforms/catalogue.js";
 import { programOf } from "../../backend/transforms/programs/index.js";
 import { runProgram, type ProgramOutput } from "../support/programs.js";
+import { EMAIL_SAMPLE as MESSAGES } from "../support/emails.js";
 
 /**
  * The e-mail templates end to end below the HTTP layer: Gmail messages go through the Gmail plug-in's records and the
@@ -27,37 +28,6 @@ import { runProgram, type ProgramOutput } from "../support/programs.js";
 
 const SOURCE = "8c1e2f3a-4b5c-4d6e-8f70-112233445566";
 const RUN = { id: "email-run", at: new Date("2026-03-20T06:00:00.000Z") };
-const at = (iso: string) => new Date(`2026-03-${iso}Z`);
-const SAM = "Sam <sam@acme.example>";
-const ANN = "Ann Buyer <ann@globex.example>";
-const CARL = '"Carl" <carl@globex.example>';
-
-let n = 0;
-function message(fields: Partial<EmailMessage> & { from: string; sent_at: Date }): EmailMessage {
-  n += 1;
-  return { id: `m${n}`, thread_id: "", to: [], cc: [], subject: "", snippet: "", body_text: "", labels: ["INBOX"], mailbox: "sam@acme.example", ...fields };
-}
-
-const MESSAGES: EmailMessage[] = [
-  message({ thread_id: "t1", from: ANN, to: [SAM], subject: "Demo", sent_at: at("02T09:00:00"), body_text: "Great news, we love the demo!" }),
-  message({
-    thread_id: "t1",
-    from: SAM,
-    to: [ANN],
-    cc: ["bob@initech.example"],
-    subject: "Re: Demo",
-    sent_at: at("02T10:30:00"),
-    body_text: "Thanks Ann, glad you liked it.\n\nOn Mon, 2 Mar 2026 at 09:00, Ann Buyer <ann@globex.example> wrote:\n> Great news, we love the demo!",
-  }),
-  message({ thread_id: "t1", from: ANN, to: [SAM], subject: "Re: Demo", sent_at: at("02T12:30:00"), body_text: "The price is a problem." }),
-  message({ thread_id: "t1", from: ANN, to: [SAM], subject: "Re: Demo", sent_at: at("02T13:00:00"), body_text: "Honestly we are disappointed." }),
-  message({ thread_id: "t1", from: SAM, to: [ANN], subject: "Re: Demo", sent_at: at("03T13:00:00"), body_text: "Sorry to hear that. We can fix it." }),
-  message({ thread_id: "t2", from: SAM, to: [CARL], subject: "Invoice", sent_at: at("04T08:00:00"), body_text: "Hello Carl, quick question about the invoice." }),
-  message({ thread_id: "t2", from: CARL, to: [SAM], subject: "Re: Invoice", sent_at: at("04T08:30:00"), body_text: "The invoice is wrong, this is bad." }),
-  message({ thread_id: "t2", from: SAM, to: [CARL], subject: "Re: Invoice", sent_at: at("04T09:00:00"), body_text: "Apologies, corrected invoice attached." }),
-  message({ from: "dave@initech.example", to: ["sam@acme.example"], subject: "Hi", sent_at: at("10T10:00:00"), snippet: "Happy to connect" }),
-];
-
 const EMAIL_TEMPLATES = ["email_response_time", "email_sentiment", "email_correspondents"];
 
 /** A value as JSON holds it the same whichever warehouse it was read from. */

@@ -1,0 +1,140 @@
+import { parse, View } from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import { chartPoints, type ChartPoint } from "./data.js";
+import type { ChartAxis, ChartDeclaration, ChartUnit } from "./types.js";
+
+/**
+ * A declared chart drawn on the server (docs/decisions/2026-12-03-charts.md): the points (data.ts) as a Vega-Lite
+ * specification, compiled and rendered to SVG by Vega with no browser. The SVG scales to its container, carries its
+ * title and description for assistive technology, and each point or bar its values in words (Vega's ARIA labels).
+ */
+
+export interface RenderedChart {
+  id: string;
+  title: string;
+  description: string;
+  table: string;
+  svg: string;
+  /** The same chart drawn for a phone's width (a page shows it below 640 px). */
+  svgCompact: string;
+  points: ChartPoint[];
+  /** The points as columns of a CSV: the axis titles. */
+  columns: { x: string; y: string; series?: string };
+}
+
+/** The plot's size on a wide screen, and on a phone (drawn narrower, so that its words keep their size). */
+const SIZES = { wide: { width: 640, height: 260, labelLimit: 220, ticks: 10 }, compact: { width: 270, height: 200, labelLimit: 110, ticks: 4 } } as const;
+type Size = (typeof SIZES)[keyof typeof SIZES];
+const BRAND = ["#1d4ed8", "#0d9488", "#b45309", "#7c3aed", "#be123c", "#4d7c0f", "#0369a1", "#a16207"];
+
+/** Vega's number format for a unit, and the words the axis title adds. */
+const FORMAT: Record<ChartUnit, { format: string; suffix: string }> = {
+  number: { format: ",~r", suffix: "" },
+  percent: { format: ".0%", suffix: "" },
+  minutes: { format: ",.0f", suffix: " (minutes)" },
+  milliseconds: { format: ",.1f", suffix: " (minutes)" },
+  sentiment: { format: "+.2f", suffix: " (−1 to +1)" },
+};
+
+/** Milliseconds are drawn as minutes; every other unit as it is. */
+const scaled = (axis: ChartAxis, value: number) => (axis.unit === "milliseconds" ? value / 60_000 : value);
+
+const axisTitle = (axis: ChartAxis, timeZone: string) => (axis.type === "time" ? `${axis.title} (${timeZone})` : `${axis.title}${FORMAT[axis.unit ?? "number"].suffix}`);
+
+function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string, size: Size): TopLevelSpec {
+  const measure = FORMAT[chart.y.unit ?? "number"];
+  const seriesWord = (value: string) => chart.series?.labels?.[value] ?? value;
+  const values = points.map((p) => ({ x: p.x, y: scaled(chart.y, p.y), ...(p.series !== undefined ? { series: seriesWord(p.series) } : {}) }));
+  const yTitle = axisTitle(chart.y, timeZone);
+  const xTitle = axisTitle(chart.x, timeZone);
+  const color = chart.series
+    ? {
+        field: "series",
+        type: "nominal" as const,
+        title: chart.series.title,
+        ...(chart.series.colors ? { scale: { domain: Object.keys(chart.series.colors).map(seriesWord), range: Object.values(chart.series.colors) } } : { scale: { range: BRAND } }),
+      }
+    : undefined;
+  const config = {
+    font: "Inter, ui-sans-serif, system-ui, sans-serif",
+    background: "#ffffff",
+    axis: { labelColor: "#334155", titleColor: "#0f172a", gridColor: "#e2e8f0", domainColor: "#94a3b8", tickColor: "#94a3b8", labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
+    legend: { labelColor: "#334155", titleColor: "#0f172a", orient: "bottom" as const },
+    view: { stroke: null },
+    line: { color: BRAND[0], strokeWidth: 2 },
+    bar: { color: BRAND[0] },
+    point: { color: BRAND[0], filled: true, size: 36 },
+  };
+  const base = { width: size.width, height: chart.mark === "bar" ? Math.max(100, Math.min(points.length, chart.limit ?? 12) * 24) : size.height, description: chart.description, config, data: { values } };
+  if (chart.mark === "line") {
+    return {
+      ...base,
+      mark: { type: "line", point: true },
+      encoding: {
+        x: { field: "x", type: "temporal", title: xTitle, timeUnit: "utcyearmonthdate", axis: { format: "%b %d", labelAngle: 0, tickCount: size.ticks } },
+        y: { field: "y", type: "quantitative", title: yTitle, axis: { format: measure.format, tickCount: 5 }, ...(chart.y.unit === "sentiment" ? { scale: { domain: [-1, 1] } } : {}) },
+        ...(color ? { color } : {}),
+        tooltip: [
+          { field: "x", type: "temporal", title: xTitle, timeUnit: "utcyearmonthdate", format: "%b %d, %Y" },
+          { field: "y", type: "quantitative", title: yTitle, format: measure.format },
+          ...(color ? [{ field: "series", type: "nominal" as const, title: chart.series!.title }] : []),
+        ],
+      },
+    } as TopLevelSpec;
+  }
+  return {
+    ...base,
+    mark: { type: "bar", cornerRadiusEnd: 3 },
+    encoding: {
+      y: { field: "x", type: "nominal", title: xTitle, sort: { field: "y", order: "descending" }, axis: { labelLimit: size.labelLimit } },
+      x: { field: "y", type: "quantitative", title: yTitle, axis: { format: measure.format, tickCount: size.ticks } },
+      ...(color ? { color } : {}),
+      tooltip: [
+        { field: "x", type: "nominal", title: xTitle },
+        { field: "y", type: "quantitative", title: yTitle, format: measure.format },
+        ...(color ? [{ field: "series", type: "nominal" as const, title: chart.series!.title }] : []),
+      ],
+    },
+  } as TopLevelSpec;
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** Vega's SVG made to scale to its container, named by its title and described for assistive technology. */
+function finish(svg: string, chart: ChartDeclaration, empty: boolean): string {
+  const open = svg.match(/^<svg[^>]*>/)?.[0] ?? "<svg>";
+  const width = Number(open.match(/ width="([\d.]+)"/)?.[1] ?? SIZES.wide.width);
+  const height = Number(open.match(/ height="([\d.]+)"/)?.[1] ?? SIZES.wide.height);
+  const description = empty ? `${chart.description} No rows to draw yet.` : chart.description;
+  const root =
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
+    `role="img" aria-label="${escapeXml(`${chart.title}. ${description}`)}" style="max-width:100%;height:auto">` +
+    `<title>${escapeXml(chart.title)}</title><desc>${escapeXml(description)}</desc>`;
+  return root + svg.slice(open.length);
+}
+
+/** A chart's points and its SVG, from its result table's rows, times in the reader's zone. */
+export async function renderChart(chart: ChartDeclaration, rows: readonly Record<string, unknown>[], timeZone: string): Promise<RenderedChart> {
+  const points = chartPoints(chart, rows, timeZone);
+  const draw = async (size: Size) => {
+    const view = new View(parse(compile(specOf(chart, points, timeZone, size)).spec), { renderer: "none" });
+    try {
+      return finish(await view.toSVG(), chart, points.length === 0);
+    } finally {
+      view.finalize();
+    }
+  };
+  const [svg, svgCompact] = [await draw(SIZES.wide), await draw(SIZES.compact)];
+  {
+    return {
+      id: chart.id,
+      title: chart.title,
+      description: chart.description,
+      table: chart.table,
+      svg,
+      svgCompact,
+      points,
+      columns: { x: axisTitle(chart.x, timeZone), y: axisTitle(chart.y, timeZone), ...(chart.series ? { series: chart.series.title } : {}) },
+    };
+  }
+}
