@@ -3,6 +3,7 @@ import type { SourceManifest } from "./types.js";
 import { zoomManifest } from "./zoom.js";
 import { teamsManifest } from "./teams.js";
 import { gmailManifest } from "./gmail.js";
+import { meetManifest } from "./meet.js";
 import { datagenManifest } from "./datagen.js";
 import { streamFileTypes, type StreamManifest } from "./streams.js";
 
@@ -28,6 +29,7 @@ export const SOURCE_MANIFESTS = [
   zoomManifest,
   teamsManifest,
   gmailManifest,
+  meetManifest,
   datagenManifest,
 ] as const;
 

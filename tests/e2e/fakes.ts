@@ -1,6 +1,7 @@
 import { startFakeZoom } from "../fakes/zoom";
 import { startFakeMicrosoft } from "../fakes/graph";
 import { makeServiceAccountKey, startFakeGoogle } from "../fakes/google-admin";
+import { startFakeMeet } from "../fakes/meet";
 import { DEFAULT_FAKE_PORTS, startDestinationFakes } from "../fakes/google-destination-fakes";
 
 /**
@@ -14,6 +15,8 @@ export async function startFakes(): Promise<() => Promise<void>> {
   const zoom = await startFakeZoom({ port: 0 });
   const microsoft = await startFakeMicrosoft({ port: 0 });
   const google = await startFakeGoogle({ port: 0 });
+  // Google Meet: the fake Google's service account and Directory, Meet's API and token endpoint on a server of its own.
+  const meet = await startFakeMeet({ port: 0, key: google.key });
   // Fixed ports (overridable): destinations-cloud.spec.ts reads E2E_GCS_PORT & co. to find them.
   const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
   const destinationPorts = {
@@ -38,6 +41,8 @@ export async function startFakes(): Promise<() => Promise<void>> {
     GMAIL_OAUTH_CLIENT_ID: google.oauthClientId,
     GMAIL_OAUTH_CLIENT_SECRET: google.oauthClientSecret,
     GOOGLE_OAUTH_AUTH_URL: google.authUrl,
+    MEET_API_URL: meet.url,
+    MEET_TOKEN_URL: meet.tokenUrl,
     // The platform's service account for Cloud Storage / BigQuery destinations, and where their APIs are.
     GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify(makeServiceAccountKey().key),
     GCS_API_ENDPOINT: `http://127.0.0.1:${destinationPorts.gcs}`,
@@ -45,6 +50,6 @@ export async function startFakes(): Promise<() => Promise<void>> {
     SNOWFLAKE_HOST_OVERRIDE: `http://127.0.0.1:${destinationPorts.snowflake}`,
   });
   return async () => {
-    await Promise.all([zoom.close(), microsoft.close(), google.close(), destinations.stop()]);
+    await Promise.all([zoom.close(), microsoft.close(), google.close(), meet.close(), destinations.stop()]);
   };
 }

@@ -3,6 +3,7 @@ import { zoomPlugin } from "./zoom/plugin.js";
 import { teamsPlugin } from "./teams/plugin.js";
 import { gmailPlugin } from "./gmail/plugin.js";
 import { datagenPlugin } from "./datagen/plugin.js";
+import { meetPlugin } from "./meet/plugin.js";
 
 /** The source plug-ins. A new source adds one line here and its manifest to contract/integrations/sources.ts. */
 export const SOURCE_PLUGINS: readonly SourcePlugin[] = [
@@ -10,6 +11,7 @@ export const SOURCE_PLUGINS: readonly SourcePlugin[] = [
   zoomPlugin,
   teamsPlugin,
   gmailPlugin,
+  meetPlugin,
 ];
 
 export function sourcePlugin(name: string | null | undefined): SourcePlugin | undefined {
