@@ -4,6 +4,7 @@ import { zoomManifest } from "./zoom.js";
 import { teamsManifest } from "./teams.js";
 import { gmailManifest } from "./gmail.js";
 import { meetManifest } from "./meet.js";
+import { outlookManifest } from "./outlook.js";
 import { datagenManifest } from "./datagen.js";
 import { streamFileTypes, type StreamManifest } from "./streams.js";
 
@@ -30,6 +31,7 @@ export const SOURCE_MANIFESTS = [
   teamsManifest,
   gmailManifest,
   meetManifest,
+  outlookManifest,
   datagenManifest,
 ] as const;
 

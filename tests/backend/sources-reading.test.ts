@@ -73,7 +73,7 @@ async function syncToLocal(sourceId: string, platform: string, days: number) {
 
 describe("the reader module", () => {
   it("reads every integration the product offers", () => {
-    expect(READABLE_INTEGRATIONS).toEqual(["datagen", "zoom", "teams", "gmail", "meet"]);
+    expect(READABLE_INTEGRATIONS).toEqual(["datagen", "zoom", "teams", "gmail", "meet", "outlook"]);
   });
 
   it("parses Zoom's and Teams' WebVTT", () => {

@@ -48,11 +48,11 @@ afterAll(async () => {
 });
 
 describe("GET /integrations/sources", () => {
-  it("lists zoom, teams, gmail, meet and datagen with labels under data.sources", async () => {
+  it("lists zoom, teams, gmail, meet, outlook and datagen with labels under data.sources", async () => {
     const response = await get(t, "/integrations/sources", alice.cookie);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.data.sources.map((s: { name: string }) => s.name)).toEqual(["zoom", "teams", "gmail", "meet", "datagen"]);
+    expect(body.data.sources.map((s: { name: string }) => s.name)).toEqual(["zoom", "teams", "gmail", "meet", "outlook", "datagen"]);
     for (const s of body.data.sources) expect(typeof s.label).toBe("string");
   });
   it("needs a session", async () => {

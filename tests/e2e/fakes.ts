@@ -1,5 +1,6 @@
 import { startFakeZoom } from "../fakes/zoom";
 import { startFakeMicrosoft } from "../fakes/graph";
+import { startFakeOutlook } from "../fakes/outlook";
 import { makeServiceAccountKey, startFakeGoogle } from "../fakes/google-admin";
 import { startFakeMeet } from "../fakes/meet";
 import { DEFAULT_FAKE_PORTS, startDestinationFakes } from "../fakes/google-destination-fakes";
@@ -14,6 +15,8 @@ import { DEFAULT_FAKE_PORTS, startDestinationFakes } from "../fakes/google-desti
 export async function startFakes(): Promise<() => Promise<void>> {
   const zoom = await startFakeZoom({ port: 0 });
   const microsoft = await startFakeMicrosoft({ port: 0 });
+  // Outlook: the same Microsoft app (TEAMS_CLIENT_*), its identity and Graph mail on a server of its own.
+  const outlook = await startFakeOutlook({ port: 0, clientId: microsoft.clientId, clientSecret: microsoft.clientSecret });
   const google = await startFakeGoogle({ port: 0 });
   // Google Meet: the fake Google's service account and Directory, Meet's API and token endpoint on a server of its own.
   const meet = await startFakeMeet({ port: 0, key: google.key });
@@ -34,6 +37,8 @@ export async function startFakes(): Promise<() => Promise<void>> {
     TEAMS_CLIENT_SECRET: microsoft.clientSecret,
     MICROSOFT_LOGIN_BASE_URL: microsoft.loginBaseUrl,
     MICROSOFT_GRAPH_BASE_URL: microsoft.graphBaseUrl,
+    OUTLOOK_LOGIN_BASE_URL: outlook.loginBaseUrl,
+    OUTLOOK_GRAPH_BASE_URL: outlook.graphBaseUrl,
     GMAIL_SERVICE_ACCOUNT_KEY: google.serviceAccountKey,
     GOOGLE_TOKEN_URL: google.tokenUrl,
     GOOGLE_ADMIN_BASE_URL: google.url,
@@ -50,6 +55,6 @@ export async function startFakes(): Promise<() => Promise<void>> {
     SNOWFLAKE_HOST_OVERRIDE: `http://127.0.0.1:${destinationPorts.snowflake}`,
   });
   return async () => {
-    await Promise.all([zoom.close(), microsoft.close(), google.close(), meet.close(), destinations.stop()]);
+    await Promise.all([zoom.close(), microsoft.close(), outlook.close(), google.close(), meet.close(), destinations.stop()]);
   };
 }

@@ -1,4 +1,5 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
+import { createEmailTransform } from "../support/email-template-wizard";
 import { seedGmailConnector, userIdByEmail, withDb } from "./db";
 import { detailValue, expect, login, syncNow, test } from "./fixtures";
 
@@ -70,48 +71,6 @@ const CASES: Case[] = [
   },
 ];
 
-/** The wizard, from the details screen to Create, for one template on the connector `connector`. */
-async function createFromTemplate(page: Page, jsEnabled: boolean, c: Case, connector: string) {
-  await page.goto("/transforms/add");
-  await page.getByLabel("Transform name").fill(`${c.name} report`);
-  await page.getByLabel("Connector", { exact: true }).selectOption({ label: connector });
-  // A Gmail connector's data comes as .json and .txt files.
-  await page.getByLabel("File type").selectOption(".txt");
-  await page.getByLabel("Use Templates").check();
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-
-  // Only the E-mail insights are offered to a Gmail connector.
-  await expect(page).toHaveURL(/\/transforms\/templates\/select/);
-  const category = page.getByLabel("Category", { exact: true });
-  await expect(category).toHaveValue("email_insights");
-  await expect(category.locator("option")).toHaveText(["E-mail insights"]);
-  await expect(page.getByLabel("Template", { exact: true }).locator("option")).toHaveText(CASES.map((x) => x.name));
-  await page.getByLabel("Template", { exact: true }).selectOption(c.id);
-  if (!jsEnabled) await page.getByRole("button", { name: "Continue with this template" }).click();
-  await expect(page.getByRole("heading", { name: c.name, exact: true })).toBeVisible();
-  await expect(page.getByRole("list", { name: "Requirements" })).toContainText("Read access to the email_messages table");
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-
-  // Permissions: the first step speaks of the e-mail messages.
-  await expect(page).toHaveURL(/\/transforms\/templates\/permissions$/);
-  await expect(page.getByText("Step 1 of 4")).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Connect the e-mail messages" })).toBeVisible();
-  for (const step of [2, 3, 4]) {
-    await page.getByRole("button", { name: "Next step" }).click();
-    await expect(page.getByText(`Step ${step} of 4`)).toBeVisible();
-  }
-  await page.getByRole("button", { name: "Continue to configuration" }).click();
-
-  // Configure: the template's inputs, a preview counting the synced messages, create.
-  await expect(page).toHaveURL(new RegExp(`/transforms/templates/config/${c.id}$`));
-  for (const label of c.inputs) await expect(page.getByLabel(label).first()).toBeVisible();
-  await page.getByRole("button", { name: "Preview" }).click();
-  const preview = page.getByTestId("transform-preview");
-  await expect(preview).toContainText(c.type);
-  expect(Number((await page.getByTestId("record-count").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
-  await page.getByRole("button", { name: "Create Transform" }).click();
-}
-
 for (const c of CASES) {
   test(`${c.name}: a Gmail connector's transform through the wizard, its first run and its results`, async ({ page, user, jsEnabled }) => {
     test.setTimeout(180_000);
@@ -119,7 +78,7 @@ for (const c of CASES) {
     const { connectorId } = await withDb(async (client) => seedGmailConnector(client, await userIdByEmail(client, user.email), "Team mail"));
     await syncNow(page, connectorId);
 
-    await createFromTemplate(page, jsEnabled, c, "Team mail");
+    await createEmailTransform(page, jsEnabled, { connector: "Team mail", name: `${c.name} report`, templateId: c.id, templateName: c.name, type: c.type, inputs: c.inputs, templates: CASES.map((x) => x.name) });
 
     await expect(page).toHaveURL(/\/transforms\/details\/[0-9a-f-]{36}$/);
     await expect(page.getByRole("heading", { name: `${c.name} report` })).toBeVisible();

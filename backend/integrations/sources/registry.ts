@@ -3,6 +3,7 @@ import { zoomPlugin } from "./zoom/plugin.js";
 import { teamsPlugin } from "./teams/plugin.js";
 import { gmailPlugin } from "./gmail/plugin.js";
 import { datagenPlugin } from "./datagen/plugin.js";
+import { outlookPlugin } from "./outlook/plugin.js";
 import { meetPlugin } from "./meet/plugin.js";
 
 /** The source plug-ins. A new source adds one line here and its manifest to contract/integrations/sources.ts. */
@@ -12,6 +13,7 @@ export const SOURCE_PLUGINS: readonly SourcePlugin[] = [
   teamsPlugin,
   gmailPlugin,
   meetPlugin,
+  outlookPlugin,
 ];
 
 export function sourcePlugin(name: string | null | undefined): SourcePlugin | undefined {
