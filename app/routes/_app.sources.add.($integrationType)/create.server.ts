@@ -123,7 +123,9 @@ async function providerReturn(request: Request, draft: SourceDraft, type: Source
   }
   if (params.get("error")) {
     next = { ...resetAuthentication(next), name: draft.name, description: draft.description, authStatus: "failed" };
-    return { ...next, flash: `${integrationLabel(type)} authentication failed: ${params.get("error_description") ?? params.get("error")}.` };
+    // The provider's own words, ended once ("…consent to access the app." is Microsoft's, full stop included).
+    const reason = (params.get("error_description") ?? params.get("error") ?? "").trim().replace(/\.+$/, "");
+    return { ...next, flash: `${integrationLabel(type)} authentication failed: ${reason}.` };
   }
   const body: Record<string, string> = params.has("admin_consent") ? { tenant: params.get("tenant") ?? "", admin_consent: params.get("admin_consent") ?? "" } : { code: params.get("code") ?? "" };
   const result = await api.callback(request, type, body);
