@@ -23,6 +23,102 @@ export const platformLabel = (value: string | null | undefined): string => (valu
 /** A stream column's type (contract/integrations/streams.ts), in the Schema section. */
 export const columnTypeLabel = lookup({ string: "Text", number: "Number", boolean: "Yes or no", timestamp: "Date and time", json: "List or object (JSON)" });
 
+/**
+ * A transform result table's columns in words (issue 54): the results page's headings. A column missing here reads
+ * as its name with spaces ("open_tickets" → "Open tickets"). The technical columns every result row carries are
+ * hidden from the page and kept in the CSV.
+ */
+export const RESULT_COLUMN_LABELS: Readonly<Record<string, string>> = {
+  topic_id: "Topic number",
+  label: "Topic",
+  top_words: "Top words",
+  documents: "Meetings",
+  meeting_id: "Meeting id",
+  meeting_title: "Meeting",
+  topic_label: "Topic",
+  score: "Strength",
+  period_start: "Period starting",
+  granularity: "Period",
+  meetings: "Meetings",
+  utterances: "Lines",
+  avg_sentiment: "Average sentiment",
+  positive_share: "Positive",
+  negative_share: "Negative",
+  utterance_id: "Line id",
+  owner_id: "Owner id",
+  owner_name: "Owner",
+  text: "Text",
+  cue: "Cue",
+  due_hint: "Due",
+  speaker_id: "Speaker id",
+  speaker_name: "Speaker",
+  affiliation: "Side",
+  talk_ms: "Talk time",
+  talk_ratio: "Talk ratio",
+  longest_monologue_ms: "Longest monologue",
+  monologues_over_threshold: "Long monologues",
+  questions_asked: "Questions asked",
+  keyword: "Keyword",
+  spoken_at: "Said at",
+  sentiment: "Sentiment",
+  mentions: "Mentions",
+  first_mention_at: "First mention",
+  last_mention_at: "Last mention",
+  account: "Account",
+  last_meeting_at: "Last meeting",
+  sentiment_trend: "Sentiment trend",
+  competitor_mentions: "Competitor mentions",
+  risk_mentions: "Risk mentions",
+  open_action_items: "Open action items",
+  external_talk_ratio: "Customer talk ratio",
+  risk_score: "Risk score",
+  risk_level: "Risk level",
+  reasons: "Reasons",
+  thread_id: "Thread id",
+  mailbox: "Mailbox",
+  subject: "Subject",
+  messages: "Messages",
+  participants: "Participants",
+  first_message_at: "First message",
+  last_message_at: "Last message",
+  replies_from_us: "Our replies",
+  replies_from_them: "Their replies",
+  avg_reply_minutes_us: "Our average reply time",
+  median_reply_minutes_us: "Our median reply time",
+  avg_reply_minutes_them: "Their average reply time",
+  median_reply_minutes_them: "Their median reply time",
+  correspondent: "Correspondent",
+  name: "Name",
+  domain: "Domain",
+  messages_received: "Messages from them",
+  messages_sent: "Messages to them",
+  threads: "Threads",
+  our_replies: "Our replies",
+  avg_our_reply_minutes: "Our average reply time",
+  median_our_reply_minutes: "Our median reply time",
+  their_replies: "Their replies",
+  avg_their_reply_minutes: "Their average reply time",
+  median_their_reply_minutes: "Their median reply time",
+  first_sentiment: "First sentiment",
+  last_sentiment: "Last sentiment",
+  trend: "Trend",
+  from_address: "From",
+  to_address: "To",
+  direction: "Direction",
+  rank: "Rank",
+  messages_from: "Messages from the domain",
+  messages_to: "Messages to the domain",
+  correspondents: "Correspondents",
+};
+/** Columns every result row carries for the warehouse's sake: kept in the CSV, not shown on the page. */
+export const TECHNICAL_RESULT_COLUMNS: readonly string[] = ["run_id", "computed_at"];
+export const resultColumnLabel = (column: string): string => {
+  const known = RESULT_COLUMN_LABELS[column];
+  if (known) return known;
+  const words = column.replaceAll("_", " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 /** A deal's risk level (the deal-risk template's stored high, medium, low). */
 export const RISK_LEVEL_LABELS = { high: "High", medium: "Medium", low: "Low" } as const;
 export const riskLevelLabel = lookup(RISK_LEVEL_LABELS);

@@ -287,6 +287,8 @@ export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() => z.union([z.str
 /** GET /transforms/{id}/results?table=&limit=: rows of one result table of the transform. */
 export const transformResultsSchema = z.object({
   table: z.string(),
+  /** What the results page calls it ("Topics"). */
+  label: z.string(),
   tables: z.array(z.string()),
   columns: z.array(z.string()),
   rows: z.array(z.record(jsonValueSchema)),

@@ -1,5 +1,7 @@
 export interface ResultTable {
   table: string;
+  /** What the page calls it ("Topics"); the table's name is shown beneath, as the warehouse knows it. */
+  label: string;
   total: number | null;
   columns: string[];
   rows: Record<string, string | number | boolean | null>[];
@@ -8,6 +10,8 @@ export interface ResultTable {
 
 import type { ReactNode } from "react";
 import { Link } from "@remix-run/react";
+import prettyMilliseconds from "pretty-ms";
+import { resultColumnLabel, riskLevelLabel, TECHNICAL_RESULT_COLUMNS } from "@contract/labels";
 import { formatDateTime } from "./date-time";
 
 type Cell = string | number | boolean | null | undefined;
@@ -57,6 +61,27 @@ function listText(value: unknown): string | null {
 /** A result cell as words: numbers with separators, a list as "a, b, c" (never its JSON). */
 const show = (value: Cell | Cell[], timeZone: string) => listText(value) ?? scalar(value as Cell, timeZone);
 
+const PERCENT = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
+const SIGNED = new Intl.NumberFormat("en-US", { signDisplay: "exceptZero", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const SENTIMENT = /(^|_)sentiment(_trend)?$/;
+
+/**
+ * A result cell as a person reads it, by what its column holds: a share or a ratio as a percent, milliseconds and
+ * minutes as a duration, a sentiment signed with two decimals, a risk level in words; anything else as `show` says.
+ */
+export function showResult(column: string, value: Cell | Cell[], timeZone: string): string {
+  const n = typeof value === "number" ? value : null;
+  if (n !== null && /(_share|_ratio)$/.test(column)) return PERCENT.format(n);
+  if (n !== null && /_ms$/.test(column)) return prettyMilliseconds(Math.round(n), { secondsDecimalDigits: 0, unitCount: 2 });
+  if (n !== null && /(^|_)(reply_)?minutes(_us|_them)?$/.test(column)) return prettyMilliseconds(Math.round(n * 60_000), { unitCount: 2 });
+  if (n !== null && SENTIMENT.test(column)) return SIGNED.format(n);
+  if (column === "risk_level" && typeof value === "string") return riskLevelLabel(value);
+  return show(value, timeZone);
+}
+
+/** The columns a results page shows: every one but the technical ones (run id, computed at), which the CSV keeps. */
+export const shownColumns = (columns: string[]) => columns.filter((column) => !TECHNICAL_RESULT_COLUMNS.includes(column));
+
 /**
  * Rows of a result table under its columns (`heading` names them), each cell in words, a long one cut to
  * `clampLines` lines with the whole in its title; the table scrolls sideways inside its region on a narrow screen.
@@ -68,6 +93,7 @@ export function RowsTable({
   rows,
   timeZone,
   heading = (column) => column,
+  format = (_column, value, zone) => show(value, zone),
   headClass = "tracking-wide uppercase",
   cell = "px-4 py-2",
   clampLines = 3,
@@ -78,6 +104,8 @@ export function RowsTable({
   rows: Record<string, Cell | Cell[]>[];
   timeZone: string;
   heading?: (column: string) => string;
+  /** A cell in words (default: `show`). */
+  format?: (column: string, value: Cell | Cell[], timeZone: string) => string;
   headClass?: string;
   cell?: string;
   clampLines?: 2 | 3;
@@ -100,8 +128,8 @@ export function RowsTable({
             <tr key={i}>
               {columns.map((column) => (
                 <td key={column} className={`max-w-xs ${cell} align-top break-words text-slate-700`}>
-                  <span className={clampLines === 2 ? "line-clamp-2" : "line-clamp-3"} title={show(row[column] as Cell, timeZone)}>
-                    {show(row[column] as Cell, timeZone)}
+                  <span className={clampLines === 2 ? "line-clamp-2" : "line-clamp-3"} title={format(column, row[column] as Cell, timeZone)}>
+                    {format(column, row[column] as Cell, timeZone)}
                   </span>
                 </td>
               ))}
@@ -143,7 +171,12 @@ export function TransformResults({
       {results.map((result) => (
         <div key={result.table} className="card overflow-hidden" data-result-table={result.table}>
           <div className="flex items-center justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">
-            <h3 className="font-mono text-sm font-semibold text-slate-900">{result.table}</h3>
+            <div className="min-w-0">
+              <h3 className="text-sm font-semibold text-slate-900">{result.label}</h3>
+              <p className="truncate font-mono text-xs text-slate-500" data-table-name>
+                {result.table}
+              </p>
+            </div>
             <div className="flex flex-wrap items-center justify-end gap-x-4 gap-y-1 text-xs">
               {result.total !== null ? (
                 <p className="text-slate-600">
@@ -157,7 +190,7 @@ export function TransformResults({
               ) : null}
               {!result.error && result.rows.length > 0 ? (
                 <a href={downloadHref(result.table)} download={`${result.table}.csv`} className="link font-medium" data-download={result.table}>
-                  Download CSV<span className="sr-only"> of {result.table}</span>
+                  Download CSV<span className="sr-only"> of {result.label}</span>
                 </a>
               ) : null}
             </div>
@@ -167,7 +200,16 @@ export function TransformResults({
           ) : result.rows.length === 0 ? (
             <p className="px-4 py-3 text-sm text-slate-600">This table is empty.</p>
           ) : (
-            <RowsTable label={`Rows of ${result.table}`} caption={`First rows of ${result.table}`} columns={result.columns} rows={result.rows} timeZone={timeZone} />
+            <RowsTable
+              label={`Rows of ${result.label}`}
+              caption={`First rows of ${result.label} (${result.table})`}
+              columns={shownColumns(result.columns)}
+              rows={result.rows}
+              timeZone={timeZone}
+              heading={resultColumnLabel}
+              headClass=""
+              format={showResult}
+            />
           )}
         </div>
       ))}

@@ -66,8 +66,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         latest.outputs.map(async (output) => {
           const rows = await loadResults(request, id, output.table, shown);
           return rows.ok
-            ? { table: output.table, total: rows.data.total ?? output.rows, columns: rows.data.columns, rows: rows.data.rows, error: null }
-            : { table: output.table, total: output.rows, columns: [], rows: [], error: rows.message };
+            ? { table: output.table, label: rows.data.label, total: rows.data.total ?? output.rows, columns: rows.data.columns, rows: rows.data.rows, error: null }
+            : { table: output.table, label: output.table, total: output.rows, columns: [], rows: [], error: rows.message };
         })
       )
     : [];

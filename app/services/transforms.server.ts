@@ -69,6 +69,8 @@ export function deleteTransform(request: Request, id: string) {
 
 /** A result table's first rows as the page shows them: a JSON column's value (a list, an object) as its JSON text. */
 export interface ResultRows {
+  /** What the page calls the table ("Topics"). */
+  label: string;
   columns: string[];
   rows: Record<string, string | number | boolean | null>[];
   total: number;
@@ -79,13 +81,13 @@ const shownCell = (value: JsonValue) => (value !== null && typeof value === "obj
 export async function loadResults(request: Request, id: string, table: string, limit = 5): Promise<Outcome<ResultRows>> {
   const outcome = await callBackend(request, "GET /transforms/:id/results", { params: { id }, query: { table, limit } }, `Failed to load the results of ${table}`);
   return mapped(outcome, (r) => ({
+    label: r.label,
     columns: r.columns,
     rows: r.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, shownCell(value)]))),
     total: r.total,
   }));
 }
 
-/** Every row of one result table as a CSV file (an attachment), or the reason it cannot be had as plain text. */
 /** The template's charts over the latest successful run's results, drawn by the backend in the reader's time zone. */
 export async function loadCharts(request: Request, id: string, timeZone: string): Promise<Outcome<TransformChart[]>> {
   const outcome = await callBackend(request, "GET /transforms/:id/charts", { params: { id }, query: { tz: timeZone } }, "Failed to draw the charts");
@@ -97,6 +99,7 @@ export function downloadChart(request: Request, id: string, chart: string, forma
   return relayDownload(request, "GET /transforms/:id/charts/:chart/download", { params: { id, chart }, query: { format, tz: timeZone } }, "Failed to download the chart");
 }
 
+/** Every row of one result table as a CSV file (an attachment), or the reason it cannot be had as plain text. */
 export function downloadResults(request: Request, id: string, table: string): Promise<Response> {
   return relayDownload(request, "GET /transforms/:id/results/download", { params: { id }, query: { table } }, `Failed to download the results of ${table}`);
 }

@@ -79,15 +79,18 @@ async function readResults(c: Context<ApiEnv>, limit: number, only?: string) {
   const tables = resultTables(transform);
   const table = only ?? (c.req.query("table") || tables[0] || "");
   if (!tables.includes(table)) throw invalid(M.unknownResultTable, "table");
+  // Its words on the results page: the template's label for the output ("Topics").
+  const definition = transform.templateId ? templateDefinition(transform.templateId) : undefined;
+  const label = definition?.outputs.find((o) => table.endsWith(`_${o.suffix}`))?.label ?? table;
   const latest = await latestSucceededRun(db, transform.id);
-  if (!latest?.outputs.some((o) => o.table === table)) return { table, tables, page: null };
+  if (!latest?.outputs.some((o) => o.table === table)) return { table, tables, page: null, label };
   const destination = await ownedWarehouseDestination(db, c.var.actor.ownerId, transform.connectorId);
   if (!destination) throw conflict(M.noWarehouse);
   const warehouse = openWarehouse(destination, c.var.actor.ownerId, c.var.services);
   try {
     const requirement = transform.requirementInputs as Record<string, string | undefined>;
     const page = await warehouse.readTable(table, limit, latest.id, { dataset: requirement.results_dataset, schema: requirement.results_schema });
-    return { table, tables, page };
+    return { table, tables, page, label };
   } catch (error) {
     throw new ServiceError("upstream", `Reading the result table ${table} from "${destination.name}" failed: ${(error as Error).message}`);
   } finally {
@@ -100,8 +103,8 @@ transformsRoutes.get("/transforms/:id/results", async (c) => {
   const limitText = c.req.query("limit") ?? "50";
   const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
   if (!(limit >= 1 && limit <= 500)) throw invalid("limit must be a whole number from 1 to 500.", "limit");
-  const { table, tables, page } = await readResults(c, limit);
-  return c.json(page ? { table, tables, ...page } : { table, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 });
+  const { table, tables, page, label } = await readResults(c, limit);
+  return c.json(page ? { table, label, tables, ...page } : { table, label, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 });
 });
 
 /** Every row of one result table as of the latest successful run, as a CSV file (?table= one of the transform's tables). */

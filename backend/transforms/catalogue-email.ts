@@ -62,12 +62,12 @@ export function emailDefinitions(): TemplateDefinition[] {
       requirements: requirements(),
       outputs: [
         {
-          suffix: "thread_response_times",
+          suffix: "thread_response_times", label: "Reply times per thread",
           description: "One row per thread: messages, participants, first and last message, replies from your side and from theirs with their average and median reply time in minutes.",
           key: ["thread_id"],
         },
         {
-          suffix: "correspondent_response_times",
+          suffix: "correspondent_response_times", label: "Reply times per correspondent",
           description: "One row per external correspondent: messages received from and sent to them, threads, and the average and median minutes of your replies to them and of theirs to you.",
           key: ["correspondent"],
         },
@@ -132,9 +132,9 @@ export function emailDefinitions(): TemplateDefinition[] {
       },
       requirements: requirements(),
       outputs: [
-        { suffix: "email_sentiment", description: "One row per period: messages, threads, average sentiment, positive and negative shares.", key: ["period_start"] },
+        { suffix: "email_sentiment", label: "E-mail sentiment per period", description: "One row per period: messages, threads, average sentiment, positive and negative shares.", key: ["period_start"] },
         {
-          suffix: "thread_sentiment",
+          suffix: "thread_sentiment", label: "Sentiment per thread",
           description: `One row per thread: messages, first and last message, average, first and last sentiment, and its trend (Improving or Worsening when the score moves ${TREND_STEP} or more per message).`,
           key: ["thread_id"],
         },
@@ -190,8 +190,8 @@ export function emailDefinitions(): TemplateDefinition[] {
       },
       requirements: requirements(),
       outputs: [
-        { suffix: "email_pairs", description: "One row per sender and recipient (the busiest first): direction, messages, threads, first and last message.", key: ["from_address", "to_address"] },
-        { suffix: "email_domains", description: "One row per external domain (the busiest first): rank, messages from and to it, correspondents, threads, first and last message.", key: ["domain"] },
+        { suffix: "email_pairs", label: "Who writes to whom", description: "One row per sender and recipient (the busiest first): direction, messages, threads, first and last message.", key: ["from_address", "to_address"] },
+        { suffix: "email_domains", label: "External domains", description: "One row per external domain (the busiest first): rank, messages from and to it, correspondents, threads, first and last message.", key: ["domain"] },
       ],
       charts: [
         {

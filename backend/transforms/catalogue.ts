@@ -33,6 +33,8 @@ export interface Pipeline {
 export interface OutputTable {
   /** The table is `<prefix>_<first 8 hex of the transform id>_<suffix>`. */
   suffix: string;
+  /** What the results page calls it ("Topics"). */
+  label: string;
   description: string;
   /** Key columns: a re-run replaces these rows, never duplicates them. */
   key: string[];
@@ -131,8 +133,8 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
     outputs: [
-      { suffix: "topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"] },
-      { suffix: "topic_assignments", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"] },
+      { suffix: "topics", label: "Topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"] },
+      { suffix: "topic_assignments", label: "Topic per meeting", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"] },
     ],
     charts: [
       {
@@ -177,7 +179,7 @@ const definitions = (): TemplateDefinition[] => [
       speakers: speakersInput,
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
-    outputs: [{ suffix: "sentiment", description: "One row per period: meetings, lines, average sentiment, positive and negative shares.", key: ["period_start"] }],
+    outputs: [{ suffix: "sentiment", label: "Sentiment per period", description: "One row per period: meetings, lines, average sentiment, positive and negative shares.", key: ["period_start"] }],
     charts: [
       {
         id: "sentiment_trend",
@@ -215,7 +217,7 @@ const definitions = (): TemplateDefinition[] => [
       cue_phrases: { type: "list[string]", default: DEFAULT_CUE_PHRASES, required: true, label: "Cue phrases", group: "primitives", description: "Comma-separated phrases that mark a commitment (case-insensitive)." },
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
-    outputs: [{ suffix: "action_items", description: "One row per commitment: meeting, line, owner, text, cue and due hint.", key: ["utterance_id"] }],
+    outputs: [{ suffix: "action_items", label: "Action items", description: "One row per commitment: meeting, line, owner, text, cue and due hint.", key: ["utterance_id"] }],
     charts: [
       {
         id: "items_per_owner",
@@ -252,7 +254,7 @@ const definitions = (): TemplateDefinition[] => [
       monologue_threshold_seconds: { type: "integer", min: 5, max: 3600, default: 60, required: true, label: "Long monologue (seconds)", group: "signals", description: "A speaker talking this long without interruption counts as a long monologue (5 to 3600)." },
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
-    outputs: [{ suffix: "speaker_metrics", description: "One row per meeting and speaker: lines, talk time, talk ratio, longest monologue, long monologues, questions asked.", key: ["meeting_id", "speaker_id"] }],
+    outputs: [{ suffix: "speaker_metrics", label: "Speakers per meeting", description: "One row per meeting and speaker: lines, talk time, talk ratio, longest monologue, long monologues, questions asked.", key: ["meeting_id", "speaker_id"] }],
     charts: [
       {
         id: "talk_ratio",
@@ -308,8 +310,8 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [
-      { suffix: "keyword_mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"] },
-      { suffix: "keyword_summary", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"] },
+      { suffix: "keyword_mentions", label: "Keyword mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"] },
+      { suffix: "keyword_summary", label: "Keywords", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"] },
     ],
     charts: [
       {
@@ -363,7 +365,7 @@ const definitions = (): TemplateDefinition[] => [
       risk_keywords: { type: "list[string]", default: DEFAULT_RISK_KEYWORDS, required: true, label: "Risk phrases", group: "signals", description: "Comma-separated phrases that signal churn or a lost deal." },
     },
     requirements: [`A connector that has synced transcripts and meetings (with accounts) into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
-    outputs: [{ suffix: "deal_risk", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"] }],
+    outputs: [{ suffix: "deal_risk", label: "Deal risk per account", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"] }],
     charts: [
       {
         id: "risk_ranking",

@@ -72,7 +72,8 @@ test("admin consent, a group, the connection test, create; a connector's sync an
   await expect(page.locator("tbody tr[data-run-status]").first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 90_000 });
   const tables = page.locator("[data-result-table]");
   await expect(tables).toHaveCount(2);
-  await expect(tables.first().locator("h3")).toHaveText(/_thread_response_times$/);
+  await expect(tables.first().locator("h3")).toHaveText("Reply times per thread");
+      await expect(tables.first().locator("[data-table-name]")).toHaveText(/_thread_response_times$/);
   await expect(tables.first().locator("tbody tr").first()).toBeVisible();
   // The customer answered in each of the two mailboxes' conversations; contoso.example is the mailboxes' own domain.
   const correspondents = tables.nth(1);

@@ -66,15 +66,18 @@ test("a deal-risk result table at 1280 and 390 px: every column can be scrolled 
     const table = (await card.getAttribute("data-result-table"))!;
     expect(table).toMatch(/_deal_risk$/);
     // The rows sit in a region of their own, named, that the keyboard reaches (tabindex 0) and scrolls sideways.
-    const region = card.getByRole("region", { name: `Rows of ${table}` });
+    await expect(card.locator("h3")).toHaveText("Deal risk per account");
+    const region = card.getByRole("region", { name: "Rows of Deal risk per account" });
     await expect(region).toHaveAttribute("tabindex", "0");
     await expect(region.locator("tbody tr").first()).toBeVisible();
     await expectNoHorizontalOverflow(page);
 
     const headers = region.locator("thead th");
     const columns = (await headers.allTextContents()).map((text) => text.trim());
-    expect(columns).toEqual(expect.arrayContaining(["account", "last_meeting_at", "avg_sentiment", "risk_score", "risk_level", "reasons"]));
-    expect(columns.indexOf("risk_score")).toBeGreaterThan(columns.length / 2);
+    // Headings in words; the technical columns (run id, computed at) stay in the CSV only.
+    expect(columns).toEqual(expect.arrayContaining(["Account", "Last meeting", "Average sentiment", "Risk score", "Risk level", "Reasons"]));
+    expect(columns.filter((c) => /run|computed/i.test(c))).toEqual([]);
+    expect(columns.indexOf("Risk score")).toBeGreaterThan(columns.length / 2);
     const cellsOf = (column: string) => region.locator(`tbody tr > td:nth-child(${columns.indexOf(column) + 1})`);
 
     // The table is wider than its region here, so the last columns need the scrolling this test is about.
@@ -105,7 +108,7 @@ test("a deal-risk result table at 1280 and 390 px: every column can be scrolled 
     const last = columns[columns.length - 1]!;
     await expectInView(page, headers.last(), `the header of the last column (${last})`);
     await expectInView(page, cellsOf(last).first(), `the first cell of the last column (${last})`);
-    for (const column of ["risk_score", "risk_level", "reasons"]) {
+    for (const column of ["Risk score", "Risk level", "Reasons"]) {
       await headers.nth(columns.indexOf(column)).evaluate((el) => el.scrollIntoView({ block: "nearest", inline: "nearest" }));
       await expectInView(page, headers.nth(columns.indexOf(column)), `the header of ${column}`);
       await expectInView(page, cellsOf(column).first(), `the first cell of ${column}`);
@@ -116,11 +119,13 @@ test("a deal-risk result table at 1280 and 390 px: every column can be scrolled 
     const cells = (await region.locator("td").allTextContents()).map((text) => text.trim());
     expect(cells.filter((text) => LONG_DECIMALS.test(text))).toEqual([]);
     expect(cells.filter((text) => ISO_TIME.test(text))).toEqual([]);
-    for (const score of await cellsOf("risk_score").allTextContents()) {
+    for (const score of await cellsOf("Risk score").allTextContents()) {
       expect(score.trim()).toMatch(/^\d{1,3}(\.\d{1,3})?$/);
       expect(Number(score)).toBeLessThanOrEqual(100);
     }
-    for (const level of await cellsOf("risk_level").allTextContents()) expect(["low", "medium", "high"]).toContain(level.trim());
-    for (const when of await cellsOf("last_meeting_at").allTextContents()) expect(when.trim()).toMatch(SPEC_DATE);
+    for (const level of await cellsOf("Risk level").allTextContents()) expect(["Low", "Medium", "High"]).toContain(level.trim());
+    for (const when of await cellsOf("Last meeting").allTextContents()) expect(when.trim()).toMatch(SPEC_DATE);
+    // Sentiment signed with two decimals.
+    for (const sentiment of await cellsOf("Average sentiment").allTextContents()) expect(sentiment.trim()).toMatch(/^([+-]\d+\.\d\d|0\.00)$/);
   }
 });

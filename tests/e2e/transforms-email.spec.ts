@@ -30,15 +30,16 @@ const CASES: Case[] = [
     type: "E-mail Response Time",
     inputs: ["Internal domains", "Longest reply (hours)"],
     async results(tables) {
-      await expect(tables.first().locator("h3")).toHaveText(/_thread_response_times$/);
+      await expect(tables.first().locator("h3")).toHaveText("Reply times per thread");
+      await expect(tables.first().locator("[data-table-name]")).toHaveText(/_thread_response_times$/);
       // Three threads per mailbox: the one with a customer's reply, and two of one message each.
       await expect(tables.first()).toContainText("of 9 rows");
       const correspondents = tables.nth(1);
       await expect(correspondents).toContainText("customer0@globex.example");
       await expect(correspondents).toContainText("ops@globex.example");
       await expect(correspondents).not.toContainText("finance@acme.example");
-      // customer0 answered 18 hours less a minute after the message before it, in every mailbox.
-      await expect(correspondents.locator("tbody tr", { hasText: "customer0@globex.example" })).toContainText("1,079");
+      // customer0 answered 18 hours less a minute (1,079 minutes) after the message before it, in every mailbox.
+      await expect(correspondents.locator("tbody tr", { hasText: "customer0@globex.example" })).toContainText("17h 59m");
     },
   },
   {
@@ -47,7 +48,8 @@ const CASES: Case[] = [
     type: "E-mail Sentiment",
     inputs: ["Period", "Internal domains", "Senders"],
     async results(tables) {
-      await expect(tables.first().locator("h3")).toHaveText(/_email_sentiment$/);
+      await expect(tables.first().locator("h3")).toHaveText("E-mail sentiment per period");
+      await expect(tables.first().locator("[data-table-name]")).toHaveText(/_email_sentiment$/);
       await expect(tables.first().locator("tbody tr").first()).toBeVisible();
       expect((await cellsOf(tables.first()).allTextContents()).some((text) => /^\d{4}-\d\d-\d\d$/.test(text.trim()))).toBe(true);
       await expect(tables.nth(1)).toContainText("of 9 rows");
@@ -60,7 +62,8 @@ const CASES: Case[] = [
     type: "E-mail Correspondents",
     inputs: ["Internal domains", "Count copied recipients", "Top pairs and domains"],
     async results(tables) {
-      await expect(tables.first().locator("h3")).toHaveText(/_email_pairs$/);
+      await expect(tables.first().locator("h3")).toHaveText("Who writes to whom");
+      await expect(tables.first().locator("[data-table-name]")).toHaveText(/_email_pairs$/);
       await expect(tables.first()).toContainText(/Inbound|Outbound/);
       const domains = tables.nth(1);
       // acme.example is the mailboxes' own: globex.example is the one external domain.
