@@ -167,6 +167,8 @@ export const BACKEND_RESPONSES = {
   "GET /transforms/:id/runs/:runId": runAnswerSchema(transformRunDetailsSchema.extend(runTriggeredByFields)),
   "GET /transforms/:id/results": transformResultsSchema,
   "GET /transforms/:id/charts": transformChartsSchema,
+  "GET /transforms/:id/runs/charts": transformChartsSchema,
+  "GET /connectors/:id/runs/charts": transformChartsSchema,
   "PUT /transforms/:id/schedule": transformSavedSchema,
   "POST /transforms/:id/schedule/preview": schedulePreviewSchema,
   "GET /transforms/:id": transformDetailSchema,

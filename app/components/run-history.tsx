@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link, useLocation } from "@remix-run/react";
 import { DateTime } from "./date-time";
 import { ErrorBlock } from "~/components/ui/error-block";
@@ -68,6 +69,8 @@ export function RunHistory<R extends RunRow>(props: {
   href?(run: R): string;
   /** Which page of the history this is (50 runs a page): links to older runs and back to the newest. */
   page?: RunPage;
+  /** The history as charts (the last 30 days), drawn above the table once there are runs. */
+  charts?: ReactNode;
 }) {
   const { runs, error, page } = props;
   const { pathname } = useLocation();
@@ -81,6 +84,7 @@ export function RunHistory<R extends RunRow>(props: {
       </h2>
       {error ? <ErrorBlock message={error} /> : null}
       {!error && runs.length === 0 && !page?.paged ? <p className="text-sm text-slate-600">{`No runs yet. Use ${props.emptyHint} to run the first one.`}</p> : null}
+      {runs.length && props.charts ? <div className="mb-4">{props.charts}</div> : null}
       {runs.length ? (
         <div className="card overflow-x-auto" {...region}>
           <table className="min-w-full divide-y divide-slate-200 text-sm">

@@ -17,7 +17,9 @@ import { backfillConnector, connectorCommand, deleteConnector, loadConnector, lo
 import { ConnectorSchema } from "~/components/connector-schema";
 import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
-import { loadRunsPage, type RunsPage } from "~/services/runs.server";
+import { loadRunCharts, loadRunsPage, type RunsPage } from "~/services/runs.server";
+import { TransformCharts } from "~/components/transform-charts";
+import type { TransformChart } from "@contract/transforms";
 import { useTimeZone } from "~/root";
 import { recordAuthorsWords } from "@contract/labels";
 import { loadRecordAuthors } from "~/services/activity.server";
@@ -33,15 +35,26 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // page looks again (a refresh without JavaScript). The other way round, the page could show the run succeeded
   // beside "Last synced: Never", and keep it.
   const history = isRecordId(id) ? await loadRunsPage(request, (before) => loadRuns(request, id, before)) : null;
-  const [outcome, authors] = history ? await Promise.all([loadConnector(request, id), loadRecordAuthors(request, "connector", id)]) : ([{ ok: false, status: 404 } as const, null] as const);
+  const [outcome, authors, runCharts] = history
+    ? await Promise.all([loadConnector(request, id), loadRecordAuthors(request, "connector", id), loadRunCharts(request, "connectors", id)])
+    : ([{ ok: false, status: 404 } as const, null, null] as const);
   if (!outcome.ok) {
     const notFound = outcome.status === 404;
     return pageData(
-      { connector: null, runs: [] as SyncRun[], failing: null as RunFailure | null, history: null as RunsPage<SyncRun> | null, runsError: null as string | null, authors: "", error: notFound ? M.notFound : M.fetchConnectorFailed },
+      {
+        connector: null,
+        runs: [] as SyncRun[],
+        failing: null as RunFailure | null,
+        history: null as RunsPage<SyncRun> | null,
+        runsError: null as string | null,
+        runCharts: { list: [] as TransformChart[], error: null as string | null },
+        authors: "",
+        error: notFound ? M.notFound : M.fetchConnectorFailed,
+      },
       notFound,
     );
   }
-  return pageData({ connector: outcome.data, ...history!, authors: recordAuthorsWords(authors), error: null }, false);
+  return pageData({ connector: outcome.data, ...history!, runCharts: runCharts!, authors: recordAuthorsWords(authors), error: null }, false);
 }
 
 /** What a failed Sync now, Pause or Resume says (a 409's own sentence says why instead). */
@@ -141,7 +154,7 @@ const BYTES: RunColumn<SyncRun> = { label: "Bytes", className: "px-4 py-3 whites
 const TRIGGER: RunColumn<SyncRun> = { label: "Trigger", className: "px-4 py-3 whitespace-nowrap text-slate-600", value: (run) => <RunTrigger run={run} /> };
 
 export default function ConnectorDetails() {
-  const { connector, runs, failing, history, runsError, authors, error } = useLoaderData<typeof loader>();
+  const { connector, runs, failing, history, runsError, runCharts, authors, error } = useLoaderData<typeof loader>();
   const result = useActionData<{ error?: string; intent?: string; stream?: string }>();
   const streamError = (result?.intent === "stream" || result?.intent === "resync") && result.error ? { stream: result.stream ?? "", message: result.error } : null;
   return (
@@ -182,6 +195,7 @@ export default function ConnectorDetails() {
               emptyHint="Sync now"
               column={[TRIGGER, BYTES]}
               href={(run) => runHref(run.id)}
+              charts={<TransformCharts charts={runCharts.list} error={runCharts.error} label="Runs of the last 30 days" />}
             />
             <h2 className="mt-8 mb-3 text-lg font-semibold text-slate-900">Details</h2>
             <Details connector={record} authors={authors} />

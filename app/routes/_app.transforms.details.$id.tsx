@@ -22,6 +22,7 @@ import { readForm } from "~/services/form.server";
 import { isRecordId, pageData } from "~/services/records.server";
 import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { requireUser } from "~/services/session.server";
+import { loadRunCharts } from "~/services/runs.server";
 import { cancelTransformRun, deleteTransform, loadCharts, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
 import { recordAuthorsWords } from "@contract/labels";
@@ -40,7 +41,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The runs first, then the transform: a run that ends between the two reads is still open in the first, so the
   // page looks again, instead of showing the run succeeded beside the transform's status from before it.
   const page = isRecordId(id) ? await loadRunsPage(request, (before) => loadTransformRuns(request, id, before)) : null;
-  const [transform, authors] = page ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id)]) : ([{ ok: false, status: 404 } as const, null] as const);
+  const [transform, authors, runCharts] = page
+    ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id), loadRunCharts(request, "transforms", id)])
+    : ([{ ok: false, status: 404 } as const, null, null] as const);
   if (!transform.ok)
     return pageData(
       {
@@ -51,6 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         runsError: null as string | null,
         results: [] as ResultTable[],
         charts: { list: [] as TransformChart[], error: null as string | null },
+        runCharts: { list: [] as TransformChart[], error: null as string | null },
         shown: RESULT_ROWS,
         error: transform.status === 404 ? M.notFound : M.loadFailed,
       },
@@ -73,7 +77,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     : [];
   const chartsOutcome = drawn ? await drawn : null;
   const charts = { list: chartsOutcome?.ok ? chartsOutcome.data : [], error: chartsOutcome && !chartsOutcome.ok ? chartsOutcome.message : null };
-  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, charts, shown, authors: recordAuthorsWords(authors), error: null as string | null }, false);
+  return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, charts, runCharts: runCharts!, shown, authors: recordAuthorsWords(authors), error: null as string | null }, false);
 }
 
 /** The page's buttons: Run now, Cancel run, and the confirmation's Delete. */
@@ -180,7 +184,7 @@ function Details({ transform, authors }: { transform: Transform; authors: string
 
 export default function TransformDetails() {
   const data = useLoaderData<typeof loader>();
-  const { transform, runs, failing, history, runsError, results, charts, shown, error } = data;
+  const { transform, runs, failing, history, runsError, results, charts, runCharts, shown, error } = data;
   const authors = "authors" in data ? data.authors : "";
   const timeZone = useTimeZone();
   return (
@@ -219,6 +223,7 @@ export default function TransformDetails() {
             column={TRIGGER}
             outcome={outcome}
             href={(run) => `/transforms/details/${record.id}/runs/${run.id}`}
+            charts={<TransformCharts charts={runCharts.list} error={runCharts.error} label="Runs of the last 30 days" />}
           />
           <TransformResults
             charts={<TransformCharts charts={charts.list} error={charts.error} downloadHref={(chart, format) => `/transforms/details/${record.id}/charts/${encodeURIComponent(chart)}/${format}`} />}

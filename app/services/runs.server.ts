@@ -1,6 +1,8 @@
 import type { RunFailure } from "@contract/runs";
 import type { RunPage } from "~/components/run-history";
-import type { Outcome } from "./backend.server";
+import type { TransformChart } from "@contract/transforms";
+import { callBackend, type Outcome } from "./backend.server";
+import { readTimeZone } from "~/components/date-time";
 import { backendAddress } from "./backend-routes.server";
 import { backendStream } from "./http.server";
 import { sessionEnded } from "./session.server";
@@ -46,4 +48,14 @@ export async function loadRunsPage<R extends { id: string }>(request: Request, l
 export interface RunsPage<R> {
   runs: R[];
   page: RunPage;
+}
+
+/**
+ * A connector's or a transform's run history as charts (records and duration per day over 30 days), drawn by the backend
+ * in the reader's time zone. A failure leaves the page without them (the table below still holds every run).
+ */
+export async function loadRunCharts(request: Request, base: "connectors" | "transforms", id: string): Promise<{ list: TransformChart[]; error: string | null }> {
+  const route = base === "connectors" ? "GET /connectors/:id/runs/charts" : "GET /transforms/:id/runs/charts";
+  const outcome = await callBackend(request, route, { params: { id }, query: { tz: readTimeZone(request.headers.get("cookie")) } }, "Failed to draw the run history");
+  return outcome.ok ? { list: outcome.data.charts, error: null } : { list: [], error: outcome.message };
 }

@@ -8,9 +8,41 @@ import type { RunFailureRecord } from "../db/runs.js";
 import type { RunLogRecord } from "../db/run-logs.js";
 import { RUN_MESSAGES, runLogFileName, runLogText } from "../../contract/runs.js";
 import { presentRunFailure, type RunViews } from "../present/runs.js";
+import { renderChart } from "../transforms/charts/render.js";
+import type { ChartDeclaration } from "../transforms/charts/types.js";
+import { isTimeZone } from "../../contract/run-operations.js";
 
 /** What the run routes read of a run's details record. */
 type RunDetailsCore = { id: string; createdAt: Date; log: RunLogRecord[] };
+
+/** The newest runs the history's charts read (30 days of a connector synced every few minutes). */
+const RUN_CHART_LIMIT = 5_000;
+type ChartRun = { started_at: string | null; finished_at: string | null; records: number };
+
+/** The history's charts: what a run moved, and how long it took, per day. */
+function runCharts(kind: "sync" | "transform"): ChartDeclaration[] {
+  const moved = kind === "sync" ? "synced" : "read";
+  return [
+    {
+      id: "records_per_day",
+      title: `Records ${moved} per day`,
+      table: "runs",
+      description: `How many records the runs of each of the last 30 days ${moved}.`,
+      mark: "line",
+      x: { field: "started_at", title: "Day", type: "time", step: "day", lastDays: 30 },
+      y: { field: "records", title: "Records", type: "quantity", aggregate: "sum" },
+    },
+    {
+      id: "duration_per_day",
+      title: "Run duration per day",
+      table: "runs",
+      description: "How long the finished runs of each of the last 30 days took, on average.",
+      mark: "line",
+      x: { field: "started_at", title: "Day", type: "time", step: "day", lastDays: 30 },
+      y: { field: "duration_ms", title: "Average duration", type: "quantity", aggregate: "mean", unit: "milliseconds" },
+    },
+  ];
+}
 
 /** Runs in one page of a history. */
 export const RUNS_PAGE = 50;
@@ -47,6 +79,24 @@ export function addRunRoutes<T extends { id: string; name: string }, Run, Detail
     const [page, failing] = await Promise.all([target.list(db, record.id, RUNS_PAGE + 1, before), target.failing(db, record.id)]);
     const runs = page.slice(0, RUNS_PAGE).map((run) => target.present.run(run));
     return c.json({ status: "success", runs, failing: failing && presentRunFailure(failing), has_more: page.length > RUNS_PAGE, message: "Runs" });
+  });
+
+  /**
+   * The run history as pictures (issue 54): records and average duration per day over the last 30 days, in the reader's
+   * time zone (?tz=, default UTC), drawn as the results' charts are.
+   */
+  routes.get(`/${base}/:id/runs/charts`, async (c) => {
+    const zone = c.req.query("tz") || "UTC";
+    if (!isTimeZone(zone)) throw new ApiError(400, "tz must be a time zone such as Europe/Paris.");
+    const record = await target.owned(c);
+    const since = Date.now() - 30 * 86_400_000;
+    const runs = (await target.list(c.var.services.db, record.id, RUN_CHART_LIMIT)).map((run) => target.present.run(run) as unknown as ChartRun);
+    const rows = runs
+      .filter((run) => run.started_at && Date.parse(run.started_at) >= since)
+      .map((run) => ({ started_at: run.started_at, records: run.records, duration_ms: run.finished_at ? Date.parse(run.finished_at) - Date.parse(run.started_at!) : null }));
+    const charts = [];
+    for (const chart of runCharts(target.kind)) charts.push(await renderChart(chart, rows, zone));
+    return c.json({ charts, time_zone: zone });
   });
 
   const ownedRun = async (c: Context<ApiEnv>) => {

@@ -94,6 +94,32 @@ describe("sync engine: datagen → local destination with a real worker", () => 
     expect(runs.map((r) => r.id)).toEqual([run2.id, run1.id]);
   });
 
+  it("the run history as charts: records and duration per day in the reader's zone, from the runs themselves (issue 54)", async () => {
+    const { connectorId } = await setup("zoom", 1);
+    const runs: SyncRun[] = [];
+    for (let i = 0; i < 2; i++) {
+      const queued = await call("POST", `/connectors/${connectorId}/sync`);
+      expect(queued.status).toBe(202);
+      runs.push(await waitForRun(connectorId, queued.body.run.id));
+    }
+    const { status, body } = await call("GET", `/connectors/${connectorId}/runs/charts?tz=Pacific/Kiritimati`);
+    expect(status).toBe(200);
+    expect(body.time_zone).toBe("Pacific/Kiritimati");
+    const [records, duration] = body.charts as { id: string; title: string; svg: string; points: { x: string; y: number }[] }[];
+    expect(records!.title).toBe("Records synced per day");
+    // Both runs started today, as Kiritimati (UTC+14) reads the day.
+    const days = new Set(runs.map((r) => new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date(r.started_at!))));
+    expect(records!.points.map((p) => p.x)).toEqual([...days].sort());
+    expect(records!.points.reduce((sum, p) => sum + p.y, 0)).toBe(runs.reduce((sum, r) => sum + r.records, 0));
+    const ms = runs.map((r) => Date.parse(r.finished_at!) - Date.parse(r.started_at!));
+    if (days.size === 1) expect(duration!.points[0]!.y).toBeCloseTo(ms.reduce((a, b) => a + b, 0) / ms.length, 6);
+    expect(duration!.svg).toContain("<title>Run duration per day</title>");
+    // A zone the server does not know is a sentence; another user's connector is a 404.
+    expect((await call("GET", `/connectors/${connectorId}/runs/charts?tz=Mars/Olympus`)).status).toBe(400);
+    const other = await createUserSession(t, "other-charts@example.com", "Other");
+    expect((await api(t, other.cookie, "GET", `/connectors/${connectorId}/runs/charts`)).status).toBe(404);
+  });
+
   it("writes Gong-style JSON for a gong source", async () => {
     const { connectorId, folder } = await setup("gong", 1);
     const started = await call("POST", `/connectors/${connectorId}/sync`);

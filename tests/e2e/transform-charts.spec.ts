@@ -33,13 +33,19 @@ test("every transcript template's results page shows its charts at 1280 and 390 
   await page.goto(`/connectors/details/${connectorId}`);
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(page.locator("tbody tr[data-run-status]").first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 40_000 });
+  // The connector's run history leads with its last 30 days as pictures.
+  await page.reload();
+  const history = page.getByRole("group", { name: "Runs of the last 30 days" });
+  for (const title of ["Records synced per day", "Run duration per day"]) await expect(history.getByRole("figure", { name: title, exact: true }).getByRole("img")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("connector-run-charts-1280.png"), fullPage: true });
 
   for (const transform of transforms) {
     await page.goto(`/transforms/details/${transform.id}`);
     await page.getByRole("button", { name: "Run now" }).click();
     await expect(page.locator("tbody tr[data-run-status]").first()).toHaveAttribute("data-run-status", "succeeded", { timeout: 40_000 });
     await page.reload();
-    const figures = page.locator("figure[data-chart]");
+    await expect(page.getByRole("group", { name: "Runs of the last 30 days" }).getByRole("figure", { name: "Records read per day", exact: true })).toBeVisible();
+    const figures = page.getByRole("region", { name: "Results" }).locator("figure[data-chart]");
     await expect(figures).toHaveCount(transform.charts.length);
     for (const title of transform.charts) {
       const figure = page.getByRole("figure", { name: title, exact: true });
@@ -58,6 +64,7 @@ test("every transcript template's results page shows its charts at 1280 and 390 
     }
     // The charts come before the tables, and fit a phone.
     const [chartTop, tableTop] = await Promise.all([figures.first().boundingBox(), page.locator("[data-result-table]").first().boundingBox()]);
+    // (the results' charts, not the run history's)
     expect(chartTop!.y).toBeLessThan(tableTop!.y);
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalOverflow(page);

@@ -1,6 +1,6 @@
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { chartPoints, type ChartPoint } from "./data.js";
+import { chartPoints, timeStep, type ChartPoint } from "./data.js";
 import type { ChartAxis, ChartDeclaration, ChartUnit } from "./types.js";
 
 /**
@@ -32,16 +32,22 @@ const FORMAT: Record<ChartUnit, { format: string; suffix: string }> = {
   number: { format: ",~r", suffix: "" },
   percent: { format: ".0%", suffix: "" },
   minutes: { format: ",.0f", suffix: " (minutes)" },
-  milliseconds: { format: ",.1f", suffix: " (minutes)" },
+  milliseconds: { format: ",.1f", suffix: " (seconds)" },
   sentiment: { format: "+.2f", suffix: " (−1 to +1)" },
 };
 
-/** Milliseconds are drawn as minutes; every other unit as it is. */
-const scaled = (axis: ChartAxis, value: number) => (axis.unit === "milliseconds" ? value / 60_000 : value);
+/** Milliseconds are drawn as seconds; every other unit as it is. */
+const scaled = (axis: ChartAxis, value: number) => (axis.unit === "milliseconds" ? value / 1000 : value);
 
 const axisTitle = (axis: ChartAxis, timeZone: string) => (axis.type === "time" ? `${axis.title} (${timeZone})` : `${axis.title}${FORMAT[axis.unit ?? "number"].suffix}`);
 
-function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string, size: Size): TopLevelSpec {
+/** The first and the last of the last `days` days up to `now`'s day in the zone, as the axis' dates (UTC midnights). */
+function lastDays(days: number, timeZone: string, now: Date): [number, number] {
+  const today = Date.parse(`${timeStep(now, "day", timeZone)}T00:00:00Z`);
+  return [today - (days - 1) * 86_400_000, today];
+}
+
+function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string, size: Size, now: Date): TopLevelSpec {
   const measure = FORMAT[chart.y.unit ?? "number"];
   const seriesWord = (value: string) => chart.series?.labels?.[value] ?? value;
   const values = points.map((p) => ({ x: p.x, y: scaled(chart.y, p.y), ...(p.series !== undefined ? { series: seriesWord(p.series) } : {}) }));
@@ -71,7 +77,14 @@ function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string,
       ...base,
       mark: { type: "line", point: true },
       encoding: {
-        x: { field: "x", type: "temporal", title: xTitle, timeUnit: "utcyearmonthdate", axis: { format: "%b %d", labelAngle: 0, tickCount: size.ticks } },
+        x: {
+          field: "x",
+          type: "temporal",
+          title: xTitle,
+          timeUnit: "utcyearmonthdate",
+          axis: { format: "%b %d", labelAngle: 0, tickCount: size.ticks },
+          ...(chart.x.lastDays ? { scale: { domain: lastDays(chart.x.lastDays, timeZone, now) } } : {}),
+        },
         y: { field: "y", type: "quantitative", title: yTitle, axis: { format: measure.format, tickCount: 5 }, ...(chart.y.unit === "sentiment" ? { scale: { domain: [-1, 1] } } : {}) },
         ...(color ? { color } : {}),
         tooltip: [
@@ -114,10 +127,10 @@ function finish(svg: string, chart: ChartDeclaration, empty: boolean): string {
 }
 
 /** A chart's points and its SVG, from its result table's rows, times in the reader's zone. */
-export async function renderChart(chart: ChartDeclaration, rows: readonly Record<string, unknown>[], timeZone: string): Promise<RenderedChart> {
+export async function renderChart(chart: ChartDeclaration, rows: readonly Record<string, unknown>[], timeZone: string, now = new Date()): Promise<RenderedChart> {
   const points = chartPoints(chart, rows, timeZone);
   const draw = async (size: Size) => {
-    const view = new View(parse(compile(specOf(chart, points, timeZone, size)).spec), { renderer: "none" });
+    const view = new View(parse(compile(specOf(chart, points, timeZone, size, now)).spec), { renderer: "none" });
     try {
       return finish(await view.toSVG(), chart, points.length === 0);
     } finally {

@@ -18,6 +18,8 @@ export interface ChartAxis {
   aggregate?: "count" | "sum" | "mean" | "median" | "share";
   /** Time steps: a day or a week. */
   step?: "day" | "week";
+  /** A time axis that always spans the last this-many days up to today (the run history's 30), in the reader's zone. */
+  lastDays?: number;
   unit?: ChartUnit;
 }
 
