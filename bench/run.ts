@@ -16,7 +16,7 @@
  * at 1×, 10× and 100× synced transcripts, bench/transform.ts; the sections a run produces replace their own in
  * bench/RESULTS.md (bench/lib/results.ts), and the others stay.
  *
- * Environment: BENCH_PARTS (default "pages,sync,incremental,transforms,schedule") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
+ * Environment: BENCH_PARTS (default "pages,sync,incremental,transforms,charts,schedule") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
  * (default 1000), BENCH_QUIET_WAIT (default 60) seconds to wait for other
  * processes to leave the CPUs before each timed section (0: do not wait),
  * BENCH_BUILD_DIR (default node_modules/.cache/tributary-bench/build),
@@ -301,10 +301,10 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 /**
  * Which parts run: BENCH_PARTS, a comma-separated subset of "pages" (issue 2: the list pages through the
  * started product), "sync" (issue 5: bench/sync.ts), "transforms" (issue 6: bench/transform.ts), "schedule"
- * (issue 36: bench/schedule.ts), "incremental" (issue 52: bench/incremental.ts) and "schedule-workers" (issue 36:
+ * (issue 36: bench/schedule.ts), "incremental" (issue 52: bench/incremental.ts), "charts" (issue 54: bench/charts.ts) and "schedule-workers" (issue 36:
  * bench/schedule-workers.ts, two real hours). Default: all but "schedule-workers".
  */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,incremental,transforms,schedule").split(",").map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,incremental,transforms,charts,schedule").split(",").map((p) => p.trim()));
 const sections: string[] = [];
 
 /** A benchmark file run in its own process (each starts its own Postgres): its stdout is the section's markdown. */
@@ -321,6 +321,13 @@ const transformSection = () =>
     "bench/transform.ts",
     "Transforms: every template at 1×, 10× and 100× synced transcripts (bench/transform.ts)…",
     "## Transforms (issue 6)\n\nProduced by `bench/transform.ts` (its header says how): at each volume (1× is about 1,000 data-generator transcripts, 100× about 100,000 with 2 million lines) the real sync fills a local destination (DuckDB), then the real runner runs every template once, each in a fresh process (read from the warehouse → analysis → result tables written back). Targets (issue 37): at 100×, each template ≤ 60 s and its process's peak RSS ≤ 1.5× its own at 1×.\n",
+  );
+
+const chartsSection = () =>
+  childSection(
+    "bench/charts.ts",
+    "Charts: every template's charts over its 1× results (bench/charts.ts)…",
+    "## Charts (issue 54)\n\nProduced by `bench/charts.ts` (its header says how): all of a template's charts, each drawn at a wide and at a phone's width as its results page asks for them, over the template's results at 1× (140 data-generator meetings a day for 7 days; 1,000 e-mail messages). The draw is the server's part of a results page that charts add (the page's other work, reading the first rows, is unchanged); the list pages' first-load JavaScript is measured by the pages part above, and the charts add none. Target: p50 ≤ 150 ms per template.\n",
   );
 
 const scheduleSection = () =>
@@ -385,6 +392,7 @@ try {
     );
   }
   if (PARTS.has("transforms")) sections.push(transformSection());
+  if (PARTS.has("charts")) sections.push(chartsSection());
   if (PARTS.has("schedule")) sections.push(scheduleSection());
   if (PARTS.has("schedule-workers")) sections.push(scheduleWorkersSection());
   if (!process.env.BENCH_NO_WRITE && sections.length) {

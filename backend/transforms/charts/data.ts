@@ -25,9 +25,14 @@ function instant(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** One formatter per zone: making one costs far more than using it (a chart may cut thousands of rows into days). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The local calendar date of an instant in a time zone ("2026-11-02"). */
 function localDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(date);
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })));
+  return format.format(date);
 }
 
 /** The day (or the Monday of the week) a time value falls in, in the reader's zone; a bare date is its own day. */
