@@ -75,12 +75,12 @@ export function emailDefinitions(): TemplateDefinition[] {
       charts: [
         {
           id: "reply_time_by_correspondent",
-          title: "Our median reply time by correspondent",
+          title: "Median reply time by correspondent",
           table: "correspondent_response_times",
-          description: "For each external correspondent, the median time your side took to reply to them, the slowest first.",
+          description: "For each external correspondent who answered your side, the median time they took to reply, the slowest first.",
           mark: "bar",
           x: { field: "correspondent", title: "Correspondent", type: "category" },
-          y: { field: "median_our_reply_minutes", title: "Median reply time", type: "quantity", aggregate: "mean", unit: "minutes" },
+          y: { field: "median_their_reply_minutes", title: "Median reply time", type: "quantity", aggregate: "mean", unit: "minutes" },
         },
       ],
       nodes: [

@@ -64,7 +64,7 @@ const EXPECTED: Record<string, (rows: Row[]) => Point[]> = {
   mentions_per_week: (rows) => inTime(byKey(rows, (r) => mondayInNewYork(r.spoken_at), (rs) => rs.length, (r) => String(r.keyword))),
   mentions_per_keyword: (rows) => largestFirst(rows.map((r) => ({ x: String(r.keyword), y: num(r.mentions) }))),
   risk_ranking: (rows) => largestFirst(rows.map((r) => ({ x: String(r.account), y: num(r.risk_score), series: String(r.risk_level) })), 15),
-  reply_time_by_correspondent: (rows) => largestFirst(rows.filter((r) => r.median_our_reply_minutes !== null).map((r) => ({ x: String(r.correspondent), y: num(r.median_our_reply_minutes) }))),
+  reply_time_by_correspondent: (rows) => largestFirst(rows.filter((r) => r.median_their_reply_minutes !== null).map((r) => ({ x: String(r.correspondent), y: num(r.median_their_reply_minutes) }))),
   email_sentiment_trend: (rows) => inTime(rows.map((r) => ({ x: day(r.period_start), y: num(r.avg_sentiment) }))),
   top_domains: (rows) => largestFirst(rows.map((r) => ({ x: String(r.domain), y: num(r.messages) })), 10),
 };

@@ -96,7 +96,7 @@ for (const c of CASES) {
     expect(cells.filter((text) => text.trim().startsWith("[") || /\d{4}-\d\d-\d\d[T ]\d\d:\d\d/.test(text))).toEqual([]);
     await c.results(tables);
     // Its chart leads the results, drawn on the server: a picture with a labelled mark per point.
-    const chart = page.locator("figure[data-chart]");
+    const chart = page.getByRole("region", { name: "Results" }).locator("figure[data-chart]");
     await expect(chart).toHaveCount(1);
     await expect(chart.getByRole("img")).toBeVisible();
     expect(await chart.getByRole("img").locator("[aria-label]").count()).toBeGreaterThan(1);
