@@ -92,7 +92,7 @@ it("declares a source's and a destination's body per integration (a discriminate
   const schemas = doc.components.schemas as Record<string, any>;
   const variants = (union: any) => (union.oneOf as { $ref: string }[]).map((r) => r.$ref.replace("#/components/schemas/", ""));
   expect(schemas.SourceCreate.discriminator.propertyName).toBe("integration");
-  expect(variants(schemas.SourceCreate)).toEqual(["ZoomSourceCreate", "TeamsSourceCreate", "GmailSourceCreate", "DatagenSourceCreate"]);
+  expect(variants(schemas.SourceCreate)).toEqual(["ZoomSourceCreate", "TeamsSourceCreate", "GmailSourceCreate", "MeetSourceCreate", "OutlookSourceCreate", "DatagenSourceCreate"]);
   expect(schemas.ZoomSourceCreate.properties.integration.enum).toEqual(["zoom"]);
   expect(Object.keys(schemas.ZoomSourceCreate.properties.settings.properties)).toContain("zoom_extraction_scope");
   expect(Object.keys(schemas.DatagenSourceCreate.properties.settings.properties)).toEqual(expect.arrayContaining(["company", "format", "meetings_per_day"]));

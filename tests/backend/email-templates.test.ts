@@ -11,7 +11,6 @@ import { userPostgresDatabase } from "../support/user-postgres.js";
 import type { Warehouse } from "../../backend/integrations/destinations/warehouse.js";
 import type { DestinationWriter } from "../../backend/integrations/destinations/writer.js";
 import { gmailPlugin } from "../../backend/integrations/sources/gmail/plugin.js";
-import type { EmailMessage } from "../../backend/integrations/sources/gmail/records.js";
 import { batchMaker, writeRecords } from "../../backend/sync/index.js";
 import { allDefinitions } from "../../backend/transforms/catalogue.js";
 import { programOf } from "../../backend/transforms/programs/index.js";

@@ -34,6 +34,7 @@ const NOT_RECORDS: Record<string, string> = {
   call: "a plug-in's setup call",
   platform: "a platform of the source named beside it",
   category: "a category of the template catalogue, the same for everyone",
+  chart: "a chart of the transform's template, named beside the transform",
 };
 const TEMPLATE_ROUTES = /^\/templates\/:id/; // a template of the catalogue, the same for everyone
 

@@ -397,7 +397,7 @@ export interface components {
              * @description Where its data comes from.
              * @enum {string}
              */
-            integration: "zoom" | "teams" | "gmail" | "datagen";
+            integration: "zoom" | "teams" | "gmail" | "meet" | "outlook" | "datagen";
             /** @description The integration's name as people read it (“Microsoft Teams”). */
             integration_label: string;
             /** @description The account it reads with, authenticated in the app. */
@@ -475,6 +475,44 @@ export interface components {
                 gmail_auth_mode: "service_account" | "service_account_verified" | "individual";
             };
         };
+        MeetSourceCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "meet";
+            name: string;
+            description?: string | null;
+            /** @description Required: the credential authenticated in the app for this integration. */
+            credential_id?: string;
+            /** @description Google Meet's settings. */
+            settings?: {
+                /** @enum {string} */
+                meet_extraction_scope: "ORG" | "GROUP";
+                admin_email?: string | null;
+                meet_group_id?: string | null;
+                meet_group_email?: string | null;
+                meet_group_name?: string | null;
+            };
+        };
+        OutlookSourceCreate: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            integration: "outlook";
+            name: string;
+            description?: string | null;
+            /** @description Required: the credential authenticated in the app for this integration. */
+            credential_id?: string;
+            /** @description Outlook's settings. */
+            settings?: {
+                /** @enum {string} */
+                outlook_extraction_scope: "ORG" | "GROUP";
+                outlook_group_id?: string | null;
+                outlook_group_name?: string | null;
+            };
+        };
         DatagenSourceCreate: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -493,7 +531,7 @@ export interface components {
                 meetings_per_day?: number | null;
             };
         };
-        SourceCreate: components["schemas"]["ZoomSourceCreate"] | components["schemas"]["TeamsSourceCreate"] | components["schemas"]["GmailSourceCreate"] | components["schemas"]["DatagenSourceCreate"];
+        SourceCreate: components["schemas"]["ZoomSourceCreate"] | components["schemas"]["TeamsSourceCreate"] | components["schemas"]["GmailSourceCreate"] | components["schemas"]["MeetSourceCreate"] | components["schemas"]["OutlookSourceCreate"] | components["schemas"]["DatagenSourceCreate"];
         Destination: {
             id: string;
             name: string;

@@ -41,6 +41,8 @@ const samples: Record<string, { records: unknown[]; platforms: string[] }> = {
   zoom: { records: meetings(), platforms: ["zoom"] },
   teams: { records: meetings(), platforms: ["teams"] },
   gmail: { records: [message], platforms: ["gmail"] },
+  meet: { records: meetings(), platforms: ["meet"] },
+  outlook: { records: [message], platforms: ["outlook"] },
 };
 
 const extension = (file: string) => file.slice(file.lastIndexOf("."));
@@ -80,7 +82,7 @@ describe("every source plug-in's streams", () => {
   }
 
   it("the platforms' file types come from the manifests", () => {
-    expect(PLATFORM_FILE_TYPES).toEqual({ zoom: [".vtt", ".txt"], gong: [".json", ".txt"], teams: [".vtt", ".txt"], gmail: [".json", ".txt"] });
+    expect(PLATFORM_FILE_TYPES).toEqual({ zoom: [".vtt", ".txt"], gong: [".json", ".txt"], teams: [".vtt", ".txt"], gmail: [".json", ".txt"], meet: [".vtt", ".txt"], outlook: [".json", ".txt"] });
     expect(sourceFileTypes("datagen")).toEqual([".vtt", ".txt", ".json"]);
     expect(sourceFileTypes("datagen", "gong")).toEqual([".json", ".txt"]);
   });
