@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import { pathToFileURL } from "node:url";
+import { identityPlatform } from "./microsoft-identity.js";
 import { Faults, listen, pageOf, utcMidnight, type FaultRule } from "./zoom.js";
 
 /**
@@ -140,7 +141,6 @@ export const FAKE_MICROSOFT_DEFAULTS = {
   tenantId: "72f988bf-86f1-41af-91ab-2d7cd011db47",
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Promise<FakeMicrosoft> {
   const clientId = options.clientId ?? FAKE_MICROSOFT_DEFAULTS.clientId;
@@ -156,8 +156,8 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     { id: "19d1f4b2-6b3a-4c55-9e8d-2a7f0c1e3b01", displayName: "Sales Team", members: [users[0]!, users[1]!] },
     { id: "19d1f4b2-6b3a-4c55-9e8d-2a7f0c1e3b02", displayName: "Engineering", members: [users[2]!] },
   ];
-  const consented = new Set<string>();
-  const tokens = new Map<string, { tenant: string; expires: number }>();
+  const identity = identityPlatform({ clientId, clientSecret, tenantId, permissions: "read teams, users and online meetings in Contoso", tokenTag: "fake" });
+  const { tokens } = identity;
   const policies = new Set<string>();
   const requests: FakeMicrosoft["requests"] = [];
   /**
@@ -228,80 +228,8 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       policies.clear();
       return json(res, 200, { policies: [] });
     }
-    // ---- identity platform ----
-    if (path === "/organizations/v2.0/adminconsent" && req.method === "GET") {
-      const redirectUri = url.searchParams.get("redirect_uri") ?? "";
-      if (url.searchParams.get("client_id") !== clientId || !/^https?:\/\//.test(redirectUri)) {
-        res.writeHead(400, { "content-type": "text/html" });
-        return res.end("<!doctype html><title>Sign in to your account</title><h1>AADSTS700016: Application not found</h1>");
-      }
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      return res.end(`<!doctype html><html lang="en"><head><title>Permissions requested</title></head><body><main>
-<h1>Permissions requested — Accept for your organization</h1>
-<p>Tributary wants to read teams, users and online meetings in Contoso.</p>
-<form method="post" action="/organizations/v2.0/adminconsent">
-<input type="hidden" name="redirect_uri" value="${escapeHtml(redirectUri)}">
-<input type="hidden" name="state" value="${escapeHtml(url.searchParams.get("state") ?? "")}">
-<input type="hidden" name="scope" value="${escapeHtml(url.searchParams.get("scope") ?? "")}">
-<button type="submit" name="decision" value="accept">Accept</button>
-<button type="submit" name="decision" value="cancel">Cancel</button>
-</form></main></body></html>`);
-    }
-    if (path === "/organizations/v2.0/adminconsent" && req.method === "POST") {
-      const form = new URLSearchParams(body);
-      const back = new URL(form.get("redirect_uri") ?? "");
-      if (form.get("decision") === "accept") {
-        consented.add(tenantId);
-        back.searchParams.set("admin_consent", "True");
-        back.searchParams.set("tenant", tenantId);
-        back.searchParams.set("scope", form.get("scope") ?? "");
-      } else {
-        back.searchParams.set("error", "access_denied");
-        back.searchParams.set("error_description", "AADSTS65004: User declined to consent to access the app.");
-      }
-      if (form.get("state")) back.searchParams.set("state", form.get("state")!);
-      res.writeHead(302, { location: back.href });
-      return res.end();
-    }
-    const wellKnown = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(path);
-    if (wellKnown && req.method === "GET") {
-      const t = wellKnown[1]!;
-      const base = `https://${host}/${t}`;
-      return json(res, 200, {
-        token_endpoint: `${base}/oauth2/v2.0/token`,
-        token_endpoint_auth_methods_supported: ["client_secret_post", "private_key_jwt", "client_secret_basic"],
-        jwks_uri: `https://${host}/${t}/discovery/v2.0/keys`,
-        response_modes_supported: ["query", "fragment", "form_post"],
-        subject_types_supported: ["pairwise"],
-        id_token_signing_alg_values_supported: ["RS256"],
-        response_types_supported: ["code", "id_token", "code id_token", "id_token token"],
-        scopes_supported: ["openid", "profile", "email", "offline_access"],
-        issuer: `${base}/v2.0`,
-        authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
-        end_session_endpoint: `${base}/oauth2/v2.0/logout`,
-        tenant_region_scope: "EU",
-        cloud_instance_name: "microsoftonline.com",
-      });
-    }
-    const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
-    if (token && req.method === "POST") {
-      const form = new URLSearchParams(body);
-      const tenant = token[1]!;
-      if (form.get("grant_type") !== "client_credentials") return json(res, 400, { error: "unsupported_grant_type", error_description: "AADSTS70003: The app requested an unsupported grant type." });
-      if (form.get("client_id") !== clientId || form.get("client_secret") !== clientSecret) {
-        return json(res, 401, { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] });
-      }
-      if (!consented.has(tenant)) {
-        return json(res, 400, {
-          error: "unauthorized_client",
-          error_description: `AADSTS700016: Application with identifier '${clientId}' was not found in the directory '${tenant}'. This can happen if the application has not been installed by the administrator of the tenant.`,
-          error_codes: [700016],
-        });
-      }
-      const access = `eyJ0eXAiOiJKV1QifQ.fake.${randomBytes(16).toString("hex")}`;
-      tokens.set(access, { tenant, expires: Date.now() + 3600_000 });
-      return json(res, 200, { token_type: "Bearer", expires_in: 3599, ext_expires_in: 3599, access_token: access });
-    }
+    // ---- identity platform (microsoft-identity.ts) ----
+    if (identity.handle(req, res, url, body)) return;
     // ---- Graph ----
     if (path.startsWith("/v1.0/")) {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
@@ -423,6 +351,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
 
   const port = await listen(server, options.port ?? 0);
   host = `127.0.0.1:${port}`;
+  identity.setHost(host);
   const url = `http://${host}`;
   return {
     url,

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import { pathToFileURL } from "node:url";
+import { identityPlatform } from "./microsoft-identity.js";
 import { FAKE_GRAPH_USERS, FAKE_MICROSOFT_DEFAULTS, type FakeGraphUser } from "./graph.js";
 import { Faults, listen, pageOf, utcMidnight, type FaultRule } from "./zoom.js";
 
@@ -230,7 +231,6 @@ export interface FakeOutlook {
   close(): Promise<void>;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** One $filter clause on receivedDateTime: its operator and time. */
 const CLAUSE = /^receivedDateTime (ge|gt|le|lt) (\d{4}-\d\d-\d\dT[\d:.]+Z)$/;
@@ -245,11 +245,17 @@ export async function startFakeOutlook(options: FakeOutlookOptions = {}): Promis
   const maxPageSize = options.maxPageSize ?? 1000;
   const pageTokens = new Map<string, number>();
   const faults = new Faults();
-  const known = new Set([tenantId, otherTenantId]);
-  const consented = new Set<string>();
-  const revoked = new Set<string>();
+  const identity = identityPlatform({
+    clientId,
+    clientSecret,
+    tenantId,
+    permissions: "read the mail in all mailboxes (Mail.Read), users and groups of Contoso",
+    known: new Set([tenantId, otherTenantId]),
+    tokenTag: "outlook",
+  });
+  const { consented, revoked } = identity;
   let mailRead = true;
-  const tokens = new Map<string, { tenant: string; expires: number }>();
+  const tokens = identity.tokens;
   const requests: FakeOutlook["requests"] = [];
   let host = "";
 
@@ -265,9 +271,6 @@ export async function startFakeOutlook(options: FakeOutlookOptions = {}): Promis
       req.on("data", (chunk) => (data += chunk));
       req.on("end", () => resolve(data));
     });
-  const aadError = (res: http.ServerResponse, status: number, error: string, code: number, description: string) =>
-    json(res, status, { error, error_description: `AADSTS${code}: ${description} Trace ID: ${randomUUID()} Correlation ID: ${randomUUID()} Timestamp: ${new Date().toISOString().replace("T", " ").slice(0, 19)}Z`, error_codes: [code], timestamp: new Date().toISOString(), trace_id: randomUUID(), correlation_id: randomUUID() });
-
   /** A message as Graph serves it, with only the $select-ed properties (and id, @odata.etag). */
   const messageJson = (m: FakeOutlookMessage, select: string[] | null) => {
     const recipient = (r: { name: string; address: string }) => ({ emailAddress: { name: r.name || r.address, address: r.address } });
@@ -323,80 +326,8 @@ export async function startFakeOutlook(options: FakeOutlookOptions = {}): Promis
       return json(res, 200, { revoked: true });
     }
 
-    // ---- identity platform ----
-    if (path === "/organizations/v2.0/adminconsent" && req.method === "GET") {
-      const redirectUri = url.searchParams.get("redirect_uri") ?? "";
-      if (url.searchParams.get("client_id") !== clientId || !/^https?:\/\//.test(redirectUri)) {
-        res.writeHead(400, { "content-type": "text/html" });
-        return res.end("<!doctype html><title>Sign in to your account</title><h1>AADSTS700016: Application not found</h1>");
-      }
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      return res.end(`<!doctype html><html lang="en"><head><title>Permissions requested</title></head><body><main>
-<h1>Permissions requested — Accept for your organization</h1>
-<p>Tributary wants to read the mail in all mailboxes (Mail.Read), users and groups of Contoso.</p>
-<form method="post" action="/organizations/v2.0/adminconsent">
-<input type="hidden" name="redirect_uri" value="${escapeHtml(redirectUri)}">
-<input type="hidden" name="state" value="${escapeHtml(url.searchParams.get("state") ?? "")}">
-<input type="hidden" name="scope" value="${escapeHtml(url.searchParams.get("scope") ?? "")}">
-<button type="submit" name="decision" value="accept">Accept</button>
-<button type="submit" name="decision" value="cancel">Cancel</button>
-</form></main></body></html>`);
-    }
-    if (path === "/organizations/v2.0/adminconsent" && req.method === "POST") {
-      const form = new URLSearchParams(body);
-      const back = new URL(form.get("redirect_uri") ?? "");
-      if (form.get("decision") === "accept") {
-        consented.add(tenantId);
-        revoked.delete(tenantId);
-        back.searchParams.set("admin_consent", "True");
-        back.searchParams.set("tenant", tenantId);
-        back.searchParams.set("scope", form.get("scope") ?? "");
-      } else {
-        back.searchParams.set("error", "access_denied");
-        back.searchParams.set("error_description", "AADSTS65004: User declined to consent to access the app.");
-      }
-      if (form.get("state")) back.searchParams.set("state", form.get("state")!);
-      res.writeHead(302, { location: back.href });
-      return res.end();
-    }
-    const wellKnown = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(path);
-    if (wellKnown && req.method === "GET") {
-      const t = wellKnown[1]!;
-      if (!known.has(t.toLowerCase())) return aadError(res, 400, "invalid_tenant", 90002, `Tenant '${t}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
-      const base = `https://${host}/${t}`;
-      return json(res, 200, {
-        token_endpoint: `${base}/oauth2/v2.0/token`,
-        token_endpoint_auth_methods_supported: ["client_secret_post", "private_key_jwt", "client_secret_basic"],
-        jwks_uri: `https://${host}/${t}/discovery/v2.0/keys`,
-        response_modes_supported: ["query", "fragment", "form_post"],
-        subject_types_supported: ["pairwise"],
-        id_token_signing_alg_values_supported: ["RS256"],
-        response_types_supported: ["code", "id_token", "code id_token", "id_token token"],
-        scopes_supported: ["openid", "profile", "email", "offline_access"],
-        issuer: `${base}/v2.0`,
-        authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
-        end_session_endpoint: `${base}/oauth2/v2.0/logout`,
-        tenant_region_scope: "EU",
-        cloud_instance_name: "microsoftonline.com",
-      });
-    }
-    const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
-    if (token && req.method === "POST") {
-      const form = new URLSearchParams(body);
-      const tenant = token[1]!.toLowerCase();
-      if (!known.has(tenant)) return aadError(res, 400, "invalid_request", 90002, `Tenant '${tenant}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
-      if (form.get("grant_type") !== "client_credentials") return aadError(res, 400, "unsupported_grant_type", 70003, "The app requested an unsupported grant type.");
-      if (form.get("client_id") !== clientId || form.get("client_secret") !== clientSecret) return aadError(res, 401, "invalid_client", 7000215, "Invalid client secret provided.");
-      if (revoked.has(tenant)) {
-        return aadError(res, 400, "invalid_grant", 65001, `The user or administrator has not consented to use the application with ID '${clientId}' named 'Tributary'. Send an interactive authorization request for this user and resource.`);
-      }
-      if (!consented.has(tenant)) {
-        return aadError(res, 400, "unauthorized_client", 700016, `Application with identifier '${clientId}' was not found in the directory '${tenant}'. This can happen if the application has not been installed by the administrator of the tenant.`);
-      }
-      const access = `eyJ0eXAiOiJKV1QifQ.outlook.${randomBytes(16).toString("hex")}`;
-      tokens.set(access, { tenant, expires: Date.now() + 3600_000 });
-      return json(res, 200, { token_type: "Bearer", expires_in: 3599, ext_expires_in: 3599, access_token: access });
-    }
+    // ---- identity platform (microsoft-identity.ts) ----
+    if (identity.handle(req, res, url, body)) return;
 
     // ---- Graph ----
     if (path.startsWith("/v1.0/")) {
@@ -486,6 +417,7 @@ export async function startFakeOutlook(options: FakeOutlookOptions = {}): Promis
 
   const port = await listen(server, options.port ?? 0);
   host = `127.0.0.1:${port}`;
+  identity.setHost(host);
   const url = `http://${host}`;
   return {
     url,
