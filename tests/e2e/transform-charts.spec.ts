@@ -17,17 +17,18 @@ const TEMPLATES = [
   { id: "deal_risk", type: "deal_risk", charts: ["Accounts by deal risk"] },
 ];
 
-// Six template runs over one synced connector, looked at on two widths: a long test, for a whole results page each.
+// Six template runs over one synced connector, each results page looked at and checked by axe on two widths: a long
+// test, for six whole results pages.
 test("every transcript template's results page shows its charts at 1280 and 390 px, with their downloads", async ({ page, user }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   await login(page, user, { from: "/transforms" });
   const { connectorId, transforms } = await withDb(async (client) => {
     const ownerId = await userIdByEmail(client, user.email);
     const sourceId = await seedSource(client, ownerId, "Team calls");
     const destinationId = await seedLocalDestination(client, ownerId, "Laptop folder");
     const connectorId = await insertConnector(client, ownerId, { name: "Calls to disk", sourceId, destinationIds: [destinationId] });
-    const transforms: { id: string; charts: string[] }[] = [];
-    for (const t of TEMPLATES) transforms.push({ id: await insertTransform(client, ownerId, { name: `Charts ${t.id}`, type: t.type, templateId: t.id, connectorId }), charts: t.charts });
+    const transforms: { id: string; template: string; charts: string[] }[] = [];
+    for (const t of TEMPLATES) transforms.push({ id: await insertTransform(client, ownerId, { name: `Charts ${t.id}`, type: t.type, templateId: t.id, connectorId }), template: t.id, charts: t.charts });
     return { connectorId, transforms };
   });
   await page.goto(`/connectors/details/${connectorId}`);
@@ -66,13 +67,17 @@ test("every transcript template's results page shows its charts at 1280 and 390 
     const [chartTop, tableTop] = await Promise.all([figures.first().boundingBox(), page.locator("[data-result-table]").first().boundingBox()]);
     // (the results' charts, not the run history's)
     expect(chartTop!.y).toBeLessThan(tableTop!.y);
+    // For a person to look at: each template's charts at both widths.
+    await figures.first().locator("..").screenshot({ path: test.info().outputPath(`${transform.template}-charts-1280.png`) });
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalOverflow(page);
+    await figures.first().locator("..").screenshot({ path: test.info().outputPath(`${transform.template}-charts-390.png`) });
     const box = (await figures.first().getByRole("img").boundingBox())!;
     expect(box.width, "the chart scales down to the phone").toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });
+    // axe on every results page, its charts included, at 390 and 1280 px.
+    await expectAccessibleAtEveryWidth(page);
   }
-  await expectAccessibleAtEveryWidth(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: test.info().outputPath("deal-risk-charts-1280.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
