@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // beside "Last synced: Never", and keep it.
   const history = isRecordId(id) ? await loadRunsPage(request, (before) => loadRuns(request, id, before)) : null;
   const [outcome, authors, runCharts] = history
-    ? await Promise.all([loadConnector(request, id), loadRecordAuthors(request, "connector", id), loadRunCharts(request, "connectors", id)])
+    ? await Promise.all([loadConnector(request, id), loadRecordAuthors(request, "connector", id), loadRunCharts(request, "connectors", id, history.runs[0])])
     : ([{ ok: false, status: 404 } as const, null, null] as const);
   if (!outcome.ok) {
     const notFound = outcome.status === 404;

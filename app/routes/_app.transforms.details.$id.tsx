@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // page looks again, instead of showing the run succeeded beside the transform's status from before it.
   const page = isRecordId(id) ? await loadRunsPage(request, (before) => loadTransformRuns(request, id, before)) : null;
   const [transform, authors, runCharts] = page
-    ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id), loadRunCharts(request, "transforms", id)])
+    ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id), loadRunCharts(request, "transforms", id, page.runs[0])])
     : ([{ ok: false, status: 404 } as const, null, null] as const);
   if (!transform.ok)
     return pageData(

@@ -54,7 +54,15 @@ export interface RunsPage<R> {
  * A connector's or a transform's run history as charts (records and duration per day over 30 days), drawn by the backend
  * in the reader's time zone. A failure leaves the page without them (the table below still holds every run).
  */
-export async function loadRunCharts(request: Request, base: "connectors" | "transforms", id: string): Promise<{ list: TransformChart[]; error: string | null }> {
+export async function loadRunCharts(
+  request: Request,
+  base: "connectors" | "transforms",
+  id: string,
+  newest: { status: string } | undefined,
+): Promise<{ list: TransformChart[]; error: string | null }> {
+  // While a run is open the page refreshes itself (or polls) every few seconds, and the charts hold finished runs: they
+  // are drawn once it ends, not on every refresh.
+  if (newest?.status === "queued" || newest?.status === "running") return { list: [], error: null };
   const route = base === "connectors" ? "GET /connectors/:id/runs/charts" : "GET /transforms/:id/runs/charts";
   const outcome = await callBackend(request, route, { params: { id }, query: { tz: readTimeZone(request.headers.get("cookie")) } }, "Failed to draw the run history");
   return outcome.ok ? { list: outcome.data.charts, error: null } : { list: [], error: outcome.message };
