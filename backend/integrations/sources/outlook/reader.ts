@@ -1,7 +1,7 @@
 import { providerTimeoutMs } from "../../../lib/outbound.js";
 import { ProviderError } from "../kit/config.js";
 import { inWindow, PermanentReadError } from "../kit/index.js";
-import { htmlToText } from "../gmail/reader.js";
+import { htmlToText } from "../gmail/message.js";
 import type { EmailMessage } from "../gmail/records.js";
 import type { ReaderContext } from "../plugin.js";
 import { outlookConfig } from "./config.js";
