@@ -39,6 +39,7 @@ export const RESULT_COLUMN_LABELS: Readonly<Record<string, string>> = {
   score: "Strength",
   period_start: "Period starting",
   granularity: "Period",
+  speaker_side: "Speakers",
   meetings: "Meetings",
   utterances: "Lines",
   avg_sentiment: "Average sentiment",
@@ -122,6 +123,10 @@ export const resultColumnLabel = (column: string): string => {
 /** A deal's risk level (the deal-risk template's stored high, medium, low). */
 export const RISK_LEVEL_LABELS = { high: "High", medium: "Medium", low: "Low" } as const;
 export const riskLevelLabel = lookup(RISK_LEVEL_LABELS);
+
+/** Whose lines a sentiment row holds (the sentiment template's stored speaker_side): all of them, or one side's. */
+export const SPEAKER_SIDE_LABELS = { all: "All speakers", internal: "Our side", external: "Their side", unknown: "Side not known" } as const;
+export const speakerSideLabel = lookup(SPEAKER_SIDE_LABELS);
 
 /** The data generator's data style (stored "zoom" or "gong"): meetings shaped as which platform records them. */
 export const dataStyleLabel = lookup({ zoom: "Zoom meetings", gong: "Gong calls" });

@@ -284,12 +284,14 @@ export type InputConstants = z.infer<typeof inputConstantsSchema>;
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(jsonValueSchema)]));
 
-/** GET /transforms/{id}/results?table=&limit=: rows of one result table of the transform. */
+/** GET /transforms/{id}/results?table=&limit=&offset=: a page of one result table of the transform, in its key's order. */
 export const transformResultsSchema = z.object({
   table: z.string(),
   /** What the results page calls it ("Topics"). */
   label: z.string(),
   tables: z.array(z.string()),
+  /** Rows skipped before these (the ?offset= asked for). */
+  offset: z.number().int().min(0),
   columns: z.array(z.string()),
   rows: z.array(z.record(jsonValueSchema)),
   /** Rows in the whole table. */
@@ -309,6 +311,8 @@ export const transformChartSchema = z.object({
   svgCompact: z.string(),
   points: z.array(z.object({ x: z.string(), y: z.number(), series: z.string().optional() })),
   columns: z.object({ x: z.string(), y: z.string(), series: z.string().optional() }),
+  /** A sentence shown above the picture: "None: …" when every count or sum it draws is zero. */
+  note: z.string().nullable(),
 });
 export type TransformChart = z.infer<typeof transformChartSchema>;
 /** GET /transforms/{id}/charts?tz=: every chart of its template over the latest successful run's results. */

@@ -77,6 +77,11 @@ export function TransformCharts({
             {chart.points.length > 0 ? (
               // The backend's renderer escapes every text it draws (Vega's SVG writer, and the title and description it adds).
               <>
+                {chart.note ? (
+                  <p className="px-4 pt-3 text-sm font-medium text-slate-700" data-chart-note>
+                    {chart.note}
+                  </p>
+                ) : null}
                 <div
                   className="hidden px-3 py-3 sm:block"
                   dangerouslySetInnerHTML={{ __html: chart.svg }}

@@ -6,7 +6,7 @@ import { hostedProvider } from "./provider.js";
 import { DEFAULT_ACTION_CUES } from "./analysis/index.js";
 import { EMAIL_CATEGORY_ID, emailDefinitions } from "./catalogue-email.js";
 import type { ChartDeclaration } from "./charts/types.js";
-import { RISK_LEVEL_LABELS } from "../../contract/labels.js";
+import { RISK_LEVEL_LABELS, SPEAKER_SIDE_LABELS } from "../../contract/labels.js";
 
 /**
  * The template catalogue, as data: categories, templates (inputs, setup steps,
@@ -177,9 +177,10 @@ const definitions = (): TemplateDefinition[] => [
     inputs: {
       granularity: { type: "enum", enum: ["day", "week"], default: "week", required: true, label: "Period", group: "general", description: "Aggregate per day or per week (weeks start on Monday, UTC)." },
       speakers: speakersInput,
+      split_by_side: { type: "boolean", default: false, required: false, label: "Split by side", group: "signals", description: "A line per side over time: our side (internal) and their side (external), instead of one for everyone." },
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
-    outputs: [{ suffix: "sentiment", label: "Sentiment per period", description: "One row per period: meetings, lines, average sentiment, positive and negative shares.", key: ["period_start"] }],
+    outputs: [{ suffix: "sentiment", label: "Sentiment per period", description: "One row per period (and side, when split by side): meetings, lines, average sentiment, positive and negative shares.", key: ["period_start", "speaker_side"] }],
     charts: [
       {
         id: "sentiment_trend",
@@ -189,6 +190,7 @@ const definitions = (): TemplateDefinition[] => [
         mark: "line",
         x: { field: "period_start", title: "Period starting", type: "time", step: "day" },
         y: { field: "avg_sentiment", title: "Average sentiment", type: "quantity", aggregate: "mean", unit: "sentiment" },
+        series: { field: "speaker_side", title: "Speakers", colors: { all: "#1d4ed8", internal: "#0d9488", external: "#b45309", unknown: "#64748b" }, labels: SPEAKER_SIDE_LABELS },
       },
     ],
     nodes: [
@@ -217,7 +219,7 @@ const definitions = (): TemplateDefinition[] => [
       cue_phrases: { type: "list[string]", default: DEFAULT_CUE_PHRASES, required: true, label: "Cue phrases", group: "primitives", description: "Comma-separated phrases that mark a commitment (case-insensitive)." },
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
-    outputs: [{ suffix: "action_items", label: "Action items", description: "One row per commitment: meeting, line, owner, text, cue and due hint.", key: ["utterance_id"] }],
+    outputs: [{ suffix: "action_items", label: "Action items", description: "One row per commitment: meeting, line, owner, when it was said, text, cue and due hint.", key: ["utterance_id"] }],
     charts: [
       {
         id: "items_per_owner",
@@ -226,6 +228,15 @@ const definitions = (): TemplateDefinition[] => [
         description: "How many commitments each person made in the analysed meetings, the most first.",
         mark: "bar",
         x: { field: "owner_name", title: "Owner", type: "category" },
+        y: { field: "utterance_id", title: "Action items", type: "quantity", aggregate: "count" },
+      },
+      {
+        id: "items_per_week",
+        title: "Action items per week",
+        table: "action_items",
+        description: "How many commitments were made in the analysed meetings, week by week.",
+        mark: "line",
+        x: { field: "spoken_at", title: "Week starting", type: "time", step: "week" },
         y: { field: "utterance_id", title: "Action items", type: "quantity", aggregate: "count" },
       },
     ],
@@ -273,6 +284,7 @@ const definitions = (): TemplateDefinition[] => [
         mark: "bar",
         x: { field: "speaker_name", title: "Speaker", type: "category" },
         y: { field: "monologues_over_threshold", title: "Long monologues", type: "quantity", aggregate: "sum" },
+        none: "None: no speaker talked past the monologue threshold in these meetings.",
       },
     ],
     nodes: [

@@ -57,8 +57,9 @@ const EXPECTED: Record<string, (rows: Row[]) => Point[]> = {
     const total = rows.reduce((a, r) => a + num(r.documents), 0);
     return largestFirst(rows.map((r) => ({ x: String(r.label), y: num(r.documents) / total })));
   },
-  sentiment_trend: (rows) => inTime(rows.map((r) => ({ x: day(r.period_start), y: num(r.avg_sentiment) }))),
+  sentiment_trend: (rows) => inTime(rows.map((r) => ({ x: day(r.period_start), y: num(r.avg_sentiment), series: String(r.speaker_side) }))),
   items_per_owner: (rows) => largestFirst(byKey(rows, (r) => String(r.owner_name), (rs) => rs.length)),
+  items_per_week: (rows) => inTime(byKey(rows, (r) => mondayInNewYork(r.spoken_at), (rs) => rs.length)),
   talk_ratio: (rows) => largestFirst(byKey(rows, (r) => String(r.speaker_name), mean("talk_ratio"))),
   long_monologues: (rows) => largestFirst(byKey(rows, (r) => String(r.speaker_name), sum("monologues_over_threshold"))),
   mentions_per_week: (rows) => inTime(byKey(rows, (r) => mondayInNewYork(r.spoken_at), (rs) => rs.length, (r) => String(r.keyword))),
@@ -121,6 +122,42 @@ describe("each template's charts", () => {
       expect(marks.length, `${chart.id}: a labelled mark per point`).toBe(expected.length + lines);
       if (chart.mark === "bar") for (const p of expected) expect(marks.some((m) => m.includes(`: ${p.x.replace(/&/g, "&amp;")}`)), `${chart.id}: ${p.x}`).toBe(true);
       if (chart.x.type === "time") expect(drawn.columns.x).toBe(`${chart.x.title} (${ZONE})`);
+      // A pointer on a bar or a point shows its words: each such mark carries them as its title.
+      const titled = [...drawn.svg.matchAll(/<path aria-label="([^"]*)"[^>]*><title>([^<]*)<\/title><\/path>/g)];
+      expect(titled.length, `${chart.id}: a title per bar or point`).toBe(expected.length);
+      for (const [, label, title] of titled) expect(title).toBe(label);
     }
+  });
+
+  it("sentiment over time, split by side: a line per side, each the table's numbers, under the sides' words", async () => {
+    const definition = allDefinitions().find((d) => d.id === "sentiment_over_time")!;
+    const [output] = await runProgram("sentiment_over_time", { warehouse, sourceId: SOURCE, platforms: ["zoom"] }, RUN, { split_by_side: true, granularity: "day" });
+    const rows = output!.rows;
+    expect(new Set(rows.map((r) => r.speaker_side))).toEqual(new Set(["internal", "external"]));
+    // Every line is on one side: the sides' lines add up to everyone's, period by period.
+    const [everyone] = await runProgram("sentiment_over_time", { warehouse, sourceId: SOURCE, platforms: ["zoom"] }, RUN, { granularity: "day" });
+    for (const all of everyone!.rows) {
+      const sides = rows.filter((r) => day(r.period_start) === day(all.period_start));
+      expect(sides.reduce((a, r) => a + num(r.utterances), 0), day(all.period_start)).toBe(num(all.utterances));
+    }
+    const drawn = await renderChart(definition.charts[0]!, rows, ZONE);
+    expect(drawn.points).toEqual(EXPECTED.sentiment_trend!(rows));
+    expect(drawn.svg).toContain("Speakers: Our side");
+    expect(drawn.svg).toContain("Speakers: Their side");
+  });
+
+  it("a chart of counts that are all zero says so in words; a mean of zero is a value", async () => {
+    const speakers = allDefinitions().find((d) => d.id === "speaker_metrics")!;
+    const monologues = speakers.charts.find((c) => c.id === "long_monologues")!;
+    const none = await renderChart(monologues, [{ speaker_name: "Ann", monologues_over_threshold: 0 }, { speaker_name: "Bob", monologues_over_threshold: 0 }], ZONE);
+    expect(none.note).toBe("None: no speaker talked past the monologue threshold in these meetings.");
+    expect(none.svg).toContain(`<desc>${monologues.description} ${none.note}</desc>`);
+    const some = await renderChart(monologues, [{ speaker_name: "Ann", monologues_over_threshold: 2 }], ZONE);
+    expect(some.note).toBeNull();
+    const keyword = allDefinitions().find((d) => d.id === "keyword_tracker")!.charts.find((c) => c.id === "mentions_per_keyword")!;
+    expect((await renderChart(keyword, [{ keyword: "Stitch", mentions: 0 }], ZONE)).note).toBe("None: no mentions in these results.");
+    const sentiment = allDefinitions().find((d) => d.id === "sentiment_over_time")!.charts[0]!;
+    expect((await renderChart(sentiment, [{ period_start: "2026-11-02", speaker_side: "all", avg_sentiment: 0 }], ZONE)).note).toBeNull();
+    expect((await renderChart(monologues, [], ZONE)).note).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import { expect, expectAccessibleAtEveryWidth, expectNoHorizontalOverflow, login
 const TEMPLATES = [
   { id: "topic_modeling", type: "topic_modeling", charts: ["Share of meetings per topic"] },
   { id: "sentiment_over_time", type: "sentiment_analysis", charts: ["Sentiment over time"] },
-  { id: "action_items", type: "action_items", charts: ["Action items per owner"] },
+  { id: "action_items", type: "action_items", charts: ["Action items per owner", "Action items per week"] },
   { id: "speaker_metrics", type: "speaker_metrics", charts: ["Talk ratio per speaker", "Long monologues per speaker"] },
   { id: "keyword_tracker", type: "keyword_tracking", charts: ["Mentions per keyword over time", "Mentions per keyword"] },
   { id: "deal_risk", type: "deal_risk", charts: ["Accounts by deal risk"] },

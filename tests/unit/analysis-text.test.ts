@@ -81,24 +81,34 @@ describe("sentimentOverTime", () => {
 
   it("groups by UTC day", () => {
     expect(sentimentOverTime(lines, { granularity: "day", speakers: "all" })).toEqual([
-      { period_start: "2026-11-16", meetings: 1, utterances: 2, avg_sentiment: 0, positive_share: 0.5, negative_share: 0.5 },
-      { period_start: "2026-11-18", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
-      { period_start: "2026-11-22", meetings: 1, utterances: 1, avg_sentiment: -3, positive_share: 0, negative_share: 1 },
-      { period_start: "2026-11-23", meetings: 1, utterances: 1, avg_sentiment: 0, positive_share: 0, negative_share: 0 },
+      { period_start: "2026-11-16", speaker_side: "all", meetings: 1, utterances: 2, avg_sentiment: 0, positive_share: 0.5, negative_share: 0.5 },
+      { period_start: "2026-11-18", speaker_side: "all", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
+      { period_start: "2026-11-22", speaker_side: "all", meetings: 1, utterances: 1, avg_sentiment: -3, positive_share: 0, negative_share: 1 },
+      { period_start: "2026-11-23", speaker_side: "all", meetings: 1, utterances: 1, avg_sentiment: 0, positive_share: 0, negative_share: 0 },
     ]);
   });
 
   it("groups by ISO week starting on Monday and filters by affiliation, case-insensitively", () => {
     expect(sentimentOverTime([...lines].reverse(), { granularity: "week", speakers: "all" })).toEqual([
-      { period_start: "2026-11-16", meetings: 3, utterances: 4, avg_sentiment: 0, positive_share: 0.5, negative_share: 0.5 },
-      { period_start: "2026-11-23", meetings: 1, utterances: 1, avg_sentiment: 0, positive_share: 0, negative_share: 0 },
+      { period_start: "2026-11-16", speaker_side: "all", meetings: 3, utterances: 4, avg_sentiment: 0, positive_share: 0.5, negative_share: 0.5 },
+      { period_start: "2026-11-23", speaker_side: "all", meetings: 1, utterances: 1, avg_sentiment: 0, positive_share: 0, negative_share: 0 },
     ]);
     expect(sentimentOverTime(lines, { granularity: "week", speakers: "external" })).toEqual([
-      { period_start: "2026-11-16", meetings: 3, utterances: 3, avg_sentiment: -1, positive_share: 0.3333, negative_share: 0.6667 },
+      { period_start: "2026-11-16", speaker_side: "all", meetings: 3, utterances: 3, avg_sentiment: -1, positive_share: 0.3333, negative_share: 0.6667 },
     ]);
     expect(sentimentOverTime(lines, { granularity: "week", speakers: "internal" })).toEqual([
-      { period_start: "2026-11-16", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
+      { period_start: "2026-11-16", speaker_side: "all", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
     ]);
+  });
+
+  it("splits by side when asked: our side, their side, and lines whose side is not known", () => {
+    expect(sentimentOverTime(lines, { granularity: "week", speakers: "all", splitBySide: true })).toEqual([
+      { period_start: "2026-11-16", speaker_side: "external", meetings: 3, utterances: 3, avg_sentiment: -1, positive_share: 0.3333, negative_share: 0.6667 },
+      { period_start: "2026-11-16", speaker_side: "internal", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
+      { period_start: "2026-11-23", speaker_side: "unknown", meetings: 1, utterances: 1, avg_sentiment: 0, positive_share: 0, negative_share: 0 },
+    ]);
+    // With one side chosen, the split holds that side only.
+    expect(sentimentOverTime(lines, { granularity: "week", speakers: "internal", splitBySide: true }).map((p) => p.speaker_side)).toEqual(["internal"]);
   });
 
   it("returns nothing for no lines, and reads timestamps handed over as strings", () => {
@@ -106,7 +116,7 @@ describe("sentimentOverTime", () => {
     const asText = line({ meeting_id: "m9", text: "Great", spoken_at: "2026-11-18T09:00:00Z" as unknown as Date });
     const broken = line({ meeting_id: "m9", text: "Great", spoken_at: "not a date" as unknown as Date });
     expect(sentimentOverTime([asText, broken], { granularity: "week", speakers: "all" })).toEqual([
-      { period_start: "2026-11-16", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
+      { period_start: "2026-11-16", speaker_side: "all", meetings: 1, utterances: 1, avg_sentiment: 3, positive_share: 1, negative_share: 0 },
     ]);
   });
 
@@ -126,8 +136,8 @@ describe("actionItems", () => {
       line({ meeting_id: "m1", text: "Hawaii willing, the followup is fine.", spoken_at: new Date("2026-11-16T10:03:00Z") }),
     ];
     expect(actionItems(lines, { cuePhrases: ["I will", "action item", "follow up", " ", "FOLLOW UP"] })).toEqual([
-      { meeting_id: "m1", utterance_id: lines[1]!.utterance_id, owner_id: "a", owner_name: "Ann", text: "Action item: I will send the deck by Friday.", cue: "action item", due_hint: "by Friday" },
-      { meeting_id: "m1", utterance_id: lines[0]!.utterance_id, owner_id: "b", owner_name: "Bea", text: "We will follow up next week.", cue: "follow up", due_hint: "next week" },
+      { meeting_id: "m1", utterance_id: lines[1]!.utterance_id, owner_id: "a", owner_name: "Ann", spoken_at: new Date("2026-11-16T10:01:00Z"), text: "Action item: I will send the deck by Friday.", cue: "action item", due_hint: "by Friday" },
+      { meeting_id: "m1", utterance_id: lines[0]!.utterance_id, owner_id: "b", owner_name: "Bea", spoken_at: new Date("2026-11-16T10:02:00Z"), text: "We will follow up next week.", cue: "follow up", due_hint: "next week" },
     ]);
   });
 

@@ -31,6 +31,8 @@ export interface ActionItem {
   utterance_id: string;
   owner_id: string;
   owner_name: string;
+  /** When the line was said (the items per week). */
+  spoken_at: Date;
   text: string;
   /** The cue as given in the options (the one found first in the text; the longer one on a tie). */
   cue: string;
@@ -85,6 +87,7 @@ export function actionItems(lines: Line[], options: { cuePhrases: string[] }): A
       utterance_id: line.utterance_id,
       owner_id: line.speaker_id,
       owner_name: line.speaker_name,
+      spoken_at: line.spoken_at,
       text: line.text,
       cue: best.cue,
       due_hint: dueHint(text),

@@ -6,7 +6,7 @@ export type { Line, MeetingMeta } from "./types.js";
 export { round4, phraseRegExp } from "./types.js";
 export { tokenize, stem, isStopword, CONVERSATIONAL_STOPWORDS, type TokenizeOptions } from "./text.js";
 export { topicModel, TOPIC_MODEL_DEFAULTS, type Topic, type TopicModelOptions, type TopicModelResult } from "./topics.js";
-export { sentimentOf, sentimentOverTime, periodStart, type SentimentResult, type SentimentPeriod, type SpeakerFilter } from "./sentiment.js";
+export { sentimentOf, sentimentOverTime, periodStart, type SentimentResult, type SentimentPeriod, type SpeakerFilter, type SpeakerSide } from "./sentiment.js";
 export { actionItems, dueHint, DEFAULT_ACTION_CUES, type ActionItem } from "./action-items.js";
 export { speakerMetrics, countQuestions, type SpeakerMetrics } from "./speakers.js";
 export { keywordMentions, type KeywordMention } from "./keywords.js";

@@ -43,8 +43,17 @@ export function periodStart(at: Date, granularity: "day" | "week"): string {
   return new Date(start).toISOString().slice(0, 10);
 }
 
+/** Whose lines a sentiment row holds: every chosen line ("all"), or one side's when split by side. */
+export type SpeakerSide = "all" | "internal" | "external" | "unknown";
+
+/** A line's side: your team (internal), customers (external), or unknown when the source does not say. */
+export function sideOf(line: Line): Exclude<SpeakerSide, "all"> {
+  return isInternal(line.affiliation) ? "internal" : isExternal(line.affiliation) ? "external" : "unknown";
+}
+
 export interface SentimentPeriod {
   period_start: string;
+  speaker_side: SpeakerSide;
   meetings: number;
   utterances: number;
   /** Mean AFINN score per utterance. */
@@ -55,12 +64,22 @@ export interface SentimentPeriod {
   negative_share: number;
 }
 
-/** Per UTC day or ISO week: lines added in any order, in batches (a stream of meetings); `result` gives the periods. */
+export interface SentimentOptions {
+  granularity: "day" | "week";
+  speakers: SpeakerFilter;
+  /** A row per period and side (internal, external, unknown) instead of one per period ("all"). */
+  splitBySide?: boolean;
+}
+
+/**
+ * Per UTC day or ISO week (and side, when split): lines added in any order, in batches (a stream of meetings);
+ * `result` gives the periods.
+ */
 export class SentimentPeriods {
   private readonly granularity: "day" | "week";
-  private readonly groups = new Map<string, { meetings: Set<string>; utterances: number; sum: number; positive: number; negative: number }>();
+  private readonly groups = new Map<string, { period_start: string; speaker_side: SpeakerSide; meetings: Set<string>; utterances: number; sum: number; positive: number; negative: number }>();
 
-  constructor(private readonly options: { granularity: "day" | "week"; speakers: SpeakerFilter }) {
+  constructor(private readonly options: SentimentOptions) {
     this.granularity = options.granularity === "week" ? "week" : "day";
   }
 
@@ -68,9 +87,11 @@ export class SentimentPeriods {
     for (const line of filterBySpeakers(lines, this.options.speakers)) {
       const at = new Date(line.spoken_at as Date | string);
       if (Number.isNaN(at.getTime())) continue;
-      const key = periodStart(at, this.granularity);
+      const period_start = periodStart(at, this.granularity);
+      const speaker_side: SpeakerSide = this.options.splitBySide ? sideOf(line) : "all";
+      const key = `${period_start} ${speaker_side}`;
       let group = this.groups.get(key);
-      if (!group) this.groups.set(key, (group = { meetings: new Set(), utterances: 0, sum: 0, positive: 0, negative: 0 }));
+      if (!group) this.groups.set(key, (group = { period_start, speaker_side, meetings: new Set(), utterances: 0, sum: 0, positive: 0, negative: 0 }));
       const score = sentimentOf(line.text).score;
       group.meetings.add(line.meeting_id);
       group.utterances += 1;
@@ -80,12 +101,13 @@ export class SentimentPeriods {
     }
   }
 
-  /** Oldest first; periods without lines are absent. */
+  /** Oldest first (then by side); periods without lines are absent. */
   result(): SentimentPeriod[] {
     return [...this.groups.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([period_start, g]) => ({
-        period_start,
+      .map(([, g]) => ({
+        period_start: g.period_start,
+        speaker_side: g.speaker_side,
         meetings: g.meetings.size,
         utterances: g.utterances,
         avg_sentiment: round4(g.sum / g.utterances),
@@ -96,7 +118,7 @@ export class SentimentPeriods {
 }
 
 /** Per UTC day or ISO week (oldest first): how positive the chosen speakers were. Periods without lines are absent. */
-export function sentimentOverTime(lines: Line[], options: { granularity: "day" | "week"; speakers: SpeakerFilter }): SentimentPeriod[] {
+export function sentimentOverTime(lines: Line[], options: SentimentOptions): SentimentPeriod[] {
   const periods = new SentimentPeriods(options);
   periods.add(lines);
   return periods.result();

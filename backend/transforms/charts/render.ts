@@ -20,6 +20,15 @@ export interface RenderedChart {
   points: ChartPoint[];
   /** The points as columns of a CSV: the axis titles. */
   columns: { x: string; y: string; series?: string };
+  /** A sentence the chart shows above its picture: "None: …" when every count or sum it draws is zero. */
+  note: string | null;
+}
+
+/** "None: …" when there are points and every one is a zero count, sum or share (a mean of zero is a value, not none). */
+function noteOf(chart: ChartDeclaration, points: readonly ChartPoint[]): string | null {
+  const adds = chart.y.aggregate === "count" || chart.y.aggregate === "sum" || chart.y.aggregate === "share";
+  if (!adds || points.length === 0 || points.some((p) => p.y !== 0)) return null;
+  return chart.none ?? `None: no ${chart.y.title.toLowerCase()} in these results.`;
 }
 
 /** The plot's size on a wide screen, and on a phone (drawn narrower, so that its words keep their size). */
@@ -113,26 +122,37 @@ function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string,
 
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/**
+ * Each bar's or point's words (Vega's ARIA label, "Week starting: Nov 02; Mentions: 12") as its SVG title too: a
+ * pointer resting on it shows them, with or without JavaScript, and the picture stays the same. A line's own label
+ * names its first point only, so a line keeps none.
+ */
+const withTooltips = (svg: string) =>
+  svg.replace(/<path aria-label="([^"]*)"([^>]*?)(\/>|><\/path>)/g, (all, label: string, rest: string) =>
+    rest.includes('aria-roledescription="line mark"') ? all : `<path aria-label="${label}"${rest}><title>${label}</title></path>`,
+  );
+
 /** Vega's SVG made to scale to its container, named by its title and described for assistive technology. */
-function finish(svg: string, chart: ChartDeclaration, empty: boolean): string {
+function finish(svg: string, chart: ChartDeclaration, empty: boolean, note: string | null): string {
   const open = svg.match(/^<svg[^>]*>/)?.[0] ?? "<svg>";
   const width = Number(open.match(/ width="([\d.]+)"/)?.[1] ?? SIZES.wide.width);
   const height = Number(open.match(/ height="([\d.]+)"/)?.[1] ?? SIZES.wide.height);
-  const description = empty ? `${chart.description} No rows to draw yet.` : chart.description;
+  const description = empty ? `${chart.description} No rows to draw yet.` : note ? `${chart.description} ${note}` : chart.description;
   const root =
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
     `role="img" aria-label="${escapeXml(`${chart.title}. ${description}`)}" style="max-width:100%;height:auto">` +
     `<title>${escapeXml(chart.title)}</title><desc>${escapeXml(description)}</desc>`;
-  return root + svg.slice(open.length);
+  return root + withTooltips(svg.slice(open.length));
 }
 
 /** A chart's points and its SVG, from its result table's rows, times in the reader's zone. */
 export async function renderChart(chart: ChartDeclaration, rows: readonly Record<string, unknown>[], timeZone: string, now = new Date()): Promise<RenderedChart> {
   const points = chartPoints(chart, rows, timeZone);
+  const note = noteOf(chart, points);
   const draw = async (size: Size) => {
     const view = new View(parse(compile(specOf(chart, points, timeZone, size, now)).spec), { renderer: "none" });
     try {
-      return finish(await view.toSVG(), chart, points.length === 0);
+      return finish(await view.toSVG(), chart, points.length === 0, note);
     } finally {
       view.finalize();
     }
@@ -148,6 +168,7 @@ export async function renderChart(chart: ChartDeclaration, rows: readonly Record
       svgCompact,
       points,
       columns: { x: axisTitle(chart.x, timeZone), y: axisTitle(chart.y, timeZone), ...(chart.series ? { series: chart.series.title } : {}) },
+      note,
     };
   }
 }

@@ -48,4 +48,9 @@ export interface ChartDeclaration {
   };
   /** Bars: at most this many categories, the largest first (default 12). */
   limit?: number;
+  /**
+   * What the chart says in words when every count or sum it draws is zero ("None: no speaker talked past the
+   * monologue threshold…"); without it, a sentence from the measure's title.
+   */
+  none?: string;
 }

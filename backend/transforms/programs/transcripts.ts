@@ -110,7 +110,7 @@ const sentimentOverTime: TemplateProgram = {
   stream: "meetings",
   async run(context) {
     const granularity = context.values.granularity === "day" ? "day" : "week";
-    const periods = new SentimentPeriods({ granularity, speakers: (context.values.speakers ?? "all") as SpeakerFilter });
+    const periods = new SentimentPeriods({ granularity, speakers: (context.values.speakers ?? "all") as SpeakerFilter, splitBySide: context.values.split_by_side === true });
     context.step("score_lines", "by_period");
     for await (const { lines } of eachMeeting(context)) periods.add(lines);
     context.step("shares", "sentiment_table");
