@@ -93,7 +93,7 @@ export function TransformCharts({
               </>
             ) : (
               <p className="px-4 py-6 text-sm text-slate-600">
-                No rows to draw yet: the latest run wrote none to {chart.table}.
+                No rows to draw yet.
               </p>
             )}
           </figure>
