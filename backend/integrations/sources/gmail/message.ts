@@ -1,4 +1,5 @@
 import type { gmail_v1 } from "@googleapis/gmail";
+import { convert, type HtmlToTextOptions } from "html-to-text";
 import { decodeEntities } from "../kit/index.js";
 import type { EmailMessage } from "./records.js";
 
@@ -32,17 +33,26 @@ function decodePart(part: Part): string {
   }
 }
 
-/** Readable text from HTML: no scripts or styles, block ends as line breaks, entities decoded. */
+/**
+ * Readable text from HTML (the html-to-text library): no scripts, styles or images, links as their words, block ends as
+ * line breaks, list items as "- item", entities decoded, no wrapping (a body is stored as written, for the analyses).
+ */
+const HTML_TO_TEXT: HtmlToTextOptions = {
+  wordwrap: false,
+  selectors: [
+    { selector: "a", options: { ignoreHref: true } },
+    { selector: "img", format: "skip" },
+    // A paragraph, a list or a heading ends its line; a blank line is the author's own (<br>, an empty <div>).
+    { selector: "p", options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    { selector: "ul", options: { itemPrefix: "- ", leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    { selector: "ol", options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+    ...["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({ selector, options: { uppercase: false, leadingLineBreaks: 1, trailingLineBreaks: 1 } })),
+    { selector: "table", format: "dataTable", options: { uppercaseHeaderCells: false } },
+  ],
+};
+
 export function htmlToText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<!--[\s\S]*?-->/g, "")
-      .replace(/<(script|style|head|title)\b[\s\S]*?<\/\1\s*>/gi, "")
-      .replace(/<br\s*\/?>/gi, "\n")
-      .replace(/<\/(p|div|li|tr|h[1-6]|blockquote|pre)\s*>/gi, "\n")
-      .replace(/<li\b[^>]*>/gi, "- ")
-      .replace(/<[^>]+>/g, ""),
-  )
+  return convert(html, HTML_TO_TEXT)
     .replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")
     .replace(/\n{3,}/g, "\n\n")
