@@ -1,3 +1,6 @@
+import { parse } from "@plussub/srt-vtt-parser";
+import { decodeHTML } from "entities";
+
 /* ---- transcripts: WebVTT ----------------------------------------------------------------------------- */
 
 export interface VttCue {
@@ -8,38 +11,20 @@ export interface VttCue {
   text: string;
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", lrm: "", rlm: "" };
+/** HTML and WebVTT character references ("&amp;", "&#39;") as the characters they stand for (the entities library). */
+export const decodeEntities = (text: string): string => decodeHTML(text);
 
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") {
-      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
-
-function vttTime(value: string): number | null {
-  const m = /^(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{1,3})$/.exec(value.trim());
-  if (!m) return null;
-  return ((Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + Number(m[4]!.padEnd(3, "0"));
-}
-
-/** The cues of a WebVTT file (Zoom: "Name: text"; Teams: "<v Name>text</v>"). */
+/**
+ * The cues of a WebVTT file (Zoom: "Name: text"; Teams: "<v Name>text</v>"): blocks and timings read by the
+ * srt-vtt-parser library; the speaker from the cue's voice tag, or else from a "Name: " prefix (Zoom's), its markup
+ * dropped and its character references decoded. A cue without words, or whose end is before its start, is left out.
+ */
 export function parseVtt(text: string): VttCue[] {
-  const blocks = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split(/\n{2,}/);
+  const { entries } = parse(text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
   const cues: VttCue[] = [];
-  for (const block of blocks) {
-    const lines = block.split("\n");
-    const timing = lines.findIndex((l) => l.includes("-->"));
-    if (timing < 0 || /^(WEBVTT|NOTE|STYLE|REGION)\b/.test(lines[0]!)) continue;
-    const [start, rest] = lines[timing]!.split("-->");
-    const startMs = vttTime(start!);
-    const endMs = vttTime((rest ?? "").trim().split(/\s+/)[0] ?? "");
-    if (startMs === null || endMs === null) continue;
-    let payload = lines.slice(timing + 1).join("\n").trim();
-    if (!payload) continue;
+  for (const entry of entries) {
+    let payload = entry.text.trim();
+    if (!payload || !(entry.to >= entry.from)) continue;
     let speaker: string | null = null;
     const voice = /<v(?:\.[^\s>]*)?\s+([^>]+)>/.exec(payload);
     if (voice) speaker = decodeEntities(voice[1]!.trim());
@@ -51,7 +36,7 @@ export function parseVtt(text: string): VttCue[] {
         payload = prefixed[2]!.trim();
       }
     }
-    if (payload) cues.push({ startMs, endMs, speaker, text: payload });
+    if (payload) cues.push({ startMs: entry.from, endMs: entry.to, speaker, text: payload });
   }
   return cues;
 }
