@@ -144,10 +144,12 @@ export function emailDefinitions(): TemplateDefinition[] {
           id: "email_sentiment_trend",
           title: "E-mail sentiment over time",
           table: "email_sentiment",
-          description: "The average sentiment of the messages in each period, from −1 (negative) to +1 (positive).",
+          // Not the "sentiment" unit (drawn from −1 to +1): a message's score is the sum of its words' AFINN-165 scores
+          // (each −5 to +5), so a week of warm replies averages +3 or more and would be drawn far outside that plot.
+          description: "The average sentiment score of the messages in each period (the sum of each message's AFINN-165 word scores): above 0 leans positive, below 0 negative.",
           mark: "line",
           x: { field: "period_start", title: "Period starting", type: "time", step: "day" },
-          y: { field: "avg_sentiment", title: "Average sentiment", type: "quantity", aggregate: "mean", unit: "sentiment" },
+          y: { field: "avg_sentiment", title: "Average sentiment score", type: "quantity", aggregate: "mean", unit: "number" },
         },
       ],
       nodes: [

@@ -72,18 +72,20 @@ export async function insertConnector(
 
 /**
  * A transform of `connectorId`, no run queued. Without `templateId` it has no template, so a run of it fails; with one
- * (a template id such as "deal_risk") it runs that template's pipeline with the template's default inputs.
+ * (a template id such as "deal_risk") it runs that template's pipeline with the template's default inputs. Its file
+ * types are the table's default (a transcript's: .vtt, .txt) unless given (an e-mail connector's: .txt, as the wizard offers).
  */
 export async function insertTransform(
   client: pg.Client,
   ownerId: string,
-  fields: { name: string; description?: string; type: string; connectorId: string; createdAt?: string; templateId?: string },
+  fields: { name: string; description?: string; type: string; connectorId: string; createdAt?: string; templateId?: string; fileTypes?: string[] },
 ): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
     `INSERT INTO transforms (owner_id, name, description, transform_type, connector_id, created_at, template_id)
      VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), $7) RETURNING id`,
     [ownerId, fields.name, fields.description ?? "", fields.type, fields.connectorId, fields.createdAt ?? null, fields.templateId ?? null],
   );
+  if (fields.fileTypes) await client.query("UPDATE transforms SET file_types = $2 WHERE id = $1", [rows[0]!.id, fields.fileTypes]);
   return rows[0]!.id;
 }
 
