@@ -67,24 +67,29 @@ export function deleteTransform(request: Request, id: string) {
   return callBackend(request, "DELETE /transforms/delete/:id", { params: { id } }, M.deleteFailed);
 }
 
-/** A result table's first rows as the page shows them: a JSON column's value (a list, an object) as its JSON text. */
+/** A page of a result table's rows as the page shows them: a JSON column's value (a list, an object) as its JSON text. */
 export interface ResultRows {
   /** What the page calls the table ("Topics"). */
   label: string;
   columns: string[];
   rows: Record<string, string | number | boolean | null>[];
   total: number;
+  /** Rows of the table before these (in its key's order). */
+  offset: number;
 }
 
 const shownCell = (value: JsonValue) => (value !== null && typeof value === "object" ? JSON.stringify(value) : value);
 
-export async function loadResults(request: Request, id: string, table: string, limit = 5): Promise<Outcome<ResultRows>> {
-  const outcome = await callBackend(request, "GET /transforms/:id/results", { params: { id }, query: { table, limit } }, `Failed to load the results of ${table}`);
+/** `limit` rows of a result table after its first `offset`, in the table's key order (the same rows every time). */
+export async function loadResults(request: Request, id: string, table: string, limit = 5, offset = 0): Promise<Outcome<ResultRows>> {
+  const query = { table, limit, ...(offset > 0 ? { offset } : {}) };
+  const outcome = await callBackend(request, "GET /transforms/:id/results", { params: { id }, query }, `Failed to load the results of ${table}`);
   return mapped(outcome, (r) => ({
     label: r.label,
     columns: r.columns,
     rows: r.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, shownCell(value)]))),
     total: r.total,
+    offset: r.offset,
   }));
 }
 

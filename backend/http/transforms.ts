@@ -71,17 +71,20 @@ addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: l
 
 /**
  * Rows of one result table (?table=, default the transform's first) as of the latest successful run: `limit` rows at
- * most, or no page when that run wrote none.
+ * most after the first `offset`, ordered by the output's key (so that pages neither repeat nor miss a row), or no page
+ * when that run wrote none.
  */
-async function readResults(c: Context<ApiEnv>, limit: number, only?: string) {
+async function readResults(c: Context<ApiEnv>, limit: number, only?: string, offset = 0) {
   const { db } = c.var.services;
   const transform = await owned(c);
   const tables = resultTables(transform);
   const table = only ?? (c.req.query("table") || tables[0] || "");
   if (!tables.includes(table)) throw invalid(M.unknownResultTable, "table");
-  // Its words on the results page: the template's label for the output ("Topics").
+  // resultTables lists the template's outputs in order: the output's label is its words on the results page
+  // ("Topics"), its key the order rows are read in.
   const definition = transform.templateId ? templateDefinition(transform.templateId) : undefined;
-  const label = definition?.outputs.find((o) => table.endsWith(`_${o.suffix}`))?.label ?? table;
+  const output = definition?.outputs[tables.indexOf(table)];
+  const label = output?.label ?? table;
   const latest = await latestSucceededRun(db, transform.id);
   if (!latest?.outputs.some((o) => o.table === table)) return { table, tables, page: null, label };
   const destination = await ownedWarehouseDestination(db, c.var.actor.ownerId, transform.connectorId);
@@ -89,7 +92,8 @@ async function readResults(c: Context<ApiEnv>, limit: number, only?: string) {
   const warehouse = openWarehouse(destination, c.var.actor.ownerId, c.var.services);
   try {
     const requirement = transform.requirementInputs as Record<string, string | undefined>;
-    const page = await warehouse.readTable(table, limit, latest.id, { dataset: requirement.results_dataset, schema: requirement.results_schema });
+    const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
+    const page = await warehouse.readTable(table, limit, latest.id, location, { offset, orderBy: output?.key ?? [] });
     return { table, tables, page, label };
   } catch (error) {
     throw new ServiceError("upstream", `Reading the result table ${table} from "${destination.name}" failed: ${(error as Error).message}`);
@@ -98,13 +102,23 @@ async function readResults(c: Context<ApiEnv>, limit: number, only?: string) {
   }
 }
 
-/** Rows of one result table as of the latest successful run (?table= one of the transform's tables, default the first; ?limit= 1–500, default 50). */
+/** The most rows a results page may skip (?offset=): far past any result table a template writes. */
+const MAX_RESULTS_OFFSET = 1_000_000_000;
+
+/**
+ * Rows of one result table as of the latest successful run, in its key's order (?table= one of the transform's tables,
+ * default the first; ?limit= 1–500, default 50; ?offset= rows skipped, default 0). An offset past the end answers no
+ * rows, with the table's total.
+ */
 transformsRoutes.get("/transforms/:id/results", async (c) => {
   const limitText = c.req.query("limit") ?? "50";
   const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : NaN;
   if (!(limit >= 1 && limit <= 500)) throw invalid("limit must be a whole number from 1 to 500.", "limit");
-  const { table, tables, page, label } = await readResults(c, limit);
-  return c.json(page ? { table, label, tables, ...page } : { table, label, tables, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 });
+  const offsetText = c.req.query("offset") ?? "0";
+  const offset = /^\d{1,10}$/.test(offsetText) ? Number(offsetText) : NaN;
+  if (!(offset >= 0 && offset <= MAX_RESULTS_OFFSET)) throw invalid("offset must be a whole number from 0 to 1000000000.", "offset");
+  const { table, tables, page, label } = await readResults(c, limit, undefined, offset);
+  return c.json(page ? { table, label, tables, offset, ...page } : { table, label, tables, offset, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 });
 });
 
 /** Every row of one result table as of the latest successful run, as a CSV file (?table= one of the transform's tables). */

@@ -50,6 +50,8 @@ export interface SelectStatement {
   where: Pred[];
   orderBy: { expr: Expr; desc: boolean }[];
   limit?: number;
+  /** Rows skipped before the LIMIT's (only after a LIMIT, as BigQuery requires). */
+  offset?: number;
 }
 export interface DeleteStatement {
   type: "delete";
@@ -92,7 +94,7 @@ function tokenize(sql: string): Token[] {
 
 /* ---- parser ----------------------------------------------------------------------------------------- */
 
-const KEYWORDS = new Set(["SELECT", "FROM", "WHERE", "AND", "ORDER", "BY", "LIMIT", "AS", "IN", "IS", "NOT", "NULL", "ASC", "DESC", "DISTINCT", "DELETE", "UNNEST", "JOIN", "ON", "OR", "GROUP"]);
+const KEYWORDS = new Set(["SELECT", "FROM", "WHERE", "AND", "ORDER", "BY", "LIMIT", "AS", "IN", "IS", "NOT", "NULL", "ASC", "DESC", "OFFSET", "DISTINCT", "DELETE", "UNNEST", "JOIN", "ON", "OR", "GROUP"]);
 
 class Parser {
   private i = 0;
@@ -186,7 +188,14 @@ class Parser {
       if (token.t !== "number") throw new SqlError("Syntax error: LIMIT needs a number");
       limit = Number(token.v);
     }
-    return { type: "select", distinct, items, from, where, orderBy, limit };
+    let offset: number | undefined;
+    if (limit !== undefined && this.isWord("OFFSET")) {
+      this.i++;
+      const token = this.take();
+      if (token.t !== "number" || !/^\d+$/.test(token.v)) throw new SqlError("Syntax error: OFFSET needs a whole number");
+      offset = Number(token.v);
+    }
+    return { type: "select", distinct, items, from, where, orderBy, limit, offset };
   }
 
   private tableRef(): TableRef {

@@ -4,7 +4,7 @@
  * the fakes keep in memory.
  *
  *   SELECT [DISTINCT] * | expr [AS name], …  FROM table [alias]
- *     [WHERE pred AND …] [ORDER BY expr [ASC|DESC], …] [LIMIT n]
+ *     [WHERE pred AND …] [ORDER BY expr [ASC|DESC], …] [LIMIT n [OFFSET m]]
  *   DELETE FROM table [alias] WHERE pred AND …
  *
  * expr: column | alias.column | literal | parameter (@name or ?) |
@@ -166,6 +166,6 @@ export function runSelect(statement: SelectStatement, table: SqlTable, ctx: Eval
       });
     }
   }
-  if (statement.limit !== undefined) out = out.slice(0, statement.limit);
+  if (statement.limit !== undefined) out = out.slice(statement.offset ?? 0, (statement.offset ?? 0) + statement.limit);
   return { columns, rows: out };
 }

@@ -16,8 +16,12 @@ export interface Warehouse {
    * written twice (a warehouse whose merge left a key twice) may come twice, next to each other when ordered by its key.
    */
   scan(query: ScanQuery): AsyncIterable<Record<string, unknown>[]>;
-  /** Rows of one run in a result table (null when the table does not exist). */
-  readTable(table: string, limit: number, runId: string, location?: ResultsLocation): Promise<ResultPage | null>;
+  /**
+   * Rows of one run in a result table (null when the table does not exist): `limit` rows at most, after the first
+   * `page.offset`, in `page.orderBy` order (ascending, text compared as bytes; the output's key, so that pages neither
+   * repeat nor miss a row). Order-by columns the table lacks are left out; with none, the rows come in no set order.
+   */
+  readTable(table: string, limit: number, runId: string, location?: ResultsLocation, page?: ReadPage): Promise<ResultPage | null>;
   /** The writer for result tables (in the results dataset/schema when one is named); `done` releases it. */
   resultsWriter(location?: ResultsLocation): Promise<{ writer: DestinationWriter; done(): Promise<void> }>;
   /** Removes a result table's rows of other runs (where the warehouse allows it; readers filter by run_id anyway). */
@@ -46,6 +50,17 @@ export interface ScanQuery {
   orderBy: readonly string[];
   batchRows: number;
 }
+
+/** Which page of a result table: rows from the `offset`-th (0 first), ordered by `orderBy`. */
+export interface ReadPage {
+  offset?: number;
+  orderBy?: readonly string[];
+}
+
+/** The order-by columns of `page` that the table has (`has` compares as the warehouse names them). */
+export const orderColumns = (page: ReadPage | undefined, has: (column: string) => boolean) => (page?.orderBy ?? []).filter(has);
+/** A page's offset as a whole number of rows, 0 or more. */
+export const offsetOf = (page: ReadPage | undefined) => Math.max(0, Math.floor(page?.offset ?? 0) || 0);
 
 export interface ResultPage {
   columns: string[];

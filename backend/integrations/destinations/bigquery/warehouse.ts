@@ -1,7 +1,7 @@
 import type { Job, QueryResultsOptions, QueryRowsResponse } from "@google-cloud/bigquery";
 import { checkName } from "../writer.js";
 import type { PluginDestination } from "../plugin.js";
-import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
+import { offsetOf, orderColumns, type ReadPage, type ResultsLocation, type ScanQuery, type Warehouse } from "../warehouse.js";
 import { bigQueryClient, platformServiceAccount } from "../kit/google.js";
 import { foundOnce, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { BigQueryWriter } from "./writer.js";
@@ -73,14 +73,19 @@ export class BigQueryWarehouse implements Warehouse {
     const size = Math.max(1, Math.floor(query.batchRows));
     yield* rebatch(pages(job, size), size, query.columns);
   }
-  async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
+  /** A page of one run's rows, ordered by the key columns given (BigQuery orders strings by their bytes). */
+  async readTable(table: string, limit: number, runId: string, location?: ResultsLocation, page?: ReadPage) {
     const dataset = location?.dataset || this.dataset;
     if (!(await this.exists(table, dataset))) return null;
     const [metadata] = await this.client().dataset(dataset).table(table).getMetadata();
     const columns = ((metadata as { schema?: { fields?: { name: string }[] } }).schema?.fields ?? []).map((f) => f.name);
+    const order = orderColumns(page, (k) => columns.includes(k)).map((k) => `\`${checkName("column", k)}\``);
     const params = { run: uuid(runId) };
     const [count] = await this.run(`SELECT COUNT(*) AS n FROM ${this.table(table, dataset)} WHERE run_id = @run`, params);
-    const rows = await this.run(`SELECT * FROM ${this.table(table, dataset)} WHERE run_id = @run LIMIT ${Math.max(0, Math.floor(limit))}`, params);
+    const rows = await this.run(
+      `SELECT * FROM ${this.table(table, dataset)} WHERE run_id = @run${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`,
+      params,
+    );
     return { columns, rows: rows.map(plainRow), total: num(count?.n) };
   }
   async resultsWriter(location?: ResultsLocation) {

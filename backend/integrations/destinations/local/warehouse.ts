@@ -1,5 +1,5 @@
 import { checkName, type DestinationWriter } from "../writer.js";
-import type { ScanQuery, Warehouse } from "../warehouse.js";
+import { offsetOf, orderColumns, type ReadPage, type ResultsLocation, type ScanQuery, type Warehouse } from "../warehouse.js";
 import { foundOnce, num, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { localFailure } from "./errors.js";
 import type { LocalWriter } from "./index.js";
@@ -47,14 +47,17 @@ export class LocalWarehouse implements Warehouse {
       connection.closeSync();
     }
   }
-  async readTable(table: string, limit: number, runId: string) {
+  /** A page of one run's rows, ordered by the key columns given (DuckDB compares text as bytes). */
+  async readTable(table: string, limit: number, runId: string, _location?: ResultsLocation, page?: ReadPage) {
     if (!(await this.has(table))) return null;
     const name = `"${checkName("table", table)}"`;
     const where = `WHERE run_id = '${uuid(runId)}'`;
     const [count] = await this.writer.query(`SELECT count(*)::INTEGER AS n FROM ${name} ${where}`);
-    const columns = await this.writer.query(`SELECT column_name FROM information_schema.columns WHERE table_name = '${table}' ORDER BY ordinal_position`);
-    const rows = await this.writer.query(`SELECT * FROM ${name} ${where} LIMIT ${Math.max(0, Math.floor(limit))}`);
-    return { columns: columns.map((c) => String(c.column_name)), rows, total: num(count?.n) };
+    const found = await this.writer.query(`SELECT column_name FROM information_schema.columns WHERE table_name = '${checkName("table", table)}' ORDER BY ordinal_position`);
+    const columns = found.map((c) => String(c.column_name));
+    const order = orderColumns(page, (k) => columns.includes(k)).map((k) => `"${checkName("column", k)}"`);
+    const rows = await this.writer.query(`SELECT * FROM ${name} ${where}${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`);
+    return { columns, rows, total: num(count?.n) };
   }
   async resultsWriter() {
     return { writer: this.writer as DestinationWriter, done: async () => {} };

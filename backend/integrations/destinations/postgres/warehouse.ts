@@ -2,7 +2,7 @@ import type pg from "pg";
 import { POSTGRES_SCHEMA_PATTERN } from "../../../../contract/integrations/postgres.js";
 import { checkName } from "../writer.js";
 import type { DestinationWriter } from "../writer.js";
-import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
+import { offsetOf, orderColumns, type ReadPage, type ResultsLocation, type ScanQuery, type Warehouse } from "../warehouse.js";
 import { foundOnce, num, plainRow, typedRow } from "../kit/warehouse-rows.js";
 import { closePostgres, connectPostgres, ident, qualified, type PostgresTarget } from "./connect.js";
 import { PostgresWriter } from "./writer.js";
@@ -103,12 +103,21 @@ export class PostgresWarehouse implements Warehouse {
     }
   }
 
-  async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
+  /** A page of one run's rows, ordered by the key columns given (text by its bytes, COLLATE "C", as scans order it). */
+  async readTable(table: string, limit: number, runId: string, location?: ResultsLocation, page?: ReadPage) {
     const name = await this.table(table, location);
     if (!(await this.exists(name))) return null;
-    const columns = await this.query("SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum", [name]);
+    const columns = await this.query(
+      "SELECT attname AS name, attcollation <> 0 AS text FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+      [name],
+    );
+    const text = new Set(columns.filter((c) => c.text === true).map((c) => String(c.name)));
+    const order = orderColumns(page, (k) => columns.some((c) => c.name === k)).map((k) => (text.has(k) ? `${ident(checkName("column", k))} COLLATE "C"` : ident(checkName("column", k))));
     const [count] = await this.query(`SELECT count(*)::int AS n FROM ${name} WHERE run_id = $1`, [runId]);
-    const rows = await this.query(`SELECT * FROM ${name} WHERE run_id = $1 LIMIT ${Math.max(0, Math.floor(limit))}`, [runId]);
+    const rows = await this.query(
+      `SELECT * FROM ${name} WHERE run_id = $1${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`,
+      [runId],
+    );
     return { columns: columns.map((c) => String(c.name)), rows: rows.map(plainRow), total: num(count?.n) };
   }
 

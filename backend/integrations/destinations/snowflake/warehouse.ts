@@ -2,7 +2,7 @@ import type snowflake from "snowflake-sdk";
 import { SNOWFLAKE_IDENTIFIER_PATTERN } from "../../../../contract/integrations/snowflake.js";
 import { checkName } from "../writer.js";
 import type { DestinationCall, PluginDestination } from "../plugin.js";
-import type { ResultsLocation, ScanQuery, Warehouse } from "../warehouse.js";
+import { offsetOf, orderColumns, type ReadPage, type ResultsLocation, type ScanQuery, type Warehouse } from "../warehouse.js";
 import { foundOnce, lower, num, plainRow, platformList, rebatch, uuid } from "../kit/warehouse-rows.js";
 import { closeSnowflake, connectSnowflake, runSql, streamSql } from "./client.js";
 import { snowflakeTarget } from "./target.js";
@@ -68,15 +68,21 @@ export class SnowflakeWarehouse implements Warehouse {
     const size = Math.max(1, Math.floor(query.batchRows));
     yield* rebatch(streamSql(await this.db(), sql, [...binds, ...values], size), size, query.columns);
   }
-  async readTable(table: string, limit: number, runId: string, location?: ResultsLocation) {
+  /** A page of one run's rows, ordered by the key columns given (strings compared as their bytes: no collation). */
+  async readTable(table: string, limit: number, runId: string, location?: ResultsLocation, page?: ReadPage) {
     if (!(await this.exists(table, location?.schema))) return null;
-    const columns = await this.run(
+    const found = await this.run(
       `SELECT COLUMN_NAME FROM ${this.ident(this.destination.config.database, "database")}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION`,
       [this.ident(location?.schema || this.destination.config.schema, "schema"), table.toUpperCase()],
     );
+    const columns = found.map((c) => String(c.column_name).toLowerCase());
+    const order = orderColumns(page, (k) => columns.includes(k.toLowerCase())).map((k) => checkName("column", k).toUpperCase());
     const [count] = await this.run(`SELECT COUNT(*) AS N FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ?`, [uuid(runId)]);
-    const rows = await this.run(`SELECT * FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ? LIMIT ${Math.max(0, Math.floor(limit))}`, [uuid(runId)]);
-    return { columns: columns.map((c) => String(c.column_name).toLowerCase()), rows: rows.map(plainRow), total: num(count?.n) };
+    const rows = await this.run(
+      `SELECT * FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ?${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`,
+      [uuid(runId)],
+    );
+    return { columns, rows: rows.map(plainRow), total: num(count?.n) };
   }
   async resultsWriter(location?: ResultsLocation) {
     const config = { ...this.destination.config, ...(location?.schema ? { schema: location.schema } : {}) };
