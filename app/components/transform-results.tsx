@@ -82,9 +82,15 @@ export function showResult(column: string, value: Cell | Cell[], timeZone: strin
 /** The columns a results page shows: every one but the technical ones (run id, computed at), which the CSV keeps. */
 export const shownColumns = (columns: string[]) => columns.filter((column) => !TECHNICAL_RESULT_COLUMNS.includes(column));
 
+/** In the "wide" layout, a value this long or shorter stays on one line (a date, an id, a name). */
+const ONE_LINE = 32;
+
 /**
  * Rows of a result table under its columns (`heading` names them), each cell in words, a long one cut to
  * `clampLines` lines with the whole in its title; the table scrolls sideways inside its region on a narrow screen.
+ * The "fit" layout wraps every cell to fit the width it has; "wide" (a page of its own) keeps short values on one line
+ * and long ones at a reading width, scrolling sideways instead. `firstRow` numbers the rows from it (a page of a longer
+ * table).
  */
 export function RowsTable({
   label,
@@ -97,6 +103,8 @@ export function RowsTable({
   headClass = "tracking-wide uppercase",
   cell = "px-4 py-2",
   clampLines = 3,
+  layout = "fit",
+  firstRow,
 }: {
   label: string;
   caption?: string;
@@ -109,13 +117,22 @@ export function RowsTable({
   headClass?: string;
   cell?: string;
   clampLines?: 2 | 3;
+  layout?: "fit" | "wide";
+  firstRow?: number;
 }) {
+  const width = (text: string) => (layout === "fit" ? "max-w-xs" : text.length <= ONE_LINE ? "whitespace-nowrap" : "min-w-64 max-w-sm");
   return (
     <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className={`text-left text-xs font-semibold text-slate-600 ${headClass}`}>
           <tr>
+            {firstRow !== undefined ? (
+              <th scope="col" className={`${cell} text-right whitespace-nowrap`}>
+                <span aria-hidden="true">#</span>
+                <span className="sr-only">Row</span>
+              </th>
+            ) : null}
             {columns.map((column) => (
               <th key={column} scope="col" className={`${cell} whitespace-nowrap`}>
                 {heading(column)}
@@ -126,13 +143,17 @@ export function RowsTable({
         <tbody className="divide-y divide-slate-100">
           {rows.map((row, i) => (
             <tr key={i}>
-              {columns.map((column) => (
-                <td key={column} className={`max-w-xs ${cell} align-top break-words text-slate-700`}>
-                  <span className={clampLines === 2 ? "line-clamp-2" : "line-clamp-3"} title={format(column, row[column] as Cell, timeZone)}>
-                    {format(column, row[column] as Cell, timeZone)}
-                  </span>
-                </td>
-              ))}
+              {firstRow !== undefined ? <td className={`${cell} text-right align-top whitespace-nowrap text-slate-500 tabular-nums`}>{(firstRow + i).toLocaleString("en-US")}</td> : null}
+              {columns.map((column) => {
+                const text = format(column, row[column] as Cell, timeZone);
+                return (
+                  <td key={column} className={`${width(text)} ${cell} align-top break-words text-slate-700`}>
+                    <span className={clampLines === 2 ? "line-clamp-2" : "line-clamp-3"} title={text}>
+                      {text}
+                    </span>
+                  </td>
+                );
+              })}
             </tr>
           ))}
         </tbody>
@@ -143,12 +164,14 @@ export function RowsTable({
 
 /**
  * The first rows of each table the latest successful run wrote (`shown` rows at most), a link to show up to `more`
- * rows, and each table's every row as a CSV download. Plain links: they work without JavaScript.
+ * rows, a link to the table's own pages of every row, and each table's every row as a CSV download. Plain links: they
+ * work without JavaScript.
  */
 export function TransformResults({
   results,
   charts,
   downloadHref,
+  pagesHref,
   shown,
   more,
   timeZone,
@@ -157,6 +180,8 @@ export function TransformResults({
   /** The template's charts, drawn above the tables. */
   charts?: ReactNode;
   downloadHref: (table: string) => string;
+  /** The table's own pages, every row a page at a time ("See all 4,561 rows"), when it has more rows than shown. */
+  pagesHref?: (table: string) => string;
   shown: number;
   more: { href: string; rows: number } | null;
   timeZone: string;
@@ -186,6 +211,11 @@ export function TransformResults({
               {more && result.total !== null && result.total > shown && result.rows.length >= shown ? (
                 <Link to={more.href} className="link font-medium" data-show-more={result.table}>
                   Show {Math.min(more.rows, result.total).toLocaleString("en-US")} rows
+                </Link>
+              ) : null}
+              {pagesHref && !result.error && result.total !== null && result.total > result.rows.length ? (
+                <Link to={pagesHref(result.table)} className="link font-medium" data-all-rows={result.table}>
+                  See all {result.total.toLocaleString("en-US")} rows<span className="sr-only"> of {result.label}</span>
                 </Link>
               ) : null}
               {!result.error && result.rows.length > 0 ? (

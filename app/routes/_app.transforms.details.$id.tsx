@@ -231,6 +231,7 @@ export default function TransformDetails() {
             shown={shown}
             more={shown < MORE_ROWS ? { href: `?rows=${MORE_ROWS}#results`, rows: MORE_ROWS } : null}
             downloadHref={(table) => `/transforms/details/${record.id}/results/${encodeURIComponent(table)}/download`}
+            pagesHref={(table) => `/transforms/details/${record.id}/results/${encodeURIComponent(table)}`}
             timeZone={timeZone}
           />
         </>
