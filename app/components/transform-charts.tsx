@@ -82,14 +82,25 @@ export function TransformCharts({
                     {chart.note}
                   </p>
                 ) : null}
-                <div
-                  className="hidden px-3 py-3 sm:block"
-                  dangerouslySetInnerHTML={{ __html: chart.svg }}
-                />
-                <div
-                  className="px-2 py-3 sm:hidden"
-                  dangerouslySetInnerHTML={{ __html: chart.svgCompact }}
-                />
+                {/* The run history's charts sit two to a row on a wide screen: each is drawn at its phone size, which fits
+                    there at full size, instead of the wide drawing shrunk to two-thirds (axis words of 7 px). */}
+                {label ? (
+                  <div
+                    className="px-2 py-3"
+                    dangerouslySetInnerHTML={{ __html: chart.svgCompact }}
+                  />
+                ) : (
+                  <>
+                    <div
+                      className="hidden px-3 py-3 sm:block"
+                      dangerouslySetInnerHTML={{ __html: chart.svg }}
+                    />
+                    <div
+                      className="px-2 py-3 sm:hidden"
+                      dangerouslySetInnerHTML={{ __html: chart.svgCompact }}
+                    />
+                  </>
+                )}
               </>
             ) : (
               <p className="px-4 py-6 text-sm text-slate-600">

@@ -186,7 +186,7 @@ const definitions = (): TemplateDefinition[] => [
         id: "sentiment_trend",
         title: "Sentiment over time",
         table: "sentiment",
-        description: "The average sentiment of the meetings' lines in each period, from −1 (negative) to +1 (positive).",
+        description: "The average sentiment score of the meetings' lines in each period (each line the sum of its words' AFINN-165 scores): above 0 leans positive, below 0 negative.",
         mark: "line",
         x: { field: "period_start", title: "Period starting", type: "time", step: "day" },
         y: { field: "avg_sentiment", title: "Average sentiment", type: "quantity", aggregate: "mean", unit: "sentiment" },

@@ -146,6 +146,26 @@ describe("each template's charts", () => {
     expect(drawn.svg).toContain("Speakers: Their side");
   });
 
+  it("draws minutes in the unit a person would say, keeps the minutes in the tooltips, and lists only the series present", async () => {
+    const reply = allDefinitions().find((d) => d.id === "email_response_time")!.charts[0]!;
+    const rows = [
+      { correspondent: "frank@stark.example", median_their_reply_minutes: 2890 },
+      { correspondent: "ann@globex.example", median_their_reply_minutes: 40 },
+    ];
+    const days = await renderChart(reply, rows, ZONE);
+    expect(days.svg).toContain(">Median reply time (days)</text>");
+    expect(days.svg).toMatch(/aria-label="[^"]*Median reply time \(minutes\): 2,890[^"]*"/);
+    expect(days.svg).toContain(">1.5</text>");
+    expect(days.columns.y).toBe("Median reply time (minutes)");
+    expect((await renderChart(reply, rows.slice(1), ZONE)).svg).toContain(">Median reply time (minutes)</text>");
+    expect((await renderChart(reply, [{ correspondent: "a@b.example", median_their_reply_minutes: 300 }], ZONE)).svg).toContain(">Median reply time (hours)</text>");
+    const risk = allDefinitions().find((d) => d.id === "deal_risk")!.charts[0]!;
+    const drawn = await renderChart(risk, [{ account: "Globex", risk_score: 82, risk_level: "high" }, { account: "Hooli", risk_score: 20, risk_level: "low" }], ZONE);
+    expect(drawn.svg).toContain(">High</text>");
+    expect(drawn.svg).toContain(">Low</text>");
+    expect(drawn.svg).not.toContain(">Medium</text>");
+  });
+
   it("a chart of counts that are all zero says so in words; a mean of zero is a value", async () => {
     const speakers = allDefinitions().find((d) => d.id === "speaker_metrics")!;
     const monologues = speakers.charts.find((c) => c.id === "long_monologues")!;

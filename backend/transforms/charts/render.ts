@@ -32,7 +32,7 @@ function noteOf(chart: ChartDeclaration, points: readonly ChartPoint[]): string 
 }
 
 /** The plot's size on a wide screen, and on a phone (drawn narrower, so that its words keep their size). */
-const SIZES = { wide: { width: 640, height: 260, labelLimit: 220, ticks: 10 }, compact: { width: 270, height: 200, labelLimit: 110, ticks: 4 } } as const;
+const SIZES = { wide: { width: 640, height: 260, labelLimit: 220, ticks: 10 }, compact: { width: 250, height: 200, labelLimit: 150, ticks: 4 } } as const;
 type Size = (typeof SIZES)[keyof typeof SIZES];
 const BRAND = ["#1d4ed8", "#0d9488", "#b45309", "#7c3aed", "#be123c", "#4d7c0f", "#0369a1", "#a16207"];
 
@@ -42,8 +42,42 @@ const FORMAT: Record<ChartUnit, { format: string; suffix: string }> = {
   percent: { format: ".0%", suffix: "" },
   minutes: { format: ",.0f", suffix: " (minutes)" },
   milliseconds: { format: ",.1f", suffix: " (seconds)" },
-  sentiment: { format: "+.2f", suffix: " (−1 to +1)" },
+  sentiment: { format: "+.2f", suffix: " (0 is neutral)" },
 };
+
+/**
+ * Minutes drawn in the unit a person would say for the largest of them: a reply time of 2,890 minutes is two days. The
+ * axis is in that unit; the tooltips and the CSV keep the minutes.
+ */
+function minutesAxis(chart: ChartDeclaration, points: readonly ChartPoint[], ticks: number) {
+  const most = Math.max(0, ...points.map((p) => p.y));
+  const [divisor, unit] = most >= 2 * 1440 ? [1440, "days"] : most >= 120 ? [60, "hours"] : [1, "minutes"];
+  // Ticks at round numbers of that unit (0, 0.5, 1, 1.5 days), the axis ending on the last.
+  const rough = Math.max(most / divisor / Math.max(1, ticks), 1e-9);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = ([1, 2, 2.5, 5, 10].find((k) => k * power >= rough) ?? 10) * power;
+  const last = Math.max(1, Math.ceil(most / divisor / step)) * step;
+  const values = Array.from({ length: Math.round(last / step) + 1 }, (_, i) => i * step * divisor);
+  return {
+    title: `${chart.y.title} (${unit})`,
+    axis: { values, format: ",.0f", labelExpr: `format(datum.value / ${divisor}, ',~g')` },
+    scale: { domain: [0, last * divisor], nice: false },
+  };
+}
+
+/** The dates under a line: the steps the points sit on (every k-th when there are more than the width allows). */
+function timeTicks(points: readonly ChartPoint[], most: number): number[] {
+  const steps = [...new Set(points.map((p) => p.x))].sort();
+  const every = Math.max(1, Math.ceil(steps.length / most));
+  return steps.filter((_, i) => i % every === 0).map((day) => Date.parse(`${day}T00:00:00Z`));
+}
+
+/** A sentiment axis: symmetric around neutral, at least −1 to +1, wide enough for every point (scores can exceed 1). */
+function sentimentDomain(points: readonly ChartPoint[]): [number, number] {
+  const most = Math.max(1, ...points.map((p) => Math.abs(p.y)));
+  const bound = most <= 1 ? 1 : Math.ceil(most);
+  return [-bound, bound];
+}
 
 /** Milliseconds are drawn as seconds; every other unit as it is. */
 const scaled = (axis: ChartAxis, value: number) => (axis.unit === "milliseconds" ? value / 1000 : value);
@@ -60,21 +94,27 @@ function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string,
   const measure = FORMAT[chart.y.unit ?? "number"];
   const seriesWord = (value: string) => chart.series?.labels?.[value] ?? value;
   const values = points.map((p) => ({ x: p.x, y: scaled(chart.y, p.y), ...(p.series !== undefined ? { series: seriesWord(p.series) } : {}) }));
+  // Only the series the points have, in the declared order (a legend of absent sides or levels says nothing).
+  const present = new Set(points.map((p) => p.series));
+  const declared = Object.entries(chart.series?.colors ?? {}).filter(([value]) => present.has(value));
   const yTitle = axisTitle(chart.y, timeZone);
   const xTitle = axisTitle(chart.x, timeZone);
+  // Minutes on the axis in minutes, hours or days (its title says which); the tooltips and the CSV keep the minutes.
+  const inUnit = chart.y.unit === "minutes" ? minutesAxis(chart, points, size.ticks) : null;
+  const yAxis = inUnit ? { axis: { title: inUnit.title, ...inUnit.axis }, scale: inUnit.scale } : { axis: { format: measure.format } };
   const color = chart.series
     ? {
         field: "series",
         type: "nominal" as const,
         title: chart.series.title,
-        ...(chart.series.colors ? { scale: { domain: Object.keys(chart.series.colors).map(seriesWord), range: Object.values(chart.series.colors) } } : { scale: { range: BRAND } }),
+        ...(chart.series.colors ? { scale: { domain: declared.map(([value]) => seriesWord(value)), range: declared.map(([, colour]) => colour) } } : { scale: { range: BRAND } }),
       }
     : undefined;
   const config = {
     font: "Inter, ui-sans-serif, system-ui, sans-serif",
     background: "#ffffff",
     axis: { labelColor: "#334155", titleColor: "#0f172a", gridColor: "#e2e8f0", domainColor: "#94a3b8", tickColor: "#94a3b8", labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
-    legend: { labelColor: "#334155", titleColor: "#0f172a", orient: "bottom" as const },
+    legend: { labelColor: "#334155", titleColor: "#0f172a", orient: "bottom" as const, ...(size === SIZES.compact ? { columns: 2 } : {}) },
     view: { stroke: null },
     line: { color: BRAND[0], strokeWidth: 2 },
     bar: { color: BRAND[0] },
@@ -91,10 +131,17 @@ function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string,
           type: "temporal",
           title: xTitle,
           timeUnit: "utcyearmonthdate",
-          axis: { format: "%b %d", labelAngle: 0, tickCount: size.ticks },
+          // The run history's last 30 days are ticked by Vega; a result's periods by the steps its points sit on.
+          axis: { format: "%b %d", labelAngle: 0, ...(chart.x.lastDays ? { tickCount: size.ticks } : { values: timeTicks(points, size.ticks) }) },
           ...(chart.x.lastDays ? { scale: { domain: lastDays(chart.x.lastDays, timeZone, now) } } : {}),
         },
-        y: { field: "y", type: "quantitative", title: yTitle, axis: { format: measure.format, tickCount: 5 }, ...(chart.y.unit === "sentiment" ? { scale: { domain: [-1, 1] } } : {}) },
+        y: {
+          field: "y",
+          type: "quantitative",
+          title: yTitle,
+          axis: { tickCount: 5, ...yAxis.axis },
+          ...(chart.y.unit === "sentiment" ? { scale: { domain: sentimentDomain(points) } } : yAxis.scale ? { scale: yAxis.scale } : {}),
+        },
         ...(color ? { color } : {}),
         tooltip: [
           { field: "x", type: "temporal", title: xTitle, timeUnit: "utcyearmonthdate", format: "%b %d, %Y" },
@@ -109,7 +156,7 @@ function specOf(chart: ChartDeclaration, points: ChartPoint[], timeZone: string,
     mark: { type: "bar", cornerRadiusEnd: 3 },
     encoding: {
       y: { field: "x", type: "nominal", title: xTitle, sort: { field: "y", order: "descending" }, axis: { labelLimit: size.labelLimit } },
-      x: { field: "y", type: "quantitative", title: yTitle, axis: { format: measure.format, tickCount: size.ticks } },
+      x: { field: "y", type: "quantitative", title: yTitle, axis: { tickCount: size.ticks, ...yAxis.axis }, ...(yAxis.scale ? { scale: yAxis.scale } : {}) },
       ...(color ? { color } : {}),
       tooltip: [
         { field: "x", type: "nominal", title: xTitle },
