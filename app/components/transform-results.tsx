@@ -11,7 +11,7 @@ export interface ResultTable {
 import type { ReactNode } from "react";
 import { Link } from "@remix-run/react";
 import prettyMilliseconds from "pretty-ms";
-import { resultColumnLabel, riskLevelLabel, TECHNICAL_RESULT_COLUMNS } from "@contract/labels";
+import { resultColumnLabel, riskLevelLabel, speakerSideLabel, TECHNICAL_RESULT_COLUMNS } from "@contract/labels";
 import { formatDateTime } from "./date-time";
 
 type Cell = string | number | boolean | null | undefined;
@@ -67,7 +67,7 @@ const SENTIMENT = /(^|_)sentiment(_trend)?$/;
 
 /**
  * A result cell as a person reads it, by what its column holds: a share or a ratio as a percent, milliseconds and
- * minutes as a duration, a sentiment signed with two decimals, a risk level in words; anything else as `show` says.
+ * minutes as a duration, a sentiment signed with two decimals, a risk level and a speaker side in words; anything else as `show` says.
  */
 export function showResult(column: string, value: Cell | Cell[], timeZone: string): string {
   const n = typeof value === "number" ? value : null;
@@ -76,6 +76,7 @@ export function showResult(column: string, value: Cell | Cell[], timeZone: strin
   if (n !== null && /(^|_)(reply_)?minutes(_us|_them)?$/.test(column)) return prettyMilliseconds(Math.round(n * 60_000), { unitCount: 2 });
   if (n !== null && SENTIMENT.test(column)) return SIGNED.format(n);
   if (column === "risk_level" && typeof value === "string") return riskLevelLabel(value);
+  if (column === "speaker_side" && typeof value === "string") return speakerSideLabel(value);
   return show(value, timeZone);
 }
 

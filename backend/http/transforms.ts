@@ -81,7 +81,8 @@ async function readResults(c: Context<ApiEnv>, limit: number, only?: string, off
   const table = only ?? (c.req.query("table") || tables[0] || "");
   if (!tables.includes(table)) throw invalid(M.unknownResultTable, "table");
   // resultTables lists the template's outputs in order: the output's label is its words on the results page
-  // ("Topics"), its key the order rows are read in.
+  // ("Topics"), its declared order then its key the order rows are read in (the key makes it total: pages neither
+  // repeat nor miss a row).
   const definition = transform.templateId ? templateDefinition(transform.templateId) : undefined;
   const output = definition?.outputs[tables.indexOf(table)];
   const label = output?.label ?? table;
@@ -93,7 +94,7 @@ async function readResults(c: Context<ApiEnv>, limit: number, only?: string, off
   try {
     const requirement = transform.requirementInputs as Record<string, string | undefined>;
     const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
-    const page = await warehouse.readTable(table, limit, latest.id, location, { offset, orderBy: output?.key ?? [] });
+    const page = await warehouse.readTable(table, limit, latest.id, location, { offset, orderBy: [...(output?.order ?? []), ...(output?.key ?? [])] });
     return { table, tables, page, label };
   } catch (error) {
     throw new ServiceError("upstream", `Reading the result table ${table} from "${destination.name}" failed: ${(error as Error).message}`);

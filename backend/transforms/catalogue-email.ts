@@ -65,11 +65,13 @@ export function emailDefinitions(): TemplateDefinition[] {
           suffix: "thread_response_times", label: "Reply times per thread",
           description: "One row per thread: messages, participants, first and last message, replies from your side and from theirs with their average and median reply time in minutes.",
           key: ["thread_id"],
+          order: ["-last_message_at"],
         },
         {
           suffix: "correspondent_response_times", label: "Reply times per correspondent",
           description: "One row per external correspondent: messages received from and sent to them, threads, and the average and median minutes of your replies to them and of theirs to you.",
           key: ["correspondent"],
+          order: ["-messages_received"],
         },
       ],
       charts: [
@@ -137,6 +139,7 @@ export function emailDefinitions(): TemplateDefinition[] {
           suffix: "thread_sentiment", label: "Sentiment per thread",
           description: `One row per thread: messages, first and last message, average, first and last sentiment, and its trend (Improving or Worsening when the score moves ${TREND_STEP} or more per message).`,
           key: ["thread_id"],
+          order: ["-last_message_at"],
         },
       ],
       charts: [
@@ -192,8 +195,8 @@ export function emailDefinitions(): TemplateDefinition[] {
       },
       requirements: requirements(),
       outputs: [
-        { suffix: "email_pairs", label: "Who writes to whom", description: "One row per sender and recipient (the busiest first): direction, messages, threads, first and last message.", key: ["from_address", "to_address"] },
-        { suffix: "email_domains", label: "External domains", description: "One row per external domain (the busiest first): rank, messages from and to it, correspondents, threads, first and last message.", key: ["domain"] },
+        { suffix: "email_pairs", label: "Who writes to whom", description: "One row per sender and recipient (the busiest first): direction, messages, threads, first and last message.", key: ["from_address", "to_address"], order: ["-messages"] },
+        { suffix: "email_domains", label: "External domains", description: "One row per external domain (the busiest first): rank, messages from and to it, correspondents, threads, first and last message.", key: ["domain"], order: ["rank"] },
       ],
       charts: [
         {

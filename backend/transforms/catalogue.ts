@@ -38,6 +38,11 @@ export interface OutputTable {
   description: string;
   /** Key columns: a re-run replaces these rows, never duplicates them. */
   key: string[];
+  /**
+   * The order its rows are read in on the results page and in its CSV, before the key ("-risk_score": the riskiest
+   * first); without it, the key's order.
+   */
+  order?: string[];
 }
 
 interface Node {
@@ -133,8 +138,8 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
     outputs: [
-      { suffix: "topics", label: "Topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"] },
-      { suffix: "topic_assignments", label: "Topic per meeting", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"] },
+      { suffix: "topics", label: "Topics", description: "One row per topic: label, top words with weights, number of meetings.", key: ["topic_id"], order: ["-documents"] },
+      { suffix: "topic_assignments", label: "Topic per meeting", description: "One row per meeting: its topic and how strongly it belongs.", key: ["meeting_id"], order: ["topic_id", "-score"] },
     ],
     charts: [
       {
@@ -219,7 +224,7 @@ const definitions = (): TemplateDefinition[] => [
       cue_phrases: { type: "list[string]", default: DEFAULT_CUE_PHRASES, required: true, label: "Cue phrases", group: "primitives", description: "Comma-separated phrases that mark a commitment (case-insensitive)." },
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
-    outputs: [{ suffix: "action_items", label: "Action items", description: "One row per commitment: meeting, line, owner, when it was said, text, cue and due hint.", key: ["utterance_id"] }],
+    outputs: [{ suffix: "action_items", label: "Action items", description: "One row per commitment: meeting, line, owner, when it was said, text, cue and due hint.", key: ["utterance_id"], order: ["spoken_at"] }],
     charts: [
       {
         id: "items_per_owner",
@@ -322,8 +327,8 @@ const definitions = (): TemplateDefinition[] => [
     },
     requirements: [`A connector that has synced transcripts into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the transcript_utterances table", "Write access for the result tables"],
     outputs: [
-      { suffix: "keyword_mentions", label: "Keyword mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"] },
-      { suffix: "keyword_summary", label: "Keywords", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"] },
+      { suffix: "keyword_mentions", label: "Keyword mentions", description: "One row per mention: meeting, line, keyword, speaker, time, sentiment of the line.", key: ["utterance_id", "keyword"], order: ["spoken_at"] },
+      { suffix: "keyword_summary", label: "Keywords", description: "One row per keyword: mentions, meetings, average sentiment, first and last mention.", key: ["keyword"], order: ["-mentions"] },
     ],
     charts: [
       {
@@ -377,7 +382,7 @@ const definitions = (): TemplateDefinition[] => [
       risk_keywords: { type: "list[string]", default: DEFAULT_RISK_KEYWORDS, required: true, label: "Risk phrases", group: "signals", description: "Comma-separated phrases that signal churn or a lost deal." },
     },
     requirements: [`A connector that has synced transcripts and meetings (with accounts) into a warehouse destination (${warehouseKindsInWords()})`, "Read access to the meetings and transcript_utterances tables", "Write access for the result tables"],
-    outputs: [{ suffix: "deal_risk", label: "Deal risk per account", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"] }],
+    outputs: [{ suffix: "deal_risk", label: "Deal risk per account", description: "One row per account: meetings, sentiment and trend, mentions, open action items, external talk ratio, risk score, level and reasons.", key: ["account"], order: ["-risk_score"] }],
     charts: [
       {
         id: "risk_ranking",

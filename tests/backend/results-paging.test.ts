@@ -87,6 +87,9 @@ describe("readTable pages in the key's order", () => {
         // Read again (and a page on its own): the same rows on the same pages.
         expect(await pages(warehouse)).toEqual(first);
         expect((await warehouse.readTable(TABLE, PAGE, RUN, undefined, { offset: 10, orderBy: ["account", "n"] }))!.rows.map((r) => r.note)).toEqual(first[2]);
+        // A column named "-n" sorts descending (a results page's "the riskiest first"), the rest as given.
+        const descending = [...ROWS].sort((a, b) => b.n - a.n || Buffer.compare(Buffer.from(a.account), Buffer.from(b.account))).map((r) => r.note);
+        expect((await warehouse.readTable(TABLE, 100, RUN, undefined, { orderBy: ["-n", "account"] }))!.rows.map((r) => r.note)).toEqual(descending);
         // Past the end: no rows, the total still told.
         expect(await warehouse.readTable(TABLE, PAGE, RUN, undefined, { offset: 1_000, orderBy: ["account", "n"] })).toMatchObject({ rows: [], total: ROWS.length });
         // An order-by column the table lacks is left out; with no order at all, the run's rows all the same.
@@ -129,7 +132,7 @@ describe("GET /transforms/{id}/results?offset=", () => {
     expect({ status: run.status, error: run.error }).toEqual({ status: "succeeded", error: null });
     const table = resultTableName(id, "action_items");
     const total = run.outputs[0]!.rows;
-    // A warehouse keeps rows in no set order: stored here last key first, the pages must still come in the key's order.
+    // A warehouse keeps rows in no set order: stored here last key first, the pages must still come in the output's order.
     for (const sql of [
       `CREATE TABLE reversed AS SELECT * FROM "${table}" ORDER BY utterance_id DESC`,
       `DELETE FROM "${table}"`,
@@ -142,21 +145,24 @@ describe("GET /transforms/{id}/results?offset=", () => {
     expect(total).toBeGreaterThan(limit * 2);
 
     const read = async () => {
-      const seen: string[] = [];
+      const seen: { id: string; at: number }[] = [];
       for (let offset = 0; offset < total; offset += limit) {
         const page = await call(`/transforms/${id}/results?table=${table}&limit=${limit}&offset=${offset}`);
         expect(page.status).toBe(200);
         expect(page.body).toMatchObject({ table, label: "Action items", offset, total });
         expect(page.body.rows).toHaveLength(Math.min(limit, total - offset));
-        seen.push(...page.body.rows.map((r: { utterance_id: string; run_id: string }) => (expect(r.run_id).toBe(run.id), r.utterance_id)));
+        seen.push(...page.body.rows.map((r: { utterance_id: string; spoken_at: string; run_id: string }) => (expect(r.run_id).toBe(run.id), { id: r.utterance_id, at: Date.parse(r.spoken_at) })));
       }
       return seen;
     };
-    const ids = await read();
-    // No item twice, none missed, in utterance_id order (the output's key; text by its bytes).
+    const items = await read();
+    const ids = items.map((i) => i.id);
+    // No item twice, none missed, in the output's order: when it was said (its declared order), then utterance_id
+    // (its key; text by its bytes), which makes the order total.
     expect(new Set(ids).size).toBe(total);
-    expect(ids).toEqual([...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
-    expect(await read()).toEqual(ids);
+    const inOrder = [...items].sort((a, b) => a.at - b.at || Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+    expect(ids).toEqual(inOrder.map((i) => i.id));
+    expect(await read()).toEqual(items);
     // The first page is the details page's first rows, and no offset is offset 0.
     const first = await call(`/transforms/${id}/results?table=${table}&limit=5`);
     expect(first.body).toMatchObject({ offset: 0, total });

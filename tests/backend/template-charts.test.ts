@@ -107,6 +107,11 @@ describe("each template's charts", () => {
     const definition = allDefinitions().find((d) => d.id === id)!;
     const emails = definition.category === "email_insights";
     const outputs = await runProgram(id, { warehouse, sourceId: SOURCE, platforms: emails ? [] : ["zoom"] }, RUN);
+    // The results page reads each table in its declared order: columns its program writes.
+    for (const output of definition.outputs) {
+      const written = Object.keys(outputs.find((o) => o.suffix === output.suffix)?.rows[0] ?? {});
+      if (written.length) for (const term of [...(output.order ?? []), ...output.key]) expect(written, `${output.suffix}: order by ${term}`).toContain(term.replace(/^-/, ""));
+    }
     for (const chart of definition.charts) {
       const rows = outputs.find((o) => o.suffix === chart.table)!.rows;
       expect(rows.length, `${chart.id}: rows to draw`).toBeGreaterThan(0);

@@ -51,14 +51,22 @@ export interface ScanQuery {
   batchRows: number;
 }
 
-/** Which page of a result table: rows from the `offset`-th (0 first), ordered by `orderBy`. */
+/** Which page of a result table: rows from the `offset`-th (0 first), ordered by `orderBy` ("-column": descending). */
 export interface ReadPage {
   offset?: number;
   orderBy?: readonly string[];
 }
 
-/** The order-by columns of `page` that the table has (`has` compares as the warehouse names them). */
-export const orderColumns = (page: ReadPage | undefined, has: (column: string) => boolean) => (page?.orderBy ?? []).filter(has);
+/**
+ * The ORDER BY terms of `page` for the columns the table has (`has` compares as the warehouse names them), each quoted
+ * by the warehouse's `quote`; a name written "-risk_score" sorts that column descending.
+ */
+export function orderColumns(page: ReadPage | undefined, has: (column: string) => boolean, quote: (column: string) => string): string[] {
+  return (page?.orderBy ?? [])
+    .map((term) => ({ column: term.replace(/^-/, ""), descending: term.startsWith("-") }))
+    .filter(({ column }) => has(column))
+    .map(({ column, descending }) => `${quote(column)}${descending ? " DESC" : ""}`);
+}
 /** A page's offset as a whole number of rows, 0 or more. */
 export const offsetOf = (page: ReadPage | undefined) => Math.max(0, Math.floor(page?.offset ?? 0) || 0);
 

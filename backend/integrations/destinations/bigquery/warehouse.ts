@@ -79,7 +79,7 @@ export class BigQueryWarehouse implements Warehouse {
     if (!(await this.exists(table, dataset))) return null;
     const [metadata] = await this.client().dataset(dataset).table(table).getMetadata();
     const columns = ((metadata as { schema?: { fields?: { name: string }[] } }).schema?.fields ?? []).map((f) => f.name);
-    const order = orderColumns(page, (k) => columns.includes(k)).map((k) => `\`${checkName("column", k)}\``);
+    const order = orderColumns(page, (k) => columns.includes(k), (k) => `\`${checkName("column", k)}\``);
     const params = { run: uuid(runId) };
     const [count] = await this.run(`SELECT COUNT(*) AS n FROM ${this.table(table, dataset)} WHERE run_id = @run`, params);
     const rows = await this.run(

@@ -55,7 +55,7 @@ export class LocalWarehouse implements Warehouse {
     const [count] = await this.writer.query(`SELECT count(*)::INTEGER AS n FROM ${name} ${where}`);
     const found = await this.writer.query(`SELECT column_name FROM information_schema.columns WHERE table_name = '${checkName("table", table)}' ORDER BY ordinal_position`);
     const columns = found.map((c) => String(c.column_name));
-    const order = orderColumns(page, (k) => columns.includes(k)).map((k) => `"${checkName("column", k)}"`);
+    const order = orderColumns(page, (k) => columns.includes(k), (k) => `"${checkName("column", k)}"`);
     const rows = await this.writer.query(`SELECT * FROM ${name} ${where}${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`);
     return { columns, rows, total: num(count?.n) };
   }

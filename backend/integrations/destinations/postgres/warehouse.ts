@@ -112,7 +112,11 @@ export class PostgresWarehouse implements Warehouse {
       [name],
     );
     const text = new Set(columns.filter((c) => c.text === true).map((c) => String(c.name)));
-    const order = orderColumns(page, (k) => columns.some((c) => c.name === k)).map((k) => (text.has(k) ? `${ident(checkName("column", k))} COLLATE "C"` : ident(checkName("column", k))));
+    const order = orderColumns(
+      page,
+      (k) => columns.some((c) => c.name === k),
+      (k) => (text.has(k) ? `${ident(checkName("column", k))} COLLATE "C"` : ident(checkName("column", k))),
+    );
     const [count] = await this.query(`SELECT count(*)::int AS n FROM ${name} WHERE run_id = $1`, [runId]);
     const rows = await this.query(
       `SELECT * FROM ${name} WHERE run_id = $1${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`,

@@ -76,7 +76,7 @@ export class SnowflakeWarehouse implements Warehouse {
       [this.ident(location?.schema || this.destination.config.schema, "schema"), table.toUpperCase()],
     );
     const columns = found.map((c) => String(c.column_name).toLowerCase());
-    const order = orderColumns(page, (k) => columns.includes(k.toLowerCase())).map((k) => checkName("column", k).toUpperCase());
+    const order = orderColumns(page, (k) => columns.includes(k.toLowerCase()), (k) => checkName("column", k).toUpperCase());
     const [count] = await this.run(`SELECT COUNT(*) AS N FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ?`, [uuid(runId)]);
     const rows = await this.run(
       `SELECT * FROM ${this.table(table, location?.schema)} WHERE RUN_ID = ?${order.length ? ` ORDER BY ${order.join(", ")}` : ""} LIMIT ${Math.max(0, Math.floor(limit))} OFFSET ${offsetOf(page)}`,
