@@ -5,7 +5,8 @@
  * as 111 mailboxes' worth). The results are computed once by the real programs over a local warehouse (DuckDB); then
  * each template's charts are drawn 30 times after 5 unmeasured draws. Target: p50 ≤ 150 ms per template's page of charts.
  *
- * `npx tsx bench/charts.ts` prints a Markdown table. bench/run.ts runs it as its "charts" part.
+ * `npx tsx bench/charts.ts` prints a Markdown table. bench/run.ts runs it in its "charts" part, after the whole results
+ * pages through the product (bench/results-pages.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

@@ -13,7 +13,8 @@
  *
  * Then (issue 5) the sync throughput benchmark, bench/sync.ts, (issue 52) the hourly incremental sync after 1×, 10× and
  * 100× history, bench/incremental.ts, and (issues 6, 37) one run of every transform template
- * at 1×, 10× and 100× synced transcripts, bench/transform.ts; the sections a run produces replace their own in
+ * at 1×, 10× and 100× synced transcripts, bench/transform.ts, and (issue 54) the charts: every template's whole results
+ * page through the started product, bench/results-pages.ts, beside its charts' draw alone, bench/charts.ts; the sections a run produces replace their own in
  * bench/RESULTS.md (bench/lib/results.ts), and the others stay.
  *
  * Environment: BENCH_PARTS (default "pages,sync,incremental,transforms,charts,schedule") picks the parts, BENCH_SECONDS (default 10) per timed run, BENCH_CONNECTORS
@@ -39,6 +40,7 @@ import { describeMachine, kb, mdTable, ms, rps, textTable, type Target } from ".
 import { runSyncBench } from "./sync.js";
 import { runIncrementalBench } from "./incremental.js";
 import { mergeResults } from "./lib/results.js";
+import { measureResultsPages, RESULTS_PAGES_METHOD, RESULTS_PAGE_TARGETS } from "./results-pages.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -301,7 +303,7 @@ ${mdTable(["File", "Raw", "Gzip", "Found via"], r.heaviest.files.map((f) => [new
 /**
  * Which parts run: BENCH_PARTS, a comma-separated subset of "pages" (issue 2: the list pages through the
  * started product), "sync" (issue 5: bench/sync.ts), "transforms" (issue 6: bench/transform.ts), "schedule"
- * (issue 36: bench/schedule.ts), "incremental" (issue 52: bench/incremental.ts), "charts" (issue 54: bench/charts.ts) and "schedule-workers" (issue 36:
+ * (issue 36: bench/schedule.ts), "incremental" (issue 52: bench/incremental.ts), "charts" (issue 54: bench/results-pages.ts through the started product, then bench/charts.ts) and "schedule-workers" (issue 36:
  * bench/schedule-workers.ts, two real hours). Default: all but "schedule-workers".
  */
 const PARTS = new Set((process.env.BENCH_PARTS ?? "pages,sync,incremental,transforms,charts,schedule").split(",").map((p) => p.trim()));
@@ -323,12 +325,41 @@ const transformSection = () =>
     "## Transforms (issue 6)\n\nProduced by `bench/transform.ts` (its header says how): at each volume (1× is about 1,000 data-generator transcripts, 100× about 100,000 with 2 million lines) the real sync fills a local destination (DuckDB), then the real runner runs every template once, each in a fresh process (read from the warehouse → analysis → result tables written back). Targets (issue 37): at 100×, each template ≤ 60 s and its process's peak RSS ≤ 1.5× its own at 1×.\n",
   );
 
-const chartsSection = () =>
-  childSection(
-    "bench/charts.ts",
-    "Charts: every template's charts over its 1× results (bench/charts.ts)…",
-    "## Charts (issue 54)\n\nProduced by `bench/charts.ts` (its header says how): all of a template's charts, each drawn at a wide and at a phone's width as its results page asks for them, over the template's results at 1× (140 data-generator meetings a day for 7 days; 1,000 e-mail messages). The draw is the server's part of a results page that charts add (the page's other work, reading the first rows, is unchanged); the list pages' first-load JavaScript is measured by the pages part above, and the charts add none. Target: p50 ≤ 150 ms per template.\n",
-  );
+/**
+ * The charts part (issue 54): the whole results page of every template through the started product
+ * (bench/results-pages.ts: the page's time, its HTML, the backend calls behind it, its first-load JavaScript), then the
+ * draw alone in process (bench/charts.ts). One section holds both.
+ */
+async function chartsSection(): Promise<string> {
+  say("Charts: every template's results page through the product (bench/results-pages.ts)…");
+  say(`Starting Tributary as \`npm start\` does (ports 3200/4200/4201/54349)…`);
+  const t0 = Date.now();
+  await startProduct(root, (line) => console.log(line), { onLaunched: (launched) => (product = launched) });
+  say(`Running after ${((Date.now() - t0) / 1000).toFixed(1)} s (data in ${product!.dataDir}).`);
+  const pages = await measureResultsPages(product!, (line) => say(`results pages: ${line}`));
+  console.log(pages.markdown);
+  say("Stopping Tributary…");
+  await product!.stop({ keepData: true });
+  if (!process.env.BENCH_KEEP_DATA) leftData.push(product!.dataDir);
+  product = undefined;
+  const drawn = childSection("bench/charts.ts", "Charts: every template's charts drawn alone over its 1× results (bench/charts.ts)…", "");
+  return `## Charts (issue 54)
+
+Target (issue 54): the server renders a page with all of a template's charts in ≤ ${RESULTS_PAGE_TARGETS.p50Ms} ms p50, measured beside the list pages; the list pages' first-load JavaScript stays ≤ ${RESULTS_PAGE_TARGETS.jsKb} KB gzip. The command: \`BENCH_PARTS=charts npm run bench\` (on a quiet machine: the page times are a few requests of one reader, which other work on the cores lengthens).
+
+### Whole results pages
+
+${RESULTS_PAGES_METHOD}
+
+${pages.markdown}
+
+### The charts' draw alone
+
+Produced by \`bench/charts.ts\` (its header says how): all of a template's charts, each drawn at a wide and at a phone's width as its results page asks for them, in process (no HTTP, no database), over the template's results at 1× (140 data-generator meetings a day for 7 days; 1,000 e-mail messages), 5 unmeasured and 30 measured draws. It is the part of the backend's /transforms/:id/charts that drawing takes.
+
+${drawn.trim()}
+`;
+}
 
 const scheduleSection = () =>
   childSection(
@@ -392,7 +423,7 @@ try {
     );
   }
   if (PARTS.has("transforms")) sections.push(transformSection());
-  if (PARTS.has("charts")) sections.push(chartsSection());
+  if (PARTS.has("charts")) sections.push(await chartsSection());
   if (PARTS.has("schedule")) sections.push(scheduleSection());
   if (PARTS.has("schedule-workers")) sections.push(scheduleWorkersSection());
   if (!process.env.BENCH_NO_WRITE && sections.length) {
