@@ -316,7 +316,12 @@ export const transformChartSchema = z.object({
 });
 export type TransformChart = z.infer<typeof transformChartSchema>;
 /** GET /transforms/{id}/charts?tz=: every chart of its template over the latest successful run's results. */
-export const transformChartsSchema = z.object({ charts: z.array(transformChartSchema), time_zone: z.string() });
+export const transformChartsSchema = z.object({
+  charts: z.array(transformChartSchema),
+  time_zone: z.string(),
+  /** With ?rows=: the first rows of each result table the latest successful run wrote (the results page's tables). */
+  results: z.array(transformResultsSchema.pick({ table: true, label: true, columns: true, rows: true, total: true })).optional(),
+});
 
 /** POST /templates/{id}/preview. */
 export const previewRequestSchema = z.object({

@@ -1,4 +1,3 @@
-import { providersInWords } from "@contract/integrations/sources";
 import { Form } from "@remix-run/react";
 import { Logo } from "./logo";
 
@@ -22,6 +21,8 @@ export function SignInCard(props: {
   localSignIn: boolean;
   /** "Google Cloud Storage, BigQuery, … or PostgreSQL" (contract/integrations/destination-words.ts, in the loader). */
   destinationKinds: string;
+  /** "Zoom, Microsoft Teams, … and Outlook" (contract/integrations/sources.ts providersInWords, in the loader). */
+  providers: string;
 }) {
   return (
     <div className="flex min-h-full flex-col lg:flex-row">
@@ -30,7 +31,7 @@ export function SignInCard(props: {
         <div className="max-w-md">
           <p className="text-3xl font-semibold leading-tight">Meetings and e-mail in your warehouse, analysed — without writing a pipeline.</p>
           <ul className="mt-8 space-y-3 text-brand-50">
-            <li>{providersInWords("and")} on a schedule</li>
+            <li>{props.providers} on a schedule</li>
             <li>Into {props.destinationKinds}</li>
             <li>Topics, sentiment and risks from ready-made templates</li>
           </ul>

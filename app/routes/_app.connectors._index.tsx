@@ -43,11 +43,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const destinationKinds = destinationKindsInWords();
   const [sources, destinations] = await Promise.all([loadSources(args.request), loadAllDestinations(args.request)]);
   const onboarding = { sources: sources.ok ? sources.data.length : 0, destinations: destinations.ok ? destinations.data.length : 0 };
-  return listData({ ...page, onboarding: { ...onboarding, destinationKinds } });
+  return listData({ ...page, onboarding: { ...onboarding, destinationKinds, providers: providersInWords(",") } });
 }
 
-const steps = (destinationKinds: string) => [
-  { n: 1, title: "Create a source", body: `Connect ${providersInWords(",")} or the data generator.`, to: "/sources/add", cta: "Create source", more: "Add another source" },
+const steps = (destinationKinds: string, providers: string) => [
+  { n: 1, title: "Create a source", body: `Connect ${providers} or the data generator.`, to: "/sources/add", cta: "Create source", more: "Add another source" },
   { n: 2, title: "Create a destination", body: `Choose where the data lands: ${destinationKinds}.`, to: "/destinations/add", cta: "Create destination", more: "Add another destination" },
   { n: 3, title: "Create a connector", body: "Link a source to its destinations and pick how often it syncs. Its first sync starts at once.", to: "/connectors/add", cta: "Create connector", more: "" },
 ];
@@ -55,7 +55,7 @@ const steps = (destinationKinds: string) => [
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The three steps, each done once the user has what it makes; the next one to do is the one highlighted. */
-function Welcome({ progress }: { progress: { sources: number; destinations: number; destinationKinds: string } }) {
+function Welcome({ progress }: { progress: { sources: number; destinations: number; destinationKinds: string; providers: string } }) {
   const user = useUser();
   const firstName = user.given_name || user.name.split(/\s+/)[0] || "there";
   const done = [
@@ -75,7 +75,7 @@ function Welcome({ progress }: { progress: { sources: number; destinations: numb
         {count > 0 ? ` ${count} of 3 done.` : ""}
       </p>
       <ol className="mt-8 grid gap-4 md:grid-cols-3">
-        {steps(progress.destinationKinds).map((step, i) => {
+        {steps(progress.destinationKinds, progress.providers).map((step, i) => {
           const status = done[i];
           return (
             <li key={step.n} className={`card flex flex-col p-6 ${i === next ? "ring-2 ring-brand-600" : ""}`} data-step-done={status ? "true" : "false"}>

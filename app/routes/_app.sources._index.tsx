@@ -9,7 +9,8 @@ import { useTimeZone } from "~/root";
 export const meta: MetaFunction = () => [{ title: "Sources · Tributary" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  return listData(await loadListPage(args, "sources", "Failed to fetch sources", (row: Source) => ({
+  // The providers' names come from the source manifests, which hold every source's form schemas: the loader says them.
+  const page = await loadListPage(args, "sources", "Failed to fetch sources", (row: Source) => ({
     id: row.id,
     name: row.name,
     description: row.description,
@@ -17,19 +18,21 @@ export async function loader(args: LoaderFunctionArgs) {
     connector_count: row.connector_count,
     integration_label: row.integration_label,
     status: row.status,
-  })));
+  }));
+  return listData({ ...page, providers: providersInWords(",") });
 }
 
 export default function Sources() {
+  const data = useLoaderData<typeof loader>();
   return (
     <RecordList
-      data={useLoaderData<typeof loader>()}
+      data={data}
       timeZone={useTimeZone()}
       path="sources"
       title="Sources"
       description="The meeting and e-mail accounts Tributary reads from."
       noun="source"
-      emptyBody={`Connect ${providersInWords(",")} or the data generator to start bringing data in.`}
+      emptyBody={`Connect ${data.providers} or the data generator to start bringing data in.`}
     />
   );
 }

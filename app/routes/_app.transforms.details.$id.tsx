@@ -23,7 +23,7 @@ import { isRecordId, pageData } from "~/services/records.server";
 import { loadRunsPage, type RunsPage } from "~/services/runs.server";
 import { requireUser } from "~/services/session.server";
 import { loadRunCharts } from "~/services/runs.server";
-import { cancelTransformRun, deleteTransform, loadCharts, loadResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
+import { cancelTransformRun, deleteTransform, loadChartsAndResults, loadTransform, loadTransformRuns, runTransform } from "~/services/transforms.server";
 import { useTimeZone } from "~/root";
 import { recordAuthorsWords } from "@contract/labels";
 import { loadRecordAuthors } from "~/services/activity.server";
@@ -41,9 +41,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The runs first, then the transform: a run that ends between the two reads is still open in the first, so the
   // page looks again, instead of showing the run succeeded beside the transform's status from before it.
   const page = isRecordId(id) ? await loadRunsPage(request, (before) => loadTransformRuns(request, id, before)) : null;
-  const [transform, authors, runCharts] = page
-    ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id), loadRunCharts(request, "transforms", id, page.runs[0])])
-    : ([{ ok: false, status: 404 } as const, null, null] as const);
+  // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty),
+  // and the charts over them, in one call beside the others: the warehouse is opened once for the page.
+  const latest = page?.runs.find((r) => r.status === "succeeded");
+  const shown = shownRows(request);
+  const reading = latest && !foundNoInput(latest) ? loadChartsAndResults(request, id, readTimeZone(request.headers.get("cookie")), shown) : null;
+  const [transform, authors, runCharts, drawn] = page
+    ? await Promise.all([loadTransform(request, id), loadRecordAuthors(request, "transform", id), loadRunCharts(request, "transforms", id, page.runs[0]), reading])
+    : ([{ ok: false, status: 404 } as const, null, null, null] as const);
   if (!transform.ok)
     return pageData(
       {
@@ -61,22 +66,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       transform.status === 404,
     );
   const { runs: list, failing, history, runsError } = page!;
-  // The result tables of the latest successful run, first rows of each (none when it found no input: they are empty).
-  const latest = list.find((r) => r.status === "succeeded");
-  const shown = shownRows(request);
-  const drawn = latest && !foundNoInput(latest) ? loadCharts(request, id, readTimeZone(request.headers.get("cookie"))) : null;
   const results: ResultTable[] = latest && !foundNoInput(latest)
-    ? await Promise.all(
-        latest.outputs.map(async (output) => {
-          const rows = await loadResults(request, id, output.table, shown);
-          return rows.ok
-            ? { table: output.table, label: rows.data.label, total: rows.data.total ?? output.rows, columns: rows.data.columns, rows: rows.data.rows, error: null }
-            : { table: output.table, label: output.table, total: output.rows, columns: [], rows: [], error: rows.message };
-        })
-      )
+    ? latest.outputs.map((output) => {
+        const read = drawn?.ok ? drawn.data.results.find((r) => r.table === output.table) : undefined;
+        return read
+          ? { table: output.table, label: read.label, total: read.total ?? output.rows, columns: read.columns, rows: read.rows, error: null }
+          : { table: output.table, label: output.table, total: output.rows, columns: [], rows: [], error: drawn && !drawn.ok ? drawn.message : null };
+      })
     : [];
-  const chartsOutcome = drawn ? await drawn : null;
-  const charts = { list: chartsOutcome?.ok ? chartsOutcome.data : [], error: chartsOutcome && !chartsOutcome.ok ? chartsOutcome.message : null };
+  const charts = { list: drawn?.ok ? drawn.data.charts : [], error: drawn && !drawn.ok ? drawn.message : null };
   return pageData({ transform: transform.data, runs: list, failing, history, runsError, results, charts, runCharts: runCharts!, shown, authors: recordAuthorsWords(authors), error: null as string | null }, false);
 }
 

@@ -1,3 +1,4 @@
+import { providersInWords } from "@contract/integrations/sources";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const error = session.get("authError") ?? null;
   return Response.json(
-    { redirectTo, error, localSignIn: env().localSignIn, destinationKinds: destinationKindsInWords() },
+    { redirectTo, error, localSignIn: env().localSignIn, destinationKinds: destinationKindsInWords(), providers: providersInWords("and") },
     { headers: { "set-cookie": await sessionStorage().commitSession(session) } },
   );
 }
@@ -34,6 +35,7 @@ export default function SignIn() {
       error={data.error}
       localSignIn={data.localSignIn}
       destinationKinds={data.destinationKinds}
+      providers={data.providers}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { providersInWords } from "@contract/integrations/sources";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SignInCard } from "~/components/sign-in-card";
@@ -7,7 +8,7 @@ import { env } from "~/services/env.server";
 export const meta: MetaFunction = () => [{ title: "Create your account · Tributary" }];
 
 export async function loader(_: LoaderFunctionArgs) {
-  return { localSignIn: env().localSignIn, destinationKinds: destinationKindsInWords() };
+  return { localSignIn: env().localSignIn, destinationKinds: destinationKindsInWords(), providers: providersInWords("and") };
 }
 
 /** Accounts are Google accounts: signing up is the first sign-in. */
@@ -21,6 +22,7 @@ export default function SignUp() {
       error={null}
       localSignIn={data.localSignIn}
       destinationKinds={data.destinationKinds}
+      providers={data.providers}
     />
   );
 }

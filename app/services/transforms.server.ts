@@ -93,10 +93,23 @@ export async function loadResults(request: Request, id: string, table: string, l
   }));
 }
 
-/** The template's charts over the latest successful run's results, drawn by the backend in the reader's time zone. */
-export async function loadCharts(request: Request, id: string, timeZone: string): Promise<Outcome<TransformChart[]>> {
-  const outcome = await callBackend(request, "GET /transforms/:id/charts", { params: { id }, query: { tz: timeZone } }, "Failed to draw the charts");
-  return mapped(outcome, (r) => r.charts);
+/**
+ * A results page's charts and the first `rows` rows of each result table, in one call (the backend opens the
+ * warehouse once for both).
+ */
+export async function loadChartsAndResults(request: Request, id: string, timeZone: string, rows: number): Promise<Outcome<{ charts: TransformChart[]; results: (ResultRows & { table: string })[] }>> {
+  const outcome = await callBackend(request, "GET /transforms/:id/charts", { params: { id }, query: { tz: timeZone, rows } }, "Failed to draw the charts");
+  return mapped(outcome, (r) => ({
+    charts: r.charts,
+    results: (r.results ?? []).map((t) => ({
+      table: t.table,
+      label: t.label,
+      columns: t.columns,
+      rows: t.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, shownCell(value)]))),
+      total: t.total,
+      offset: 0,
+    })),
+  }));
 }
 
 /** One chart as a file: its SVG, or the CSV of the points behind it. */

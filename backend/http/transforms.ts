@@ -16,6 +16,7 @@ import { conflict, invalid, ServiceError } from "../services/errors.js";
 import { presentTransform, presentTransformRun, TRANSFORM_RUN_VIEWS } from "../present/transforms.js";
 import { presentCancel } from "../present/runs.js";
 import { renderChart } from "../transforms/charts/render.js";
+import type { Warehouse } from "../integrations/destinations/warehouse.js";
 import { isTimeZone } from "../../contract/run-operations.js";
 
 /**
@@ -70,36 +71,58 @@ transformsRoutes.post("/transforms/:id/cancel", async (c) => {
 addRunRoutes(transformsRoutes, "transforms", { kind: "transform", owned, list: listTransformRuns, failing: transformFailing, details: findTransformRunDetails, present: TRANSFORM_RUN_VIEWS });
 
 /**
- * Rows of one result table (?table=, default the transform's first) as of the latest successful run: `limit` rows at
- * most after the first `offset`, ordered by the output's key (so that pages neither repeat nor miss a row), or no page
- * when that run wrote none.
+ * The result tables of a transform's latest successful run, read from its connector's warehouse: opened once for all
+ * the reads of a request (opening it is most of a small read's time), closed by `close`. Each table's rows come in its
+ * output's declared order then its key (the key makes the order total: pages neither repeat nor miss a row).
  */
-async function readResults(c: Context<ApiEnv>, limit: number, only?: string, offset = 0) {
+async function resultsOf(c: Context<ApiEnv>) {
   const { db } = c.var.services;
   const transform = await owned(c);
   const tables = resultTables(transform);
-  const table = only ?? (c.req.query("table") || tables[0] || "");
-  if (!tables.includes(table)) throw invalid(M.unknownResultTable, "table");
-  // resultTables lists the template's outputs in order: the output's label is its words on the results page
-  // ("Topics"), its declared order then its key the order rows are read in (the key makes it total: pages neither
-  // repeat nor miss a row).
+  // resultTables lists the template's outputs in order: the output's label is its words on the results page ("Topics").
   const definition = transform.templateId ? templateDefinition(transform.templateId) : undefined;
-  const output = definition?.outputs[tables.indexOf(table)];
-  const label = output?.label ?? table;
+  const outputOf = (table: string) => definition?.outputs[tables.indexOf(table)];
   const latest = await latestSucceededRun(db, transform.id);
-  if (!latest?.outputs.some((o) => o.table === table)) return { table, tables, page: null, label };
-  const destination = await ownedWarehouseDestination(db, c.var.actor.ownerId, transform.connectorId);
-  if (!destination) throw conflict(M.noWarehouse);
-  const warehouse = openWarehouse(destination, c.var.actor.ownerId, c.var.services);
+  let warehouse: { open: Warehouse; name: string } | null = null;
+  const requirement = transform.requirementInputs as Record<string, string | undefined>;
+  const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
+  return {
+    transform,
+    definition,
+    tables,
+    label: (table: string) => outputOf(table)?.label ?? table,
+    /** Whether the latest successful run wrote this table. */
+    written: (table: string) => Boolean(latest?.outputs.some((o) => o.table === table)),
+    /** `limit` rows at most after the first `offset`, or no page when the latest successful run wrote none. */
+    async read(table: string, limit: number, offset = 0) {
+      if (!latest?.outputs.some((o) => o.table === table)) return null;
+      if (!warehouse) {
+        const destination = await ownedWarehouseDestination(db, c.var.actor.ownerId, transform.connectorId);
+        if (!destination) throw conflict(M.noWarehouse);
+        warehouse = { open: openWarehouse(destination, c.var.actor.ownerId, c.var.services), name: destination.name };
+      }
+      const output = outputOf(table);
+      try {
+        return await warehouse.open.readTable(table, limit, latest.id, location, { offset, orderBy: [...(output?.order ?? []), ...(output?.key ?? [])] });
+      } catch (error) {
+        throw new ServiceError("upstream", `Reading the result table ${table} from "${warehouse.name}" failed: ${(error as Error).message}`);
+      }
+    },
+    async close() {
+      await warehouse?.open.close().catch(() => {});
+    },
+  };
+}
+
+/** Rows of one result table (?table=, default the transform's first), as `resultsOf` reads them. */
+async function readResults(c: Context<ApiEnv>, limit: number, offset = 0) {
+  const results = await resultsOf(c);
   try {
-    const requirement = transform.requirementInputs as Record<string, string | undefined>;
-    const location = { dataset: requirement.results_dataset, schema: requirement.results_schema };
-    const page = await warehouse.readTable(table, limit, latest.id, location, { offset, orderBy: [...(output?.order ?? []), ...(output?.key ?? [])] });
-    return { table, tables, page, label };
-  } catch (error) {
-    throw new ServiceError("upstream", `Reading the result table ${table} from "${destination.name}" failed: ${(error as Error).message}`);
+    const table = c.req.query("table") || results.tables[0] || "";
+    if (!results.tables.includes(table)) throw invalid(M.unknownResultTable, "table");
+    return { table, tables: results.tables, page: await results.read(table, limit, offset), label: results.label(table) };
   } finally {
-    await warehouse.close().catch(() => {});
+    await results.close();
   }
 }
 
@@ -118,7 +141,7 @@ transformsRoutes.get("/transforms/:id/results", async (c) => {
   const offsetText = c.req.query("offset") ?? "0";
   const offset = /^\d{1,10}$/.test(offsetText) ? Number(offsetText) : NaN;
   if (!(offset >= 0 && offset <= MAX_RESULTS_OFFSET)) throw invalid("offset must be a whole number from 0 to 1000000000.", "offset");
-  const { table, tables, page, label } = await readResults(c, limit, undefined, offset);
+  const { table, tables, page, label } = await readResults(c, limit, offset);
   return c.json(page ? { table, label, tables, offset, ...page } : { table, label, tables, offset, columns: [] as string[], rows: [] as Record<string, unknown>[], total: 0 });
 });
 
@@ -135,35 +158,54 @@ transformsRoutes.get("/transforms/:id/results/download", async (c) => {
 
 /**
  * The template's charts over the latest successful run's results, drawn on the server in the reader's time zone (?tz=,
- * default UTC). A chart whose table that run did not write is drawn empty.
+ * default UTC), each chart's table read once. A chart whose table that run did not write is drawn empty. With
+ * `firstRows`, also the first rows of every result table that run wrote (the results page's tables), taken from the
+ * charts' reads where a chart read the table: one opening of the warehouse for the whole page.
  */
-async function drawCharts(c: Context<ApiEnv>, only?: string) {
+async function drawCharts(c: Context<ApiEnv>, options: { only?: string; firstRows?: number } = {}) {
   const zone = c.req.query("tz") || "UTC";
   if (!isTimeZone(zone)) throw invalid("tz must be a time zone such as Europe/Paris.", "tz");
-  const transform = await owned(c);
-  const definition = transform.templateId ? templateDefinition(transform.templateId) : undefined;
-  const declared = (definition?.charts ?? []).filter((chart) => !only || chart.id === only);
-  if (only && declared.length === 0) throw new ServiceError("not_found", "This chart does not exist.");
-  const tables = resultTables(transform);
-  const charts = [];
-  for (const chart of declared) {
-    const table = tables.find((t) => t.endsWith(`_${chart.table}`)) ?? "";
-    const { page } = table ? await readResults(c, MAX_DOWNLOAD_ROWS, table) : { page: null };
-    charts.push(await renderChart(chart, page?.rows ?? [], zone));
+  const results = await resultsOf(c);
+  try {
+    const declared = (results.definition?.charts ?? []).filter((chart) => !options.only || chart.id === options.only);
+    if (options.only && declared.length === 0) throw new ServiceError("not_found", "This chart does not exist.");
+    const whole = new Map<string, Awaited<ReturnType<typeof results.read>>>();
+    const readWhole = async (table: string) => {
+      if (!whole.has(table)) whole.set(table, await results.read(table, MAX_DOWNLOAD_ROWS));
+      return whole.get(table)!;
+    };
+    const charts = [];
+    for (const chart of declared) {
+      const table = results.tables.find((t) => t.endsWith(`_${chart.table}`));
+      const page = table ? await readWhole(table) : null;
+      charts.push(await renderChart(chart, page?.rows ?? [], zone));
+    }
+    const tables = [];
+    if (options.firstRows)
+      for (const table of results.tables.filter(results.written)) {
+        const read = whole.get(table) ?? (await results.read(table, options.firstRows));
+        tables.push({ table, label: results.label(table), columns: read?.columns ?? [], rows: (read?.rows ?? []).slice(0, options.firstRows), total: read?.total ?? 0 });
+      }
+    return { charts, zone, tables };
+  } finally {
+    await results.close();
   }
-  return { charts, zone };
 }
 
+/** ?rows= (1–500): also the first rows of each result table, for a results page that shows them beside the charts. */
 transformsRoutes.get("/transforms/:id/charts", async (c) => {
-  const { charts, zone } = await drawCharts(c);
-  return c.json({ charts, time_zone: zone });
+  const rowsText = c.req.query("rows");
+  const firstRows = rowsText === undefined ? undefined : /^\d{1,3}$/.test(rowsText) ? Number(rowsText) : NaN;
+  if (firstRows !== undefined && !(firstRows >= 1 && firstRows <= 500)) throw invalid("rows must be a whole number from 1 to 500.", "rows");
+  const { charts, zone, tables } = await drawCharts(c, { firstRows });
+  return c.json({ charts, time_zone: zone, ...(firstRows ? { results: tables } : {}) });
 });
 
 /** One chart as a file: ?format=svg (the picture) or csv (the points behind it). */
 transformsRoutes.get("/transforms/:id/charts/:chart/download", async (c) => {
   const format = c.req.query("format") ?? "svg";
   if (format !== "svg" && format !== "csv") throw invalid("format must be svg or csv.", "format");
-  const { charts } = await drawCharts(c, c.req.param("chart"));
+  const { charts } = await drawCharts(c, { only: c.req.param("chart") });
   const chart = charts[0]!;
   const headers = { "content-disposition": `attachment; filename="${chart.id}.${format}"`, "cache-control": "private, no-store" };
   if (format === "svg") return c.body(chart.svg, 200, { ...headers, "content-type": "image/svg+xml; charset=utf-8" });

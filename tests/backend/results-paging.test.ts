@@ -171,6 +171,15 @@ describe("GET /transforms/{id}/results?offset=", () => {
     expect((await call(`/transforms/${id}/results?table=${table}&offset=${total}`)).body).toMatchObject({ offset: total, rows: [], total });
     expect((await call(`/transforms/${id}/results?table=${table}&offset=1000000000`)).body).toMatchObject({ rows: [], total });
 
+    // The results page's one call: the charts, and each table's first rows as the first page gives them.
+    const page = await call(`/transforms/${id}/charts?tz=Europe/Paris&rows=5`);
+    expect(page.status).toBe(200);
+    expect(page.body.charts.map((c: { id: string }) => c.id)).toEqual(["items_per_owner", "items_per_week"]);
+    expect(page.body.results).toEqual([{ table, label: "Action items", columns: first.body.columns, rows: first.body.rows, total }]);
+    expect((await call(`/transforms/${id}/charts`)).body.results).toBeUndefined();
+    for (const rows of ["0", "501", "abc", "-1", ""])
+      expect(await call(`/transforms/${id}/charts?rows=${rows}`)).toEqual({ status: 400, body: { message: "rows must be a whole number from 1 to 500.", field: "rows" } });
+
     // An offset that is not a whole number from 0 to a billion is a 400 with a sentence, never a 500.
     for (const offset of ["-1", "abc", "1.5", "1e3", "", " 2", "0x10", "1000000001", "99999999999"]) {
       const refused = await call(`/transforms/${id}/results?table=${table}&offset=${encodeURIComponent(offset)}`);
