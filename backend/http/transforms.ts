@@ -15,7 +15,8 @@ import { cancelTransformRun, checkTransformDraft, createTransform, deleteTransfo
 import { conflict, invalid, ServiceError } from "../services/errors.js";
 import { presentTransform, presentTransformRun, TRANSFORM_RUN_VIEWS } from "../present/transforms.js";
 import { presentCancel } from "../present/runs.js";
-import { renderChart } from "../transforms/charts/render.js";
+import { LRUCache } from "lru-cache";
+import { renderChart, type RenderedChart } from "../transforms/charts/render.js";
 import type { Warehouse } from "../integrations/destinations/warehouse.js";
 import { isTimeZone } from "../../contract/run-operations.js";
 
@@ -90,6 +91,8 @@ async function resultsOf(c: Context<ApiEnv>) {
     transform,
     definition,
     tables,
+    /** The run the results are of: what a drawing of them is kept under. */
+    runId: latest?.id ?? null,
     label: (table: string) => outputOf(table)?.label ?? table,
     /** Whether the latest successful run wrote this table. */
     written: (table: string) => Boolean(latest?.outputs.some((o) => o.table === table)),
@@ -166,7 +169,12 @@ async function drawCharts(c: Context<ApiEnv>, options: { only?: string; firstRow
   const zone = c.req.query("tz") || "UTC";
   if (!isTimeZone(zone)) throw invalid("tz must be a time zone such as Europe/Paris.", "tz");
   const results = await resultsOf(c);
+  // A run's results never change once written: what was drawn of them is kept (a results page looked at again, its
+  // downloads) under the run, the zone and what was asked; a new run is a new key.
+  const key = results.runId ? JSON.stringify([results.transform.id, results.runId, zone, options.firstRows ?? 0, options.only ?? ""]) : null;
   try {
+    const kept = key ? drawnResults.get(key) : undefined;
+    if (kept) return kept;
     const declared = (results.definition?.charts ?? []).filter((chart) => !options.only || chart.id === options.only);
     if (options.only && declared.length === 0) throw new ServiceError("not_found", "This chart does not exist.");
     const whole = new Map<string, Awaited<ReturnType<typeof results.read>>>();
@@ -186,11 +194,19 @@ async function drawCharts(c: Context<ApiEnv>, options: { only?: string; firstRow
         const read = whole.get(table) ?? (await results.read(table, options.firstRows));
         tables.push({ table, label: results.label(table), columns: read?.columns ?? [], rows: (read?.rows ?? []).slice(0, options.firstRows), total: read?.total ?? 0 });
       }
-    return { charts, zone, tables };
+    const drawn = { charts, zone, tables };
+    if (key) drawnResults.set(key, drawn, { size: JSON.stringify(drawn).length });
+    return drawn;
   } finally {
     await results.close();
   }
 }
+
+/** Drawn charts and first rows, kept in this process by the run they are of (bytes of their JSON; 32 MB at most). */
+const drawnResults = new LRUCache<string, { charts: RenderedChart[]; zone: string; tables: { table: string; label: string; columns: string[]; rows: Record<string, unknown>[]; total: number }[] }>({
+  maxSize: 32 * 1024 * 1024,
+  ttl: 60 * 60 * 1000,
+});
 
 /** ?rows= (1–500): also the first rows of each result table, for a results page that shows them beside the charts. */
 transformsRoutes.get("/transforms/:id/charts", async (c) => {

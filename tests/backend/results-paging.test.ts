@@ -185,5 +185,14 @@ describe("GET /transforms/{id}/results?offset=", () => {
       const refused = await call(`/transforms/${id}/results?table=${table}&offset=${encodeURIComponent(offset)}`);
       expect({ offset, ...refused }).toEqual({ offset, status: 400, body: { message: "offset must be a whole number from 0 to 1000000000.", field: "offset" } });
     }
+
+    // A page looked at again is served as drawn, until a new run: then it shows that run's results.
+    expect((await call(`/transforms/${id}/charts?tz=Europe/Paris&rows=5`)).body).toEqual(page.body);
+    const again = await api(h.t, h.cookie, "POST", `/transforms/${id}/run`);
+    expect(again.status).toBe(202);
+    const second = await waitForRun<TransformRun>(h.t, h.cookie, `/transforms/${id}`, again.body.run.id, { timeoutMs: 80_000 });
+    expect(second.status).toBe("succeeded");
+    const redrawn = await call(`/transforms/${id}/charts?tz=Europe/Paris&rows=5`);
+    expect(redrawn.body.results[0].rows.map((r: { run_id: string }) => r.run_id)).toEqual(Array(5).fill(second.id));
   });
 });
